@@ -1,0 +1,38 @@
+# The two commands of the README: `make run` and `make test`. Everything else is a helper.
+SANITIZE ?= 0
+ifeq ($(SANITIZE),1)
+  BUILD_DIR := build/sanitize
+  CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVEDETTE_SANITIZE=ON
+else
+  BUILD_DIR := build/release
+  CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=Release
+endif
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps build run test bench format clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_FLAGS)
+
+build: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	$(BUILD_DIR)/vedette etc/demo/vedette.cfg
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	python3 bench/config/load_bench.py --bin $(BUILD_DIR)/vedette
+
+format:
+	find src tests bench -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i
+
+clean:
+	rm -rf build

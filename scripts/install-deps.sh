@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every Debian package Vedette needs to build, test and benchmark.
+# Idempotent and quiet when everything is present; runs as root on a bare Debian 12.
+set -euo pipefail
+
+packages=(
+  # build
+  g++ make cmake ninja-build pkg-config libfmt-dev
+  # tests and benchmarks
+  googletest libgtest-dev libgmock-dev libbenchmark-dev python3 procps
+  # real plugins for the demo and the integration tests
+  monitoring-plugins-basic
+  # peers: differential config tests and side-by-side benchmarks
+  nagios4-core nagios4-common
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [ "$status" = "installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing packages: ${missing[*]} (run as root, or install them)" >&2
+  exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
