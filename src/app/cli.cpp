@@ -1,12 +1,78 @@
 #include "app/cli.hpp"
 
+#include "app/verify_report.hpp"
+#include "config/loader.hpp"
+
 #include <fmt/format.h>
+
+#include <cstdio>
+#include <string>
+#include <string_view>
 
 namespace vedette::app {
 
-int run_cli(int, char**) {
-  fmt::print("Vedette {}\n", VEDETTE_VERSION);
-  return 0;
+namespace {
+
+void print_usage(std::FILE* out, const char* argv0) {
+  fmt::print(out,
+             "Usage: {} [options] <main_config_file>\n\n"
+             "Options:\n\n"
+             "  -v, --verify-config          Verify all configuration data and exit\n"
+             "  -d, --daemon                 Start in daemon mode instead of in the foreground\n"
+             "  -h, --help                   Print this help and exit\n"
+             "  -V, --version                Print the version and exit\n\n"
+             "Naemon's -T, -x, -p, -u, -W and --allow-root are accepted for compatibility and ignored.\n"
+             "The main config file is an unchanged naemon.cfg or nagios.cfg.\n",
+             argv0);
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  bool verify = false;
+  std::string config_path;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    if (arg == "-v" || arg == "--verify-config" || arg == "-vv") {
+      verify = true;
+    } else if (arg == "-h" || arg == "--help") {
+      print_usage(stdout, argv[0]);
+      return 0;
+    } else if (arg == "-V" || arg == "--version") {
+      fmt::print("Vedette {}\nA drop-in replacement for the Naemon monitoring core.\n", VEDETTE_VERSION);
+      return 0;
+    } else if (arg == "-d" || arg == "--daemon" || arg == "-T" || arg == "--enable-timing-point" ||
+               arg == "-x" || arg == "--dont-verify-paths" || arg == "-p" || arg == "--precache-objects" ||
+               arg == "-u" || arg == "--use-precached-objects" || arg == "--allow-root") {
+      // Accepted for command-line compatibility; nothing to do yet.
+    } else if (arg == "-W" || arg == "--worker") {
+      ++i;
+    } else if (!arg.empty() && arg.front() == '-') {
+      fmt::print(stderr, "vedette: unknown option '{}'\n\n", arg);
+      print_usage(stderr, argv[0]);
+      return 1;
+    } else if (config_path.empty()) {
+      config_path = arg;
+    } else {
+      fmt::print(stderr, "vedette: more than one main config file given ('{}' and '{}')\n", config_path, arg);
+      return 1;
+    }
+  }
+  if (config_path.empty()) {
+    print_usage(stderr, argv[0]);
+    return 1;
+  }
+
+  config::SourceFiles files;
+  config::Diagnostics diags;
+  config::Configuration cfg = config::load_configuration(config_path, files, diags);
+  if (verify) return print_verify_report(cfg, diags, stdout);
+
+  // Until the engine runs checks, a foreground start verifies the configuration and shows what it holds.
+  fmt::print("Vedette {} starting with '{}'\n", VEDETTE_VERSION, config_path);
+  int rc = print_verify_report(cfg, diags, stdout);
+  if (rc == 0) fmt::print("\nConfiguration loaded. Check execution arrives with the engine (issue #3).\n");
+  return rc;
 }
 
 }  // namespace vedette::app

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Config load benchmark: `vedette -v` against `nagios4 -v` on the same generated configuration.
+
+For each size (small = 100x10, 100k = 10,000x10 services) bench/gen_config.py writes one set of objects
+with two main configs (vedette.cfg with Naemon's option names, nagios.cfg for Nagios 4). Both cores
+verify it --reps times, alternating which goes first. Per run: wall time (perf_counter around spawn
+to reap) and the child's peak RSS (ru_maxrss from wait4). Both must exit 0 with "Total Errors: 0"
+and report the same "Checked N <kind>" counts.
+
+Prints a Markdown table and the targets: wall <= 1/5 of nagios4 (median), peak RSS <= 150 MB.
+Exit status: 1 on errors (a core fails, error count != 0, counts differ, binary missing), 0 otherwise,
+also when a target is missed. Without nagios4 installed, only Vedette is measured. Stdlib only.
+
+  python3 bench/config/load_bench.py --bin build/release/vedette [--sizes small,100k] [--reps 3]
+"""
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # bench/
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests", "integration"))
+import gen_config  # noqa: E402
+from vedette_test import parse_counts, parse_totals  # noqa: E402
+
+WALL_RATIO_TARGET = 0.2      # vedette median wall <= 1/5 of nagios4's
+RSS_TARGET_MB = 150.0
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+# Runs one command and reports its wall time and peak RSS. A separate, minimal interpreter (no site,
+# only os/sys/time) so the child starts from a small address space: ru_maxrss keeps the high-water
+# mark of the memory a process had before execve, and after fork that is the forking process's
+# resident anonymous memory (this benchmark's own would be tens of MB after generating 100k services).
+_SPAWNER = r"""
+import os, sys, time
+result, argv = sys.argv[1], sys.argv[2:]
+t0 = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execv(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - t0
+with open(result, "w") as f:
+    f.write("%d %.6f %d %.6f\n" % (os.waitstatus_to_exitcode(status), wall, usage.ru_maxrss,
+                                  usage.ru_utime + usage.ru_stime))
+"""
+
+
+def measure(binary, cfg, timeout, outdir):
+    """One `binary -v cfg`: returns dict(rc, wall, rss_mb, stdout)."""
+    out_path = os.path.join(outdir, "verify.out")
+    res_path = os.path.join(outdir, "verify.res")
+    if os.path.exists(res_path):
+        os.unlink(res_path)
+    with open(out_path, "w+") as out:
+        proc = subprocess.Popen([sys.executable, "-S", "-I", "-c", _SPAWNER, res_path, binary, "-v", cfg],
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)  # its own session: the spawner and the core
+            proc.wait()
+        out.seek(0)
+        text = out.read()
+    try:
+        with open(res_path) as f:
+            rc, wall, maxrss_kb, cpu = f.read().split()
+        return {"rc": int(rc), "wall": float(wall), "rss_mb": int(maxrss_kb) / 1024.0, "cpu": float(cpu),
+                "stdout": text}
+    except (OSError, ValueError):
+        return {"rc": proc.returncode if proc.returncode else -1, "wall": float("nan"), "rss_mb": float("nan"),
+                "cpu": float("nan"),
+                "stdout": text + "\n(killed after %.0f s or spawner failed)" % timeout}
+
+
+def spawner_floor_mb(workdir):
+    """Peak RSS the spawner itself gives a child (measured with /bin/true): the floor of every RSS figure."""
+    r = measure("/bin/true", "-v", 30, workdir)  # /bin/true ignores its arguments
+    return r["rss_mb"]
+
+
+def check_run(core, size, run, errors):
+    """Append error strings for a failed verification; returns True when the run is clean."""
+    warnings, errs = parse_totals(run["stdout"])
+    problems = []
+    if run["rc"] != 0:
+        problems.append("exit %d" % run["rc"])
+    if errs != 0:
+        problems.append("Total Errors: %s" % ("missing" if errs is None else errs))
+    if not parse_counts(run["stdout"]):
+        problems.append("no 'Checked N ...' lines")
+    if problems:
+        tail = "\n".join(run["stdout"].splitlines()[-25:])
+        errors.append("%s %s: %s\n%s" % (core, size, ", ".join(problems), tail))
+        return False
+    return True
+
+
+def fmt(x, digits=3):
+    return "n/a" if x is None else ("%.*f" % (digits, x))
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--bin", default="build/release/vedette", help="vedette binary")
+    p.add_argument("--nagios-bin", default=os.environ.get("NAGIOS_BIN", "/usr/sbin/nagios4"))
+    p.add_argument("--sizes", default="small,100k", help="comma list of: %s" % ",".join(sorted(gen_config.SIZES)))
+    p.add_argument("--reps", type=int, default=3, help="runs per core and size (default 3)")
+    p.add_argument("--timeout", type=float, default=600, help="seconds per run before it is killed")
+    p.add_argument("--workdir", help="where to generate configs (default: a temp dir, removed afterwards)")
+    p.add_argument("--keep", action="store_true", help="keep the generated configs")
+    a = p.parse_args(argv)
+
+    sizes = [s.strip() for s in a.sizes.split(",") if s.strip()]
+    bad = [s for s in sizes if s not in gen_config.SIZES]
+    if bad or not sizes:
+        p.error("unknown size(s): %s (known: %s)" % (", ".join(bad) or "none", ", ".join(sorted(gen_config.SIZES))))
+    if a.reps < 1:
+        p.error("--reps must be >= 1")
+    vedette = os.path.abspath(a.bin)
+    if not (os.path.isfile(vedette) and os.access(vedette, os.X_OK)):
+        log("error: vedette binary not found or not executable: %s" % vedette)
+        return 1
+    have_nagios = os.path.isfile(a.nagios_bin) and os.access(a.nagios_bin, os.X_OK)
+    if not have_nagios:
+        log("note: %s not found (package nagios4-core): measuring Vedette only" % a.nagios_bin)
+
+    workdir = os.path.abspath(a.workdir) if a.workdir else tempfile.mkdtemp(prefix="vedette-load-bench-")
+    os.makedirs(workdir, exist_ok=True)
+    os.chmod(workdir, 0o755)  # nagios4 -v as root checks paths as the nagios user
+    errors = []
+    rows = []
+    floor = None
+    try:
+        floor = spawner_floor_mb(workdir)
+        for size in sizes:
+            h, s = gen_config.SIZES[size]
+            t0 = time.perf_counter()
+            gen = gen_config.generate(os.path.join(workdir, size), h, s)
+            log("%s: generated %d hosts x %d services in %.1f s (%s)"
+                % (size, h, s, time.perf_counter() - t0, gen["outdir"]))
+            cores = [("vedette", vedette, gen["vedette_cfg"])]
+            if have_nagios:
+                cores.append(("nagios4", a.nagios_bin, gen["nagios_cfg"]))
+            runs = {name: [] for name, _, _ in cores}
+            counts = {}
+            for rep in range(a.reps):
+                order = cores if rep % 2 == 0 else list(reversed(cores))
+                for name, binary, cfg in order:
+                    r = measure(binary, cfg, a.timeout, workdir)
+                    ok = check_run(name, size, r, errors)
+                    log("  %s rep %d: %.3f s wall, %.3f s CPU, %.1f MB, exit %d%s"
+                        % (name, rep + 1, r["wall"], r["cpu"], r["rss_mb"], r["rc"], "" if ok else " (ERROR)"))
+                    runs[name].append(r)
+                    if ok:
+                        c = parse_counts(r["stdout"])
+                        if name in counts and counts[name] != c:
+                            errors.append("%s %s: counts changed between runs: %s vs %s" % (name, size, counts[name], c))
+                        counts.setdefault(name, c)
+            if "vedette" in counts and "nagios4" in counts and counts["vedette"] != counts["nagios4"]:
+                diff = sorted(k for k in set(counts["vedette"]) | set(counts["nagios4"])
+                              if counts["vedette"].get(k) != counts["nagios4"].get(k))
+                errors.append("%s: object counts differ: %s" % (size, "; ".join(
+                    "%s: vedette %s, nagios4 %s" % (k, counts["vedette"].get(k), counts["nagios4"].get(k))
+                    for k in diff)))
+            for name, _, _ in cores:
+                walls = [r["wall"] for r in runs[name]]
+                c = counts.get(name, {})
+                rows.append({"size": size, "core": name, "services": c.get("services", h * s),
+                             "median": statistics.median(walls), "min": min(walls),
+                             "cpu": statistics.median(r["cpu"] for r in runs[name]),
+                             "rss": max(r["rss_mb"] for r in runs[name])})
+    finally:
+        if a.keep or a.workdir:
+            log("configs kept in %s" % workdir)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    print("## Config load: `vedette -v` vs `nagios4 -v` (%d reps, %s, %d CPUs)\n"
+          % (a.reps, platform.node() or "host", os.cpu_count() or 0))
+    print("| size | core | services | median wall s | min wall s | median CPU s | peak RSS MB |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    for r in rows:
+        print("| %s | %s | %d | %.3f | %.3f | %.3f | %.1f |"
+              % (r["size"], r["core"], r["services"], r["median"], r["min"], r["cpu"], r["rss"]))
+    print()
+    print("| size | wall vedette/nagios4 | RSS vedette/nagios4 | wall target <= %.2f | RSS target <= %.0f MB |"
+          % (WALL_RATIO_TARGET, RSS_TARGET_MB))
+    print("| --- | ---: | ---: | --- | --- |")
+    for size in sizes:
+        v = next((r for r in rows if r["size"] == size and r["core"] == "vedette"), None)
+        n = next((r for r in rows if r["size"] == size and r["core"] == "nagios4"), None)
+        if v is None:
+            continue
+        wall_ratio = v["median"] / n["median"] if n and n["median"] > 0 else None
+        rss_ratio = v["rss"] / n["rss"] if n and n["rss"] > 0 else None
+        wall_verdict = "n/a" if wall_ratio is None else ("PASS" if wall_ratio <= WALL_RATIO_TARGET else "FAIL")
+        rss_verdict = "PASS" if v["rss"] <= RSS_TARGET_MB else "FAIL"
+        print("| %s | %s | %s | %s | %s (%.1f MB) |"
+              % (size, fmt(wall_ratio), fmt(rss_ratio), wall_verdict, rss_verdict, v["rss"]))
+    print("\nTargets are set for the 100k size; small is dominated by process start-up. "
+          "Wall = fork to reap of the core; peak RSS = the core's ru_maxrss "
+          "(floor from the spawner: %s MB, /bin/true); MB = 2^20 bytes. CPU = user + sys of the core, "
+          "a cross-check when the machine is busy." % fmt(floor, 1))
+    if errors:
+        print("\n**Errors:**\n")
+        for e in errors:
+            print("- " + e.replace("\n", "\n    "))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

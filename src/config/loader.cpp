@@ -1,0 +1,72 @@
+#include "config/loader.hpp"
+
+#include "config/command_compiler.hpp"
+#include "config/model_builder.hpp"
+#include "config/object_reader.hpp"
+#include "config/template_resolver.hpp"
+
+#include <fmt/format.h>
+
+namespace vedette::config {
+
+namespace {
+
+// The commands the main config names (global handlers, OCSP/OCHP) must exist, as Naemon checks.
+void check_global_commands(const MainConfig& main, const model::Model& model, Diagnostics& diags) {
+  struct Named {
+    const std::string& value;
+    const char* what;
+  };
+  const Named commands[] = {
+      {main.global_host_event_handler, "Global host event handler command"},
+      {main.global_service_event_handler, "Global service event handler command"},
+      {main.global_host_notification_handler, "Global host notification handler command"},
+      {main.global_service_notification_handler, "Global service notification handler command"},
+      {main.ocsp_command, "OCSP command"},
+      {main.ochp_command, "OCHP command"},
+  };
+  for (const Named& c : commands) {
+    if (c.value.empty()) continue;
+    CommandCall call = split_command_call(c.value);
+    if (!model.command_by_name.contains(call.name))
+      diags.error(fmt::format("{} '{}' is not defined anywhere!", c.what, call.name));
+  }
+}
+
+}  // namespace
+
+Configuration load_configuration(const std::string& main_config_path, SourceFiles& files,
+                                 Diagnostics& diags) {
+  Configuration cfg;
+  cfg.main = load_main_config(main_config_path, files, diags);
+
+  ObjectStore store;
+  const std::size_t errors_before_objects = diags.error_count();
+  ObjectReader reader(store, files, diags);
+  for (const MainConfig::ObjectSource& source : cfg.main.object_sources) {
+    if (source.kind == MainConfig::ObjectSource::Kind::file)
+      reader.read_file(source.path);
+    else
+      reader.read_dir(source.path);
+  }
+  // Definitions that could not be read would only cause confusing follow-up errors: stop here, as Naemon
+  // does, with every syntax error of every file reported.
+  if (diags.error_count() != errors_before_objects) return cfg;
+
+  resolve_templates(store, diags);
+  clean_additive_values(store);
+
+  BuildOptions options;
+  options.host_check_timeout = cfg.main.host_check_timeout;
+  options.service_check_timeout = cfg.main.service_check_timeout;
+  options.use_regexp_matches = cfg.main.use_regexp_matching;
+  options.use_true_regexp_matching = cfg.main.use_true_regexp_matching;
+  options.allow_empty_hostgroup_assignment = cfg.main.allow_empty_hostgroup_assignment;
+  options.illegal_object_name_chars = cfg.main.illegal_object_name_chars;
+  for (const std::string& value : cfg.main.user_macros) options.user_macros.push_back(value);
+  cfg.model = build_model(store, options, diags);
+  check_global_commands(cfg.main, *cfg.model, diags);
+  return cfg;
+}
+
+}  // namespace vedette::config

@@ -1,0 +1,26 @@
+// Loads a whole configuration: the main config file, resource files and every object file, templates
+// applied, compiled into the runtime model. Loader thread (the main thread at start, a worker on reload).
+//
+//   SourceFiles files; Diagnostics diags;
+//   Configuration cfg = load_configuration("/etc/naemon/naemon.cfg", files, diags);
+//   if (diags.has_errors()) { /* report diags.all(); keep the running model */ }
+#pragma once
+
+#include "config/diagnostics.hpp"
+#include "config/main_config.hpp"
+#include "model/model.hpp"
+
+#include <memory>
+#include <string>
+
+namespace vedette::config {
+
+struct Configuration {
+  MainConfig main;
+  std::unique_ptr<model::Model> model;  // null when the object files could not be read
+};
+
+[[nodiscard]] Configuration load_configuration(const std::string& main_config_path, SourceFiles& files,
+                                               Diagnostics& diags);
+
+}  // namespace vedette::config

@@ -1,0 +1,1500 @@
+#include "config/model_builder.hpp"
+
+#include "config/command_compiler.hpp"
+#include "config/timeperiod_parser.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <functional>
+#include <regex.h>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace vedette::config {
+
+namespace {
+
+using model::OptionSet;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> split_list(std::string_view s) {
+  std::vector<std::string_view> out;
+  while (!s.empty()) {
+    std::size_t comma = s.find(',');
+    std::string_view item = trim(s.substr(0, comma));
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string_view::npos) break;
+    s.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+template <typename Id>
+void add_unique(std::vector<Id>& list, Id id) {
+  if (std::find(list.begin(), list.end(), id) == list.end()) list.push_back(id);
+}
+
+// A letter or word of an option list and the bits it sets.
+struct OptionName {
+  std::string_view letter;
+  std::string_view word;
+  OptionSet bits;
+};
+
+using OptionTable = std::initializer_list<OptionName>;
+const OptionTable k_host_notification_options = {{"d", "down", model::k_opt_down},
+                                                 {"u", "unreachable", model::k_opt_unreachable},
+                                                 {"r", "recovery", model::k_opt_recovery},
+                                                 {"f", "flapping", model::k_opt_flapping},
+                                                 {"s", "downtime", model::k_opt_downtime}};
+const OptionTable k_service_notification_options = {
+    {"w", "warning", model::k_opt_warning},   {"u", "unknown", model::k_opt_unknown},
+    {"c", "critical", model::k_opt_critical}, {"r", "recovery", model::k_opt_recovery},
+    {"f", "flapping", model::k_opt_flapping}, {"s", "downtime", model::k_opt_downtime}};
+const OptionTable k_host_state_options = {{"o", "up", model::k_opt_up},
+                                          {"d", "down", model::k_opt_down},
+                                          {"u", "unreachable", model::k_opt_unreachable}};
+const OptionTable k_service_state_options = {{"o", "ok", model::k_opt_ok},
+                                             {"w", "warning", model::k_opt_warning},
+                                             {"u", "unknown", model::k_opt_unknown},
+                                             {"c", "critical", model::k_opt_critical}};
+const OptionTable k_host_stalking_options = {{"o", "up", model::k_opt_up},
+                                             {"d", "down", model::k_opt_down},
+                                             {"u", "unreachable", model::k_opt_unreachable},
+                                             {"N", "notifications", model::k_opt_notifications}};
+const OptionTable k_service_stalking_options = {{"o", "ok", model::k_opt_ok},
+                                                {"w", "warning", model::k_opt_warning},
+                                                {"u", "unknown", model::k_opt_unknown},
+                                                {"c", "critical", model::k_opt_critical},
+                                                {"N", "notifications", model::k_opt_notifications}};
+const OptionTable k_host_escalation_options = {{"d", "down", model::k_opt_down},
+                                               {"u", "unreachable", model::k_opt_unreachable},
+                                               {"r", "recovery", model::k_opt_recovery}};
+const OptionTable k_service_escalation_options = {{"w", "warning", model::k_opt_warning},
+                                                  {"u", "unknown", model::k_opt_unknown},
+                                                  {"c", "critical", model::k_opt_critical},
+                                                  {"r", "recovery", model::k_opt_recovery}};
+const OptionTable k_host_dependency_options = {{"o", "up", model::k_opt_up},
+                                               {"d", "down", model::k_opt_down},
+                                               {"u", "unreachable", model::k_opt_unreachable},
+                                               {"p", "pending", model::k_opt_pending}};
+const OptionTable k_service_dependency_options = {{"o", "ok", model::k_opt_ok},
+                                                  {"w", "warning", model::k_opt_warning},
+                                                  {"u", "unknown", model::k_opt_unknown},
+                                                  {"c", "critical", model::k_opt_critical},
+                                                  {"p", "pending", model::k_opt_pending}};
+
+// Compiles POSIX extended regexes once per pattern, as Naemon's regcomp() does.
+class RegexCache {
+ public:
+  RegexCache() = default;
+  RegexCache(const RegexCache&) = delete;
+  RegexCache& operator=(const RegexCache&) = delete;
+  ~RegexCache() {
+    for (auto& [_, re] : cache_)
+      if (re.ok) regfree(&re.compiled);
+  }
+  // nullptr when the pattern does not compile.
+  const regex_t* get(std::string_view pattern) {
+    auto [it, inserted] = cache_.try_emplace(std::string(pattern));
+    if (inserted)
+      it->second.ok = regcomp(&it->second.compiled, it->first.c_str(), REG_EXTENDED | REG_NOSUB) == 0;
+    return it->second.ok ? &it->second.compiled : nullptr;
+  }
+
+ private:
+  struct Entry {
+    regex_t compiled{};
+    bool ok = false;
+  };
+  std::unordered_map<std::string, Entry> cache_;
+};
+
+bool matches(const regex_t* re, std::string_view text) {
+  std::string s(text);
+  return regexec(re, s.c_str(), 0, nullptr, 0) == 0;
+}
+
+class Builder {
+ public:
+  Builder(ObjectStore& store, const BuildOptions& options, Diagnostics& diags)
+      : store_(store), options_(options), diags_(diags), model_(std::make_unique<model::Model>()) {}
+
+  std::unique_ptr<model::Model> run() {
+    for (const std::string& value : options_.user_macros) model_->user_macros.push_back(intern(value));
+    build_timeperiods();
+    build_commands();
+    build_contacts();
+    build_contactgroups();
+    build_hosts();
+    build_hostgroups();
+    merge_hostextinfo();
+    build_services();
+    merge_serviceextinfo();
+    build_servicegroups();
+    build_host_dependencies();
+    build_service_dependencies();
+    build_host_escalations();
+    build_service_escalations();
+    preflight();
+    return std::move(model_);
+  }
+
+ private:
+  // ---- small helpers ----------------------------------------------------------------------------------
+
+  std::string_view intern(std::string_view s) { return model_->strings.intern(s); }
+
+  bool bool_attr(const RawObject& obj, std::string_view key, bool fallback) {
+    const RawAttr* a = obj.find(key);
+    if (a == nullptr || a->is_null) return fallback;
+    if (a->value.empty() || (a->value.front() != '0' && a->value.front() != '1')) {
+      diags_.error(fmt::format("Invalid boolean value '{}' for {} in {} definition", a->value, key,
+                               object_type_name(obj.type)),
+                   obj.at);
+      return fallback;
+    }
+    return a->value.front() == '1';
+  }
+
+  // Numbers are read as Naemon reads them (atoi/strtod: leading number, rest ignored); text that is not
+  // a number at all is reported, because Naemon would silently take it as 0.
+  double number_attr(const RawObject& obj, std::string_view key, double fallback) {
+    const RawAttr* a = obj.find(key);
+    if (a == nullptr || a->is_null) return fallback;
+    std::string text(a->value);
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str()) {
+      diags_.error(fmt::format("Invalid numeric value '{}' for {} in {} definition", a->value, key,
+                               object_type_name(obj.type)),
+                   obj.at);
+      return fallback;
+    }
+    if (*end != '\0') {
+      diags_.warning(fmt::format("Trailing characters in numeric value '{}' for {} in {} definition ignored",
+                                 a->value, key, object_type_name(obj.type)),
+                     obj.at);
+    }
+    return v;
+  }
+
+  int int_attr(const RawObject& obj, std::string_view key, int fallback) {
+    return static_cast<int>(number_attr(obj, key, fallback));
+  }
+
+  OptionSet options_attr(const RawObject& obj, std::string_view key, const OptionTable& table,
+                         OptionSet fallback) {
+    const RawAttr* a = obj.find(key);
+    if (a == nullptr || a->is_null) return fallback;
+    OptionSet bits = model::k_opt_nothing;
+    for (std::string_view item : split_list(a->value)) {
+      if (item == "n" || item == "none") {
+        bits = model::k_opt_nothing;
+        continue;
+      }
+      if (item == "a" || item == "all") {
+        bits = model::k_opt_all;
+        continue;
+      }
+      bool known = false;
+      for (const OptionName& o : table) {
+        if (item == o.letter || item == o.word) {
+          bits |= o.bits;
+          known = true;
+          break;
+        }
+      }
+      if (!known)
+        diags_.error(
+            fmt::format("Invalid {} option '{}' in {} definition", key, item, object_type_name(obj.type)),
+            obj.at);
+    }
+    return bits;
+  }
+
+  void check_name(std::string_view name, std::string_view what, const RawObject& obj) {
+    if (options_.illegal_object_name_chars.empty()) return;
+    if (name.find_first_of(options_.illegal_object_name_chars) == std::string_view::npos) return;
+    diags_.error(fmt::format("The name of {} '{}' contains one or more illegal characters.", what, name),
+                 obj.at);
+  }
+
+  model::TimeperiodId find_timeperiod(std::string_view name) {
+    auto it = model_->timeperiod_by_name.find(name);
+    return it == model_->timeperiod_by_name.end() ? model::no_id<model::TimeperiodId>() : it->second;
+  }
+
+  // Resolves "name!arg1!arg2"; reports `missing` (with {} for the command name) when it is not defined.
+  model::CommandCall make_call(std::string_view text, const RawObject& obj, std::string_view missing) {
+    model::CommandCall call;
+    if (text.empty()) return call;
+    CommandCall split = split_command_call(text);
+    call.raw = intern(text);
+    auto it = model_->command_by_name.find(split.name);
+    if (it == model_->command_by_name.end()) {
+      diags_.error(fmt::vformat(missing, fmt::make_format_args(split.name)), obj.at);
+      return call;
+    }
+    call.command = it->second;
+    for (const std::string& arg : split.args) call.args.push_back(intern(arg));
+    return call;
+  }
+
+  std::vector<model::CustomVariable> custom_variables(const RawObject& obj) {
+    std::vector<model::CustomVariable> out;
+    for (const RawAttr& a : obj.attrs)
+      if (a.key.front() == '_') out.push_back({intern(a.key.substr(1)), intern(a.value)});
+    return out;
+  }
+
+  const regex_t* regex_for(std::string_view item, const RawObject& obj) {
+    const regex_t* re = regex_.get(item);
+    if (re == nullptr) diags_.error(fmt::format("Invalid regular expression '{}'", item), obj.at);
+    return re;
+  }
+
+  bool wants_regex(std::string_view item) const {
+    if (!options_.use_regexp_matches) return false;
+    return options_.use_true_regexp_matching || item.find_first_of("*?+") != std::string_view::npos ||
+           item.find("\\.") != std::string_view::npos;
+  }
+
+  // Expands a host list ("web1, web*, *, !db1") as Naemon does. Accepted hosts are appended in list order;
+  // rejected ones are marked. Returns false (after reporting) when an item matches no host.
+  bool expand_hosts(std::string_view list, std::vector<model::HostId>& accepted, std::vector<char>& rejected,
+                    const RawObject& obj) {
+    bool ok = true;
+    for (std::string_view item : split_list(list)) {
+      const bool reject = item.front() == '!';
+      if (reject) item.remove_prefix(1);
+      bool found = false;
+      auto take = [&](model::HostId id) {
+        found = true;
+        if (reject)
+          rejected[model::index(id)] = 1;
+        else
+          accepted.push_back(id);
+      };
+      if (wants_regex(item)) {
+        if (const regex_t* re = regex_for(item, obj)) {
+          for (std::uint32_t i = 0; i < model_->hosts.size(); ++i)
+            if (matches(re, model_->hosts[i].name)) take(model::HostId{i});
+        }
+        found = true;
+      } else if (item == "*") {
+        for (std::uint32_t i = 0; i < model_->hosts.size(); ++i) take(model::HostId{i});
+        found = true;
+      } else if (auto it = model_->host_by_name.find(item); it != model_->host_by_name.end()) {
+        take(it->second);
+      }
+      if (!found) {
+        diags_.error(fmt::format("Could not find any host matching '{}'", item), obj.at);
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  // Expands a hostgroup list into its members; a `!group` rejects the group's members.
+  bool expand_hostgroups(std::string_view list, std::vector<model::HostId>& accepted,
+                         std::vector<char>& rejected, const RawObject& obj) {
+    bool ok = true;
+    for (std::string_view item : split_list(list)) {
+      const bool reject = item.front() == '!';
+      if (reject) item.remove_prefix(1);
+      bool found = false;
+      auto take = [&](const model::Hostgroup& g) {
+        found = true;
+        for (model::HostId h : g.members) {
+          if (reject)
+            rejected[model::index(h)] = 1;
+          else
+            accepted.push_back(h);
+        }
+      };
+      if (wants_regex(item)) {
+        if (const regex_t* re = regex_for(item, obj))
+          for (const model::Hostgroup& g : model_->hostgroups)
+            if (matches(re, g.name)) take(g);
+        found = true;
+      } else if (item == "*") {
+        for (const model::Hostgroup& g : model_->hostgroups) take(g);
+        found = true;
+      } else if (auto it = model_->hostgroup_by_name.find(item); it != model_->hostgroup_by_name.end()) {
+        take(model_->hostgroups[model::index(it->second)]);
+      }
+      if (!found) {
+        diags_.error(fmt::format("Could not find any hostgroup matching '{}'", item), obj.at);
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  // Hosts named by a host list and a hostgroup list together, rejections applied, each host once.
+  std::vector<model::HostId> host_set(std::string_view hosts, std::string_view hostgroups,
+                                      const RawObject& obj, bool& ok) {
+    std::vector<model::HostId> accepted;
+    std::vector<char> rejected(model_->hosts.size(), 0);
+    if (!hosts.empty()) ok = expand_hosts(hosts, accepted, rejected, obj) && ok;
+    if (!hostgroups.empty()) ok = expand_hostgroups(hostgroups, accepted, rejected, obj) && ok;
+    std::vector<model::HostId> out;
+    for (model::HostId h : accepted) {
+      if (rejected[model::index(h)]) continue;
+      rejected[model::index(h)] = 1;  // each host once
+      out.push_back(h);
+    }
+    return out;
+  }
+
+  // Services of `host` matching a description list ("*", names, regexes, `!exclusions`).
+  std::vector<model::ServiceId> services_on(model::HostId host, std::string_view descriptions,
+                                            const RawObject& obj, bool& ok) {
+    std::vector<model::ServiceId> accepted;
+    std::unordered_set<std::uint32_t> rejected;
+    for (std::string_view item : split_list(descriptions)) {
+      const bool reject = item.front() == '!';
+      if (reject) item.remove_prefix(1);
+      bool found = false;
+      const bool regex = wants_regex(item);
+      const regex_t* re = regex ? regex_for(item, obj) : nullptr;
+      for (model::ServiceId s : model_->hosts[model::index(host)].services) {
+        std::string_view desc = model_->services[model::index(s)].description;
+        bool hit = item == "*" || (regex ? (re != nullptr && matches(re, desc)) : desc == item);
+        if (!hit) continue;
+        found = true;
+        if (reject)
+          rejected.insert(model::index(s));
+        else
+          accepted.push_back(s);
+      }
+      if (!found && !regex && item != "*" && !reject) {
+        diags_.error(fmt::format("Could not find a service matching host name '{}' and description '{}'",
+                                 model_->hosts[model::index(host)].name, item),
+                     obj.at);
+        ok = false;
+      }
+    }
+    std::vector<model::ServiceId> out;
+    for (model::ServiceId s : accepted)
+      if (rejected.insert(model::index(s)).second) out.push_back(s);
+    return out;
+  }
+
+  std::vector<model::ServiceId> servicegroup_members(std::string_view groups, const RawObject& obj,
+                                                     bool& ok) {
+    std::vector<model::ServiceId> out;
+    for (std::string_view name : split_list(groups)) {
+      auto it = model_->servicegroup_by_name.find(name);
+      if (it == model_->servicegroup_by_name.end()) {
+        diags_.error(fmt::format("Could not find any servicegroup matching '{}'", name), obj.at);
+        ok = false;
+        continue;
+      }
+      for (model::ServiceId s : model_->servicegroups[model::index(it->second)].members) add_unique(out, s);
+    }
+    return out;
+  }
+
+  // Services named by host/hostgroup × description and by servicegroups (dependencies, escalations).
+  std::vector<model::ServiceId> service_set(std::string_view hosts, std::string_view hostgroups,
+                                            std::string_view servicegroups, std::string_view descriptions,
+                                            const RawObject& obj, bool& ok) {
+    std::vector<model::ServiceId> out;
+    if (!hosts.empty() || !hostgroups.empty()) {
+      for (model::HostId h : host_set(hosts, hostgroups, obj, ok))
+        for (model::ServiceId s : services_on(h, descriptions, obj, ok)) add_unique(out, s);
+    }
+    if (!servicegroups.empty())
+      for (model::ServiceId s : servicegroup_members(servicegroups, obj, ok)) add_unique(out, s);
+    return out;
+  }
+
+  template <typename Id>
+  void resolve_contacts(const RawObject& obj, std::string_view contacts, std::string_view groups,
+                        std::vector<model::ContactId>& contact_ids,
+                        std::vector<model::ContactgroupId>& group_ids, std::string_view owner) {
+    for (std::string_view name : split_list(contacts)) {
+      auto it = model_->contact_by_name.find(name);
+      if (it == model_->contact_by_name.end()) {
+        diags_.error(fmt::format("Contact '{}' specified in {} is not defined anywhere!", name, owner),
+                     obj.at);
+        continue;
+      }
+      add_unique(contact_ids, it->second);
+    }
+    for (std::string_view name : split_list(groups)) {
+      auto it = model_->contactgroup_by_name.find(name);
+      if (it == model_->contactgroup_by_name.end()) {
+        diags_.error(fmt::format("Contact group '{}' specified in {} is not defined anywhere!", name, owner),
+                     obj.at);
+        continue;
+      }
+      add_unique(group_ids, it->second);
+    }
+  }
+
+  // Registered definitions of a type that carry a name; others are templates or reported.
+  template <typename Fn>
+  void for_each_registered(ObjectType type, Fn&& fn) {
+    for (RawObject& obj : store_.of(type)) {
+      if (!obj.registered) continue;
+      fn(obj);
+    }
+  }
+
+  // Adds a named object to its index, reporting duplicates Naemon's way; false when it is a duplicate.
+  template <typename Id>
+  bool index_name(std::unordered_map<std::string_view, Id>& index, std::vector<const RawObject*>& raws,
+                  std::string_view name, const RawObject& obj, std::string_view what) {
+    auto [it, inserted] = index.emplace(name, Id{static_cast<std::uint32_t>(raws.size())});
+    if (inserted) {
+      raws.push_back(&obj);
+      return true;
+    }
+    const RawObject& first = *raws[model::index(it->second)];
+    diags_.error(fmt::format("Duplicate definition found for {} '{}'", what, name), obj.at);
+    diags_.error(fmt::format("First occurrence in config file '{}', starting on line {}", *first.at.file,
+                             first.at.line));
+    return false;
+  }
+
+  // Reports a registered definition that lacks its name directive (templates with `name` are skipped).
+  bool named(const RawObject& obj, std::string_view name_key) {
+    if (obj.has_value(name_key)) return true;
+    if (obj.template_name.empty())
+      diags_.error(fmt::format("{} definition has no {}", object_type_name(obj.type), name_key), obj.at);
+    return false;
+  }
+
+  // ---- stages -----------------------------------------------------------------------------------------
+
+  void parse_rules(std::uint32_t index, std::vector<char>& state, std::vector<timeperiod::Rules>& rules) {
+    if (state[index] != 0) return;
+    state[index] = 1;
+    const RawObject& obj = store_.of(ObjectType::timeperiod)[index];
+    for (const RawLine& line : obj.timeperiod_lines) {
+      std::string error;
+      if (!parse_timeperiod_line(line.text, rules[index], error))
+        diags_.error(
+            fmt::format("Invalid timeperiod directive in timeperiod '{}': {}",
+                        obj.get("timeperiod_name").empty() ? obj.template_name : obj.get("timeperiod_name"),
+                        error),
+            {obj.at.file, line.line}, PosKind::line);
+    }
+    for (std::uint32_t t : obj.templates) {
+      parse_rules(t, state, rules);
+      rules[index].inherit_from(rules[t]);
+    }
+  }
+
+  void build_timeperiods() {
+    auto& raws = store_.of(ObjectType::timeperiod);
+    std::vector<char> state(raws.size(), 0);
+    std::vector<timeperiod::Rules> rules(raws.size());
+    std::vector<const RawObject*> index_raws;
+    for (std::uint32_t i = 0; i < raws.size(); ++i) {
+      const RawObject& obj = raws[i];
+      if (!obj.registered || !named(obj, "timeperiod_name")) continue;
+      std::string_view name = obj.get("timeperiod_name");
+      if (!index_name(model_->timeperiod_by_name, index_raws, intern(name), obj, "timeperiod")) continue;
+      check_name(name, "time period", obj);
+      if (!obj.has_value("alias")) diags_.error(fmt::format("Timeperiod '{}' has no alias", name), obj.at);
+      parse_rules(i, state, rules);
+      model::Timeperiod tp;
+      tp.name = intern(name);
+      tp.alias = intern(obj.get("alias"));
+      tp.rules = std::move(rules[i]);
+      model_->timeperiods.push_back(std::move(tp));
+    }
+    for (std::uint32_t i = 0; i < model_->timeperiods.size(); ++i) {
+      const RawObject& obj = *index_raws[i];
+      for (std::string_view name : split_list(obj.get("exclude"))) {
+        model::TimeperiodId id = find_timeperiod(name);
+        if (!model::is_set(id)) {
+          diags_.error(
+              fmt::format("Excluded time period '{}' specified in timeperiod '{}' is not defined anywhere!",
+                          name, model_->timeperiods[i].name),
+              obj.at);
+          continue;
+        }
+        add_unique(model_->timeperiods[i].exclusions, id);
+      }
+    }
+    timeperiod_raws_ = std::move(index_raws);
+  }
+
+  void build_commands() {
+    std::vector<const RawObject*> raws;
+    for_each_registered(ObjectType::command, [&](const RawObject& obj) {
+      if (!named(obj, "command_name")) return;
+      std::string_view name = intern(obj.get("command_name"));
+      if (!index_name(model_->command_by_name, raws, name, obj, "command")) return;
+      check_name(name, "command", obj);
+      if (!obj.has_value("command_line"))
+        diags_.error(fmt::format("Command '{}' has no command_line", name), obj.at);
+      model_->commands.push_back({name, compile_command_line(obj.get("command_line"), model_->strings)});
+    });
+  }
+
+  void build_contacts() {
+    for_each_registered(ObjectType::contact, [&](const RawObject& obj) {
+      if (!named(obj, "contact_name")) return;
+      std::string_view name = intern(obj.get("contact_name"));
+      if (!index_name(model_->contact_by_name, contact_raws_, name, obj, "contact")) return;
+      check_name(name, "contact", obj);
+      model::Contact c;
+      c.name = name;
+      c.alias = intern(obj.has_value("alias") ? obj.get("alias") : name);
+      c.email = intern(obj.get("email"));
+      c.pager = intern(obj.get("pager"));
+      for (int i = 0; i < 6; ++i) c.addresses[i] = intern(obj.get(fmt::format("address{}", i + 1)));
+      auto period = [&](std::string_view key, std::string_view label) {
+        std::string_view p = obj.get(key);
+        if (p.empty()) return model::no_id<model::TimeperiodId>();
+        model::TimeperiodId id = find_timeperiod(p);
+        if (!model::is_set(id))
+          diags_.error(
+              fmt::format("{} notification period '{}' specified for contact '{}' is not defined anywhere!",
+                          label, p, name),
+              obj.at);
+        return id;
+      };
+      c.host_notification_period = period("host_notification_period", "Host");
+      c.service_notification_period = period("service_notification_period", "Service");
+      for (std::string_view cmd : split_list(obj.get("host_notification_commands")))
+        c.host_notification_commands.push_back(make_call(
+            cmd, obj,
+            fmt::format(
+                "Host notification command '{{}}' specified for contact '{}' is not defined anywhere!",
+                name)));
+      for (std::string_view cmd : split_list(obj.get("service_notification_commands")))
+        c.service_notification_commands.push_back(make_call(
+            cmd, obj,
+            fmt::format(
+                "Service notification command '{{}}' specified for contact '{}' is not defined anywhere!",
+                name)));
+      c.host_notification_options =
+          options_attr(obj, "host_notification_options", k_host_notification_options, model::k_opt_nothing);
+      c.service_notification_options = options_attr(obj, "service_notification_options",
+                                                    k_service_notification_options, model::k_opt_nothing);
+      c.host_notifications_enabled = bool_attr(obj, "host_notifications_enabled", true);
+      c.service_notifications_enabled = bool_attr(obj, "service_notifications_enabled", true);
+      c.can_submit_commands = bool_attr(obj, "can_submit_commands", true);
+      c.retain_status_information = bool_attr(obj, "retain_status_information", true);
+      c.retain_nonstatus_information = bool_attr(obj, "retain_nonstatus_information", true);
+      c.minimum_value = int_attr(obj, "minimum_value", 1);
+      c.custom_variables = custom_variables(obj);
+      model_->contacts.push_back(std::move(c));
+    });
+  }
+
+  void build_contactgroups() {
+    std::vector<const RawObject*> raws;
+    for_each_registered(ObjectType::contactgroup, [&](const RawObject& obj) {
+      if (!named(obj, "contactgroup_name")) return;
+      std::string_view name = intern(obj.get("contactgroup_name"));
+      if (!index_name(model_->contactgroup_by_name, raws, name, obj, "contactgroup")) return;
+      check_name(name, "contact group", obj);
+      model_->contactgroups.push_back({name, intern(obj.has_value("alias") ? obj.get("alias") : name), {}});
+    });
+    for (std::uint32_t g = 0; g < raws.size(); ++g) {
+      const RawObject& obj = *raws[g];
+      for (std::string_view name : split_list(obj.get("members"))) {
+        if (name == "*") {
+          for (std::uint32_t c = 0; c < model_->contacts.size(); ++c)
+            add_unique(model_->contactgroups[g].members, model::ContactId{c});
+          continue;
+        }
+        auto it = model_->contact_by_name.find(name);
+        if (it == model_->contact_by_name.end()) {
+          diags_.error(fmt::format("Could not find any contact matching '{}'", name), obj.at);
+          continue;
+        }
+        add_unique(model_->contactgroups[g].members, it->second);
+      }
+    }
+    // A contact's own contactgroups directive.
+    for (std::uint32_t c = 0; c < contact_raws_.size(); ++c) {
+      const RawObject& obj = *contact_raws_[c];
+      for (std::string_view name : split_list(obj.get("contact_groups"))) {
+        auto it = model_->contactgroup_by_name.find(name);
+        if (it == model_->contactgroup_by_name.end()) {
+          diags_.error(fmt::format("Could not find contactgroup '{}' specified in contact '{}' definition",
+                                   name, model_->contacts[c].name),
+                       obj.at);
+          continue;
+        }
+        add_unique(model_->contactgroups[model::index(it->second)].members, model::ContactId{c});
+      }
+    }
+    expand_subgroups<model::ContactgroupId>(raws, "contactgroup_members", model_->contactgroups,
+                                            model_->contactgroup_by_name, "contactgroup");
+    for (std::uint32_t g = 0; g < model_->contactgroups.size(); ++g) {
+      auto& members = model_->contactgroups[g].members;
+      std::sort(members.begin(), members.end());
+      for (model::ContactId c : members)
+        add_unique(model_->contacts[model::index(c)].contactgroups, model::ContactgroupId{g});
+    }
+  }
+
+  // `*group_members`: a group contains the members of its subgroups, recursively; loops are harmless.
+  template <typename GroupId, typename Group, typename Index>
+  void expand_subgroups(const std::vector<const RawObject*>& raws, std::string_view key,
+                        std::vector<Group>& groups, const Index& by_name, std::string_view what) {
+    std::vector<std::vector<std::uint32_t>> subgroups(groups.size());
+    for (std::uint32_t g = 0; g < raws.size(); ++g) {
+      for (std::string_view name : split_list(raws[g]->get(key))) {
+        auto it = by_name.find(name);
+        if (it == by_name.end()) {
+          diags_.error(fmt::format("Could not find member group '{}' specified in {} '{}'", name, what,
+                                   groups[g].name),
+                       raws[g]->at);
+          continue;
+        }
+        subgroups[g].push_back(model::index(it->second));
+      }
+    }
+    for (std::uint32_t g = 0; g < groups.size(); ++g) {
+      if (subgroups[g].empty()) continue;
+      std::vector<char> seen(groups.size(), 0);
+      std::vector<std::uint32_t> stack = subgroups[g];
+      seen[g] = 1;
+      while (!stack.empty()) {
+        std::uint32_t sub = stack.back();
+        stack.pop_back();
+        if (seen[sub]) continue;
+        seen[sub] = 1;
+        for (auto m : groups[sub].members) add_unique(groups[g].members, m);
+        for (std::uint32_t next : subgroups[sub]) stack.push_back(next);
+      }
+    }
+  }
+
+  void build_hosts() {
+    for_each_registered(ObjectType::host, [&](const RawObject& obj) {
+      if (!named(obj, "host_name")) return;
+      std::string_view name = intern(obj.get("host_name"));
+      if (!index_name(model_->host_by_name, host_raws_, name, obj, "host")) return;
+      check_name(name, "host", obj);
+      model::Host h;
+      h.name = name;
+      h.display_name = intern(obj.has_value("display_name") ? obj.get("display_name") : name);
+      h.alias = intern(obj.has_value("alias") ? obj.get("alias") : name);
+      h.address = intern(obj.has_value("address") ? obj.get("address") : name);
+      h.check_command = make_call(
+          obj.get("check_command"), obj,
+          fmt::format("Host check command '{{}}' specified for host '{}' is not defined anywhere!", name));
+      h.event_handler = make_call(
+          obj.get("event_handler"), obj,
+          fmt::format("Event handler command '{{}}' specified for host '{}' not defined anywhere", name));
+      h.check_period = period_attr(obj, "check_period",
+                                   fmt::format("Failed to locate check_period '{{}}' for host '{}'!", name));
+      h.notification_period =
+          period_attr(obj, "notification_period",
+                      fmt::format("Failed to locate notification_period '{{}}' for host '{}'!", name));
+      h.notes = intern(obj.get("notes"));
+      h.notes_url = intern(obj.get("notes_url"));
+      h.action_url = intern(obj.get("action_url"));
+      h.icon_image = intern(obj.get("icon_image"));
+      h.icon_image_alt = intern(obj.get("icon_image_alt"));
+      h.vrml_image = intern(obj.get("vrml_image"));
+      h.statusmap_image = intern(obj.get("statusmap_image"));
+      h.initial_state = initial_state(obj, true);
+      h.check_timeout = int_attr(obj, "check_timeout", options_.host_check_timeout);
+      h.check_interval = number_attr(obj, "check_interval", 5.0);
+      h.retry_interval = number_attr(obj, "retry_interval", 1.0);
+      h.max_check_attempts = int_attr(obj, "max_check_attempts", -2);
+      h.hourly_value = int_attr(obj, "hourly_value", 1);
+      h.freshness_threshold = number_attr(obj, "freshness_threshold", 0);
+      h.low_flap_threshold = number_attr(obj, "low_flap_threshold", 0);
+      h.high_flap_threshold = number_attr(obj, "high_flap_threshold", 0);
+      h.notification_interval = number_attr(obj, "notification_interval", 30.0);
+      h.first_notification_delay = number_attr(obj, "first_notification_delay", 0);
+      h.flap_detection_options =
+          options_attr(obj, "flap_detection_options", k_host_state_options, model::k_opt_all);
+      h.notification_options =
+          options_attr(obj, "notification_options", k_host_notification_options, model::k_opt_all);
+      h.stalking_options =
+          options_attr(obj, "stalking_options", k_host_stalking_options, model::k_opt_nothing);
+      h.active_checks_enabled = bool_attr(obj, "active_checks_enabled", true);
+      h.passive_checks_enabled = bool_attr(obj, "passive_checks_enabled", true);
+      h.obsess = bool_attr(obj, "obsess", true);
+      h.event_handler_enabled = bool_attr(obj, "event_handler_enabled", true);
+      h.check_freshness = bool_attr(obj, "check_freshness", false);
+      h.flap_detection_enabled = bool_attr(obj, "flap_detection_enabled", true);
+      h.notifications_enabled = bool_attr(obj, "notifications_enabled", true);
+      h.process_perf_data = bool_attr(obj, "process_perf_data", true);
+      h.retain_status_information = bool_attr(obj, "retain_status_information", true);
+      h.retain_nonstatus_information = bool_attr(obj, "retain_nonstatus_information", true);
+      coords(obj, h);
+      h.custom_variables = custom_variables(obj);
+      check_host_values(h, obj);
+      model_->hosts.push_back(std::move(h));
+    });
+    for (std::uint32_t i = 0; i < model_->hosts.size(); ++i) {
+      const RawObject& obj = *host_raws_[i];
+      model::Host& h = model_->hosts[i];
+      resolve_contacts<model::HostId>(obj, obj.get("contacts"), obj.get("contact_groups"), h.contacts,
+                                      h.contact_groups, fmt::format("host '{}'", h.name));
+      for (std::string_view parent : split_list(obj.get("parents"))) {
+        auto it = model_->host_by_name.find(parent);
+        if (it == model_->host_by_name.end()) {
+          diags_.error(fmt::format("Could not find parent host '{}' for host '{}'", parent, h.name), obj.at);
+          continue;
+        }
+        if (model::index(it->second) == i) {
+          diags_.error(fmt::format("Host '{}' cannot be a child/parent of itself", h.name), obj.at);
+          continue;
+        }
+        add_unique(h.parents, it->second);
+        add_unique(model_->hosts[model::index(it->second)].children, model::HostId{i});
+      }
+    }
+  }
+
+  int initial_state(const RawObject& obj, bool host) {
+    std::string_view v = obj.get("initial_state");
+    if (v.empty()) return 0;
+    if (host) {
+      if (v == "o" || v == "up") return 0;
+      if (v == "d" || v == "down") return 1;
+      if (v == "u" || v == "unreachable") return 2;
+    } else {
+      if (v == "o" || v == "ok") return 0;
+      if (v == "w" || v == "warning") return 1;
+      if (v == "c" || v == "critical") return 2;
+      if (v == "u" || v == "unknown") return 3;
+    }
+    diags_.error(fmt::format("Invalid initial state '{}' in {} definition", v, object_type_name(obj.type)),
+                 obj.at);
+    return 0;
+  }
+
+  void coords(const RawObject& obj, model::Host& h) {
+    if (obj.has_value("2d_coords")) {
+      if (std::sscanf(std::string(obj.get("2d_coords")).c_str(), "%d , %d", &h.x_2d, &h.y_2d) == 2)
+        h.have_2d_coords = true;
+      else
+        diags_.error(fmt::format("Invalid 2d_coords value '{}' in host definition.", obj.get("2d_coords")),
+                     obj.at);
+    }
+    if (obj.has_value("3d_coords")) {
+      if (std::sscanf(std::string(obj.get("3d_coords")).c_str(), "%lf , %lf , %lf", &h.x_3d, &h.y_3d,
+                      &h.z_3d) == 3)
+        h.have_3d_coords = true;
+      else
+        diags_.error(fmt::format("Invalid 3d_coords value '{}' in host definition.", obj.get("3d_coords")),
+                     obj.at);
+    }
+  }
+
+  model::TimeperiodId period_attr(const RawObject& obj, std::string_view key, const std::string& missing) {
+    std::string_view p = obj.get(key);
+    if (p.empty()) return model::no_id<model::TimeperiodId>();
+    model::TimeperiodId id = find_timeperiod(p);
+    if (!model::is_set(id)) diags_.error(fmt::vformat(missing, fmt::make_format_args(p)), obj.at);
+    return id;
+  }
+
+  void check_host_values(const model::Host& h, const RawObject& obj) {
+    if (h.max_check_attempts <= 0)
+      diags_.error(fmt::format("max_check_attempts must be a positive integer host '{}'", h.name), obj.at);
+    if (h.check_interval < 0)
+      diags_.error(fmt::format("Invalid check_interval value for host '{}'", h.name), obj.at);
+    if (h.check_timeout <= 0)
+      diags_.error(fmt::format("check_timeout must be a positive integer host '{}'", h.name), obj.at);
+    if (h.notification_interval < 0)
+      diags_.error(fmt::format("Invalid notification_interval value for host '{}'", h.name), obj.at);
+    if (h.first_notification_delay < 0)
+      diags_.error(fmt::format("Invalid first_notification_delay value for host '{}'", h.name), obj.at);
+    if (h.freshness_threshold < 0)
+      diags_.error(fmt::format("Invalid freshness_threshold value for host '{}'", h.name), obj.at);
+  }
+
+  void build_hostgroups() {
+    std::vector<const RawObject*> raws;
+    for_each_registered(ObjectType::hostgroup, [&](const RawObject& obj) {
+      if (!named(obj, "hostgroup_name")) return;
+      std::string_view name = intern(obj.get("hostgroup_name"));
+      if (!index_name(model_->hostgroup_by_name, raws, name, obj, "hostgroup")) return;
+      check_name(name, "hostgroup", obj);
+      model::Hostgroup g;
+      g.name = name;
+      g.alias = intern(obj.has_value("alias") ? obj.get("alias") : name);
+      g.notes = intern(obj.get("notes"));
+      g.notes_url = intern(obj.get("notes_url"));
+      g.action_url = intern(obj.get("action_url"));
+      model_->hostgroups.push_back(std::move(g));
+    });
+    std::vector<std::vector<char>> rejects(model_->hostgroups.size());
+    for (std::uint32_t g = 0; g < raws.size(); ++g) {
+      const RawObject& obj = *raws[g];
+      if (!obj.has_value("members")) continue;
+      std::vector<model::HostId> accepted;
+      rejects[g].assign(model_->hosts.size(), 0);
+      if (!expand_hosts(obj.get("members"), accepted, rejects[g], obj)) continue;
+      for (model::HostId h : accepted)
+        if (!rejects[g][model::index(h)]) add_unique(model_->hostgroups[g].members, h);
+    }
+    for (std::uint32_t h = 0; h < host_raws_.size(); ++h) {
+      const RawObject& obj = *host_raws_[h];
+      // "grp1,grp2,!grp2" in a host's hostgroups means grp1 only.
+      const std::vector<std::string_view> excluded = split_excludes(obj.get("hostgroups"));
+      for (std::string_view name : split_list(obj.get("hostgroups"))) {
+        if (name.front() == '!') continue;
+        if (std::find(excluded.begin(), excluded.end(), name) != excluded.end()) continue;
+        auto it = model_->hostgroup_by_name.find(name);
+        if (it == model_->hostgroup_by_name.end()) {
+          diags_.error(fmt::format("Could not find hostgroup '{}' specified in host '{}' definition", name,
+                                   model_->hosts[h].name),
+                       obj.at);
+          continue;
+        }
+        add_unique(model_->hostgroups[model::index(it->second)].members, model::HostId{h});
+      }
+    }
+    expand_subgroups<model::HostgroupId>(raws, "hostgroup_members", model_->hostgroups,
+                                         model_->hostgroup_by_name, "hostgroup");
+    for (std::uint32_t g = 0; g < model_->hostgroups.size(); ++g) {
+      auto& members = model_->hostgroups[g].members;
+      std::sort(members.begin(), members.end());
+      for (model::HostId h : members)
+        add_unique(model_->hosts[model::index(h)].hostgroups, model::HostgroupId{g});
+    }
+  }
+
+  static std::vector<std::string_view> split_excludes(std::string_view list) {
+    std::vector<std::string_view> out;
+    for (std::string_view item : split_list(list))
+      if (item.front() == '!') out.push_back(item.substr(1));
+    return out;
+  }
+
+  void merge_hostextinfo() {
+    for_each_registered(ObjectType::hostextinfo, [&](const RawObject& obj) {
+      bool ok = true;
+      for (model::HostId id : host_set(obj.get("host_name"), obj.get("hostgroup_name"), obj, ok)) {
+        model::Host& h = model_->hosts[model::index(id)];
+        auto fill = [&](std::string_view& field, std::string_view key) {
+          if (field.empty() && obj.has_value(key)) field = intern(obj.get(key));
+        };
+        fill(h.notes, "notes");
+        fill(h.notes_url, "notes_url");
+        fill(h.action_url, "action_url");
+        fill(h.icon_image, "icon_image");
+        fill(h.icon_image_alt, "icon_image_alt");
+        fill(h.vrml_image, "vrml_image");
+        fill(h.statusmap_image, "statusmap_image");
+        if (!h.have_2d_coords && !h.have_3d_coords) coords(obj, h);
+      }
+    });
+  }
+
+  // One service definition applied to one host.
+  struct ServiceInstance {
+    const RawObject* raw;
+    model::HostId host;
+    bool from_hostgroup;
+  };
+
+  void build_services() {
+    std::vector<ServiceInstance> instances;
+    std::unordered_map<std::string, std::uint32_t> by_key;  // "host;description" → instance
+    for_each_registered(ObjectType::service, [&](const RawObject& obj) {
+      std::string_view hosts = obj.get("host_name");
+      std::string_view groups = obj.get("hostgroup_name");
+      if ((hosts.empty() && groups.empty()) || !obj.has_value("service_description")) {
+        if (!obj.template_name.empty()) return;
+        diags_.error("Service has no hosts and/or service_description", obj.at);
+        return;
+      }
+      std::vector<model::HostId> direct;
+      std::vector<model::HostId> grouped;
+      std::vector<char> rejected(model_->hosts.size(), 0);
+      bool ok = true;
+      if (!groups.empty()) {
+        ok = expand_hostgroups(groups, grouped, rejected, obj) && ok;
+        if (ok && grouped.empty() && hosts.empty()) {
+          if (options_.allow_empty_hostgroup_assignment == 0)
+            diags_.error("Could not expand hostgroups and/or hosts specified in service", obj.at);
+          else if (options_.allow_empty_hostgroup_assignment == 2)
+            diags_.warning("Could not expand hostgroups and/or hosts specified in service", obj.at);
+        }
+      }
+      if (!hosts.empty()) ok = expand_hosts(hosts, direct, rejected, obj) && ok;
+      if (!ok) return;
+      std::string_view desc = obj.get("service_description");
+      auto add = [&](model::HostId h, bool from_group) {
+        if (rejected[model::index(h)]) return;
+        rejected[model::index(h)] = 1;
+        std::string key = fmt::format("{};{}", model_->hosts[model::index(h)].name, desc);
+        auto [it, inserted] = by_key.emplace(std::move(key), static_cast<std::uint32_t>(instances.size()));
+        if (inserted) {
+          instances.push_back({&obj, h, from_group});
+          return;
+        }
+        ServiceInstance& prev = instances[it->second];
+        // A service on the host itself overrides one from a hostgroup; two of the same kind are a warning
+        // and the first one stays, as in Naemon.
+        if (prev.from_hostgroup && !from_group) {
+          prev = {&obj, h, from_group};
+        } else if (prev.from_hostgroup == from_group) {
+          diags_.warning(fmt::format("Duplicate definition found for service '{}' on host '{}'", desc,
+                                     model_->hosts[model::index(h)].name),
+                         obj.at);
+          diags_.warning(fmt::format("Already defined in config file '{}', starting on line {}",
+                                     *prev.raw->at.file, prev.raw->at.line));
+        }
+      };
+      for (model::HostId h : direct) add(h, false);
+      for (model::HostId h : grouped) add(h, true);
+    });
+    for (const ServiceInstance& inst : instances) build_service(inst);
+    for (std::uint32_t s = 0; s < model_->services.size(); ++s) resolve_service_parents(s);
+  }
+
+  // The service's value for `key`, else its host's (Naemon's implied inheritance).
+  const RawAttr* service_or_host(const RawObject& svc, const RawObject& host, std::string_view key) {
+    if (const RawAttr* a = svc.find(key)) return a;
+    return host.find(key);
+  }
+
+  void build_service(const ServiceInstance& inst) {
+    const RawObject& obj = *inst.raw;
+    const RawObject& host_obj = *host_raws_[model::index(inst.host)];
+    model::Host& host = model_->hosts[model::index(inst.host)];
+    model::Service s;
+    s.host = inst.host;
+    s.host_name = host.name;
+    s.description = intern(obj.get("service_description"));
+    const std::string who = fmt::format("service '{}' on host '{}'", s.description, host.name);
+    check_name(s.description, fmt::format("service on host '{}' with description", host.name), obj);
+    s.display_name = intern(obj.has_value("display_name") ? obj.get("display_name") : s.description);
+    if (!obj.has_value("check_command"))
+      diags_.error(fmt::format("No check command provided for {}", who), obj.at);
+    s.check_command = make_call(
+        obj.get("check_command"), obj,
+        fmt::format(
+            "Service check command '{{}}' specified in service '{}' for host '{}' not defined anywhere!",
+            s.description, host.name));
+    s.event_handler = make_call(
+        obj.get("event_handler"), obj,
+        fmt::format(
+            "Event handler command '{{}}' specified in service '{}' for host '{}' not defined anywhere",
+            s.description, host.name));
+    auto inherited_period = [&](std::string_view key, const std::string& missing) {
+      const RawAttr* a = service_or_host(obj, host_obj, key);
+      if (a == nullptr || a->is_null || a->value.empty()) return model::no_id<model::TimeperiodId>();
+      model::TimeperiodId id = find_timeperiod(a->value);
+      if (!model::is_set(id)) diags_.error(fmt::vformat(missing, fmt::make_format_args(a->value)), obj.at);
+      return id;
+    };
+    s.check_period = inherited_period(
+        "check_period", fmt::format("check_period '{{}}' for service '{}' on host '{}' not found!",
+                                    s.description, host.name));
+    s.notification_period = inherited_period(
+        "notification_period",
+        fmt::format("notification_period '{{}}' for service '{}' on host '{}' could not be found!",
+                    s.description, host.name));
+    s.notes = intern(obj.get("notes"));
+    s.notes_url = intern(obj.get("notes_url"));
+    s.action_url = intern(obj.get("action_url"));
+    s.icon_image = intern(obj.get("icon_image"));
+    s.icon_image_alt = intern(obj.get("icon_image_alt"));
+    s.initial_state = initial_state(obj, false);
+    s.check_timeout = int_attr(obj, "check_timeout", options_.service_check_timeout);
+    s.check_interval = number_attr(obj, "check_interval", 5.0);
+    s.retry_interval = number_attr(obj, "retry_interval", 1.0);
+    s.max_check_attempts = int_attr(obj, "max_check_attempts", -2);
+    s.hourly_value = int_attr(obj, "hourly_value", 1);
+    s.freshness_threshold = number_attr(obj, "freshness_threshold", 0);
+    s.low_flap_threshold = number_attr(obj, "low_flap_threshold", 0);
+    s.high_flap_threshold = number_attr(obj, "high_flap_threshold", 0);
+    if (obj.find("notification_interval") != nullptr)
+      s.notification_interval = number_attr(obj, "notification_interval", 30.0);
+    else
+      s.notification_interval = number_attr(host_obj, "notification_interval", 30.0);
+    s.first_notification_delay = number_attr(obj, "first_notification_delay", 0);
+    s.flap_detection_options =
+        options_attr(obj, "flap_detection_options", k_service_state_options, model::k_opt_all);
+    s.notification_options =
+        options_attr(obj, "notification_options", k_service_notification_options, model::k_opt_all);
+    s.stalking_options =
+        options_attr(obj, "stalking_options", k_service_stalking_options, model::k_opt_nothing);
+    s.is_volatile = bool_attr(obj, "is_volatile", false);
+    s.active_checks_enabled = bool_attr(obj, "active_checks_enabled", true);
+    s.passive_checks_enabled = bool_attr(obj, "passive_checks_enabled", true);
+    s.obsess = bool_attr(obj, "obsess", true);
+    s.event_handler_enabled = bool_attr(obj, "event_handler_enabled", true);
+    s.check_freshness = bool_attr(obj, "check_freshness", false);
+    s.flap_detection_enabled = bool_attr(obj, "flap_detection_enabled", true);
+    s.notifications_enabled = bool_attr(obj, "notifications_enabled", true);
+    s.process_perf_data = bool_attr(obj, "process_perf_data", true);
+    s.retain_status_information = bool_attr(obj, "retain_status_information", true);
+    s.retain_nonstatus_information = bool_attr(obj, "retain_nonstatus_information", true);
+    s.custom_variables = custom_variables(obj);
+    // Contacts come from the host only when the service names neither contacts nor contact groups.
+    const RawObject& contact_source =
+        obj.find("contacts") == nullptr && obj.find("contact_groups") == nullptr ? host_obj : obj;
+    resolve_contacts<model::ServiceId>(obj, contact_source.get("contacts"),
+                                       contact_source.get("contact_groups"), s.contacts, s.contact_groups,
+                                       who);
+    if (s.max_check_attempts <= 0)
+      diags_.error(fmt::format("max_check_attempts must be a positive integer for {}", who), obj.at);
+    if (s.check_interval < 0)
+      diags_.error(fmt::format("check_interval must be a non-negative integer for {}", who), obj.at);
+    if (s.check_timeout <= 0)
+      diags_.error(fmt::format("check_timeout must be a positive integer for {}", who), obj.at);
+    if (s.retry_interval <= 0)
+      diags_.error(fmt::format("retry_interval must be a positive integer for {}", who), obj.at);
+    if (s.notification_interval < 0)
+      diags_.error(fmt::format("notification_interval must be a non-negative integer for {}", who), obj.at);
+    if (s.first_notification_delay < 0)
+      diags_.error(fmt::format("first_notification_delay must be a non-negative integer for {}", who),
+                   obj.at);
+    const auto id = model::ServiceId{static_cast<std::uint32_t>(model_->services.size())};
+    host.services.push_back(id);
+    service_raws_.push_back(&obj);
+    model_->services.push_back(std::move(s));
+  }
+
+  void resolve_service_parents(std::uint32_t s) {
+    const RawObject& obj = *service_raws_[s];
+    std::string_view parents = obj.get("parents");
+    if (parents.empty()) return;
+    const model::HostId host = model_->services[s].host;
+    std::vector<model::ServiceId> found;
+    bool ok = true;
+    if (parents.find(',') == std::string_view::npos) {
+      model::ServiceId p = model_->find_service(model_->hosts[model::index(host)].name, trim(parents));
+      if (!model::is_set(p)) {
+        diags_.error(fmt::format("Could not add same-host service parent '{}' to service", trim(parents)),
+                     obj.at);
+        return;
+      }
+      found.push_back(p);
+    } else {
+      std::vector<std::string_view> items = split_list(parents);
+      if (items.size() % 2 != 0) {
+        diags_.error(fmt::format("Service parents '{}' must be host,service pairs", parents), obj.at);
+        return;
+      }
+      for (std::size_t i = 0; i < items.size(); i += 2) {
+        std::vector<model::HostId> hosts;
+        std::vector<char> rejected(model_->hosts.size(), 0);
+        if (!expand_hosts(items[i], hosts, rejected, obj)) continue;
+        for (model::HostId h : hosts)
+          for (model::ServiceId p : services_on(h, items[i + 1], obj, ok)) add_unique(found, p);
+      }
+    }
+    for (model::ServiceId p : found) {
+      if (model::index(p) == s) {
+        diags_.error(fmt::format("Service '{}' on host '{}' cannot be a parent of itself",
+                                 model_->services[s].description, model_->services[s].host_name),
+                     obj.at);
+        continue;
+      }
+      add_unique(model_->services[s].parents, p);
+      add_unique(model_->services[model::index(p)].children, model::ServiceId{s});
+    }
+  }
+
+  void merge_serviceextinfo() {
+    for_each_registered(ObjectType::serviceextinfo, [&](const RawObject& obj) {
+      bool ok = true;
+      for (model::HostId id : host_set(obj.get("host_name"), obj.get("hostgroup_name"), obj, ok)) {
+        model::ServiceId sid =
+            model_->find_service(model_->hosts[model::index(id)].name, obj.get("service_description"));
+        if (!model::is_set(sid)) continue;
+        model::Service& s = model_->services[model::index(sid)];
+        auto fill = [&](std::string_view& field, std::string_view key) {
+          if (field.empty() && obj.has_value(key)) field = intern(obj.get(key));
+        };
+        fill(s.notes, "notes");
+        fill(s.notes_url, "notes_url");
+        fill(s.action_url, "action_url");
+        fill(s.icon_image, "icon_image");
+        fill(s.icon_image_alt, "icon_image_alt");
+      }
+    });
+  }
+
+  void build_servicegroups() {
+    std::vector<const RawObject*> raws;
+    for_each_registered(ObjectType::servicegroup, [&](const RawObject& obj) {
+      if (!named(obj, "servicegroup_name")) return;
+      std::string_view name = intern(obj.get("servicegroup_name"));
+      if (!index_name(model_->servicegroup_by_name, raws, name, obj, "servicegroup")) return;
+      check_name(name, "servicegroup", obj);
+      model::Servicegroup g;
+      g.name = name;
+      g.alias = intern(obj.has_value("alias") ? obj.get("alias") : name);
+      g.notes = intern(obj.get("notes"));
+      g.notes_url = intern(obj.get("notes_url"));
+      g.action_url = intern(obj.get("action_url"));
+      model_->servicegroups.push_back(std::move(g));
+    });
+    for (std::uint32_t g = 0; g < raws.size(); ++g) {
+      const RawObject& obj = *raws[g];
+      std::vector<std::string_view> items = split_list(obj.get("members"));
+      if (items.size() % 2 != 0) {
+        diags_.error(fmt::format("Servicegroup '{}' members must be host,service pairs",
+                                 model_->servicegroups[g].name),
+                     obj.at);
+        continue;
+      }
+      bool ok = true;
+      for (std::size_t i = 0; i < items.size(); i += 2) {
+        std::vector<model::HostId> hosts;
+        std::vector<char> rejected(model_->hosts.size(), 0);
+        if (!expand_hosts(items[i], hosts, rejected, obj)) continue;
+        for (model::HostId h : hosts)
+          for (model::ServiceId s : services_on(h, items[i + 1], obj, ok))
+            add_unique(model_->servicegroups[g].members, s);
+      }
+    }
+    for (std::uint32_t s = 0; s < service_raws_.size(); ++s) {
+      const RawObject& obj = *service_raws_[s];
+      for (std::string_view name : split_list(obj.get("servicegroups"))) {
+        auto it = model_->servicegroup_by_name.find(name);
+        if (it == model_->servicegroup_by_name.end()) {
+          diags_.error(
+              fmt::format(
+                  "Could not find servicegroup '{}' specified in service '{}' on host '{}' definition", name,
+                  model_->services[s].description, model_->services[s].host_name),
+              obj.at);
+          continue;
+        }
+        add_unique(model_->servicegroups[model::index(it->second)].members, model::ServiceId{s});
+      }
+    }
+    expand_subgroups<model::ServicegroupId>(raws, "servicegroup_members", model_->servicegroups,
+                                            model_->servicegroup_by_name, "servicegroup");
+    for (std::uint32_t g = 0; g < model_->servicegroups.size(); ++g) {
+      auto& members = model_->servicegroups[g].members;
+      std::sort(members.begin(), members.end());
+      for (model::ServiceId s : members)
+        add_unique(model_->services[model::index(s)].servicegroups, model::ServicegroupId{g});
+    }
+  }
+
+  template <typename Dep, typename Id>
+  void add_dependencies(std::vector<Dep>& out, const RawObject& obj, Id master, Id dependent,
+                        const OptionTable& table) {
+    model::TimeperiodId period = model::no_id<model::TimeperiodId>();
+    if (obj.has_value("dependency_period")) {
+      period = find_timeperiod(obj.get("dependency_period"));
+      if (!model::is_set(period))
+        diags_.error(fmt::format("Unable to locate dependency_period '{}'", obj.get("dependency_period")),
+                     obj.at);
+    }
+    const bool inherits = bool_attr(obj, "inherits_parent", false);
+    if (obj.find("execution_failure_criteria") != nullptr)
+      out.push_back({model::DependencyKind::execution, master, dependent, period,
+                     options_attr(obj, "execution_failure_criteria", table, model::k_opt_nothing), inherits});
+    if (obj.find("notification_failure_criteria") != nullptr)
+      out.push_back({model::DependencyKind::notification, master, dependent, period,
+                     options_attr(obj, "notification_failure_criteria", table, model::k_opt_nothing),
+                     inherits});
+  }
+
+  void build_host_dependencies() {
+    for_each_registered(ObjectType::hostdependency, [&](const RawObject& obj) {
+      std::string_view masters = obj.get("host_name"), master_groups = obj.get("hostgroup_name");
+      std::string_view dependents = obj.get("dependent_host_name"),
+                       dependent_groups = obj.get("dependent_hostgroup_name");
+      if (masters.empty() && master_groups.empty() && dependents.empty() && dependent_groups.empty()) {
+        if (obj.template_name.empty()) diags_.error("Host dependency has no hosts", obj.at);
+        return;
+      }
+      bool ok = true;
+      auto master_set = host_set(masters, master_groups, obj, ok);
+      auto dependent_set = host_set(dependents, dependent_groups, obj, ok);
+      if (!ok) return;
+      if (master_set.empty() || dependent_set.empty()) {
+        diags_.error("Could not expand master and/or dependent hosts in host dependency", obj.at);
+        return;
+      }
+      for (model::HostId m : master_set)
+        for (model::HostId d : dependent_set)
+          add_dependencies(model_->host_dependencies, obj, m, d, k_host_dependency_options);
+    });
+  }
+
+  void build_service_dependencies() {
+    for_each_registered(ObjectType::servicedependency, [&](const RawObject& obj) {
+      std::string_view mh = obj.get("host_name"), mhg = obj.get("hostgroup_name"),
+                       msg = obj.get("servicegroup_name"), md = obj.get("service_description");
+      std::string_view dh = obj.get("dependent_host_name"), dhg = obj.get("dependent_hostgroup_name"),
+                       dsg = obj.get("dependent_servicegroup_name"),
+                       dd = obj.get("dependent_service_description");
+      if (mh.empty() && mhg.empty() && msg.empty() && dh.empty() && dhg.empty() && dsg.empty()) {
+        if (obj.template_name.empty()) diags_.error("Service dependency has no hosts or services", obj.at);
+        return;
+      }
+      bool ok = true;
+      const bool master_by_description_only = mh.empty() && mhg.empty() && msg.empty();
+      const bool same_host = dh.empty() && dhg.empty() && dsg.empty();
+      if ((master_by_description_only && same_host) || (same_host && dd.empty())) {
+        diags_.error("Impossible service dependency definition", obj.at);
+        return;
+      }
+      if (master_by_description_only) {
+        // The master is named by description only: it lives on each dependent service's host.
+        for (model::ServiceId d : service_set(dh, dhg, dsg, dd, obj, ok))
+          for (model::ServiceId m : services_on(model_->services[model::index(d)].host, md, obj, ok))
+            add_dependencies(model_->service_dependencies, obj, m, d, k_service_dependency_options);
+        return;
+      }
+      std::vector<model::ServiceId> masters = service_set(mh, mhg, msg, md, obj, ok);
+      std::vector<model::ServiceId> dependents;
+      if (!same_host) dependents = service_set(dh, dhg, dsg, dd, obj, ok);
+      if (!ok) return;
+      for (model::ServiceId m : masters) {
+        if (same_host) dependents = services_on(model_->services[model::index(m)].host, dd, obj, ok);
+        for (model::ServiceId d : dependents)
+          add_dependencies(model_->service_dependencies, obj, m, d, k_service_dependency_options);
+      }
+    });
+  }
+
+  // Escalation contacts: `+list` adds to the object's own; none at all means the object's.
+  void escalation_contacts(const RawObject& esc, const RawObject& target, model::EscalationRule& rule,
+                           const std::string& owner) {
+    const RawAttr* contacts = esc.find("contacts");
+    const RawAttr* groups = esc.find("contact_groups");
+    auto merged = [&](const RawAttr* own, std::string_view key) -> std::string {
+      if (own == nullptr || own->is_null)
+        return std::string(own == nullptr ? std::string_view{} : own->value);
+      if (!own->value.starts_with('+')) return std::string(own->value);
+      std::string_view inherited = target.get(key);
+      if (inherited.empty()) return std::string(own->value.substr(1));
+      return fmt::format("{},{}", inherited, own->value.substr(1));
+    };
+    std::string c, g;
+    if (contacts == nullptr && groups == nullptr) {
+      c = target.get("contacts");
+      g = target.get("contact_groups");
+    } else {
+      c = merged(contacts, "contacts");
+      g = merged(groups, "contact_groups");
+    }
+    resolve_contacts<int>(esc, c, g, rule.contacts, rule.contact_groups, owner);
+  }
+
+  model::EscalationRule escalation_rule(const RawObject& esc, const RawObject& target,
+                                        const OptionTable& table, const std::string& owner) {
+    model::EscalationRule rule;
+    rule.first_notification = int_attr(esc, "first_notification", -2);
+    rule.last_notification = int_attr(esc, "last_notification", -2);
+    rule.notification_interval = esc.find("notification_interval") != nullptr
+                                     ? number_attr(esc, "notification_interval", -2)
+                                     : number_attr(target, "notification_interval", -2);
+    std::string_view period =
+        esc.has_value("escalation_period") ? esc.get("escalation_period") : target.get("notification_period");
+    if (!period.empty()) {
+      rule.period = find_timeperiod(period);
+      if (!model::is_set(rule.period))
+        diags_.error(fmt::format("Unable to locate timeperiod '{}' for {}", period, owner), esc.at);
+    }
+    rule.options = options_attr(esc, "escalation_options", table, model::k_opt_all);
+    escalation_contacts(esc, target, rule, owner);
+    return rule;
+  }
+
+  void build_host_escalations() {
+    for_each_registered(ObjectType::hostescalation, [&](const RawObject& obj) {
+      std::string_view hosts = obj.get("host_name"), groups = obj.get("hostgroup_name");
+      if (hosts.empty() && groups.empty()) {
+        if (obj.template_name.empty()) diags_.error("Host escalation has no hosts", obj.at);
+        return;
+      }
+      bool ok = true;
+      for (model::HostId h : host_set(hosts, groups, obj, ok)) {
+        const std::string owner = fmt::format("hostescalation '{}'", model_->hosts[model::index(h)].name);
+        model_->host_escalations.push_back(
+            {h, escalation_rule(obj, *host_raws_[model::index(h)], k_host_escalation_options, owner)});
+      }
+    });
+  }
+
+  void build_service_escalations() {
+    for_each_registered(ObjectType::serviceescalation, [&](const RawObject& obj) {
+      std::string_view hosts = obj.get("host_name"), groups = obj.get("hostgroup_name"),
+                       sgroups = obj.get("servicegroup_name"), desc = obj.get("service_description");
+      if ((hosts.empty() && groups.empty() && sgroups.empty()) || (sgroups.empty() && desc.empty())) {
+        if (obj.template_name.empty())
+          diags_.error("Service escalation has no hosts and/or service_description", obj.at);
+        return;
+      }
+      bool ok = true;
+      for (model::ServiceId s : service_set(hosts, groups, sgroups, desc, obj, ok)) {
+        const model::Service& svc = model_->services[model::index(s)];
+        const std::string owner = fmt::format("serviceescalation '{};{}'", svc.host_name, svc.description);
+        model_->service_escalations.push_back(
+            {s, escalation_rule(obj, *service_raws_[model::index(s)], k_service_escalation_options, owner)});
+      }
+    });
+  }
+
+  // ---- pre-flight: Naemon's checks after registration ------------------------------------------------
+
+  void preflight() {
+    for (std::uint32_t i = 0; i < model_->hosts.size(); ++i) {
+      const model::Host& h = model_->hosts[i];
+      const RawObject& obj = *host_raws_[i];
+      if (h.services.empty())
+        diags_.warning(fmt::format("Host '{}' has no services associated with it!", h.name), obj.at);
+      if (h.contacts.empty() && h.contact_groups.empty())
+        diags_.warning(fmt::format("Host '{}' has no default contacts or contactgroups defined!", h.name),
+                       obj.at);
+      if (h.notification_options == model::k_opt_recovery)
+        diags_.warning(
+            fmt::format("Recovery notification option in host '{}' definition doesn't make any sense - "
+                        "specify down and/or unreachable options as well",
+                        h.name),
+            obj.at);
+    }
+    for (std::uint32_t i = 0; i < model_->services.size(); ++i) {
+      const model::Service& s = model_->services[i];
+      const RawObject& obj = *service_raws_[i];
+      if (s.contacts.empty() && s.contact_groups.empty())
+        diags_.warning(
+            fmt::format("Service '{}' on host '{}' has no default contacts or contactgroups defined!",
+                        s.description, s.host_name),
+            obj.at);
+      if (s.notification_options == model::k_opt_recovery)
+        diags_.warning(
+            fmt::format("Recovery notification option in service '{}' for host '{}' doesn't make any "
+                        "sense - specify warning and/or critical options as well",
+                        s.description, s.host_name),
+            obj.at);
+    }
+    for (std::uint32_t i = 0; i < model_->contacts.size(); ++i) {
+      const model::Contact& c = model_->contacts[i];
+      const RawObject& obj = *contact_raws_[i];
+      if (c.service_notification_commands.empty())
+        diags_.error(fmt::format("Contact '{}' has no service notification commands defined!", c.name),
+                     obj.at);
+      if (c.host_notification_commands.empty())
+        diags_.error(fmt::format("Contact '{}' has no host notification commands defined!", c.name), obj.at);
+      if (!model::is_set(c.service_notification_period))
+        diags_.warning(fmt::format("Contact '{}' has no service notification time period defined!", c.name),
+                       obj.at);
+      if (!model::is_set(c.host_notification_period))
+        diags_.warning(fmt::format("Contact '{}' has no host notification time period defined!", c.name),
+                       obj.at);
+    }
+    check_parent_cycles();
+    check_dependency_cycles();
+    check_exclusion_cycles();
+  }
+
+  // Colours: 0 unvisited, 1 on the current path, 2 done. Iterative so deep chains cannot overflow the stack.
+  template <typename Edges>
+  void find_cycles(std::size_t count, Edges&& edges,
+                   const std::function<void(std::uint32_t, std::uint32_t)>& report) {
+    std::vector<std::uint8_t> colour(count, 0);
+    std::vector<std::pair<std::uint32_t, std::size_t>> stack;
+    for (std::uint32_t start = 0; start < count; ++start) {
+      if (colour[start] != 0) continue;
+      stack.push_back({start, 0});
+      colour[start] = 1;
+      while (!stack.empty()) {
+        auto& [node, next] = stack.back();
+        const auto& out = edges(node);
+        if (next == out.size()) {
+          colour[node] = 2;
+          stack.pop_back();
+          continue;
+        }
+        std::uint32_t to = out[next++];
+        if (colour[to] == 1) {
+          report(node, to);
+        } else if (colour[to] == 0) {
+          colour[to] = 1;
+          stack.push_back({to, 0});
+        }
+      }
+    }
+  }
+
+  void check_parent_cycles() {
+    std::vector<std::vector<std::uint32_t>> edges(model_->hosts.size());
+    for (std::uint32_t i = 0; i < model_->hosts.size(); ++i)
+      for (model::HostId p : model_->hosts[i].parents) edges[i].push_back(model::index(p));
+    find_cycles(
+        edges.size(), [&](std::uint32_t n) -> const auto& { return edges[n]; },
+        [&](std::uint32_t, std::uint32_t to) {
+          diags_.error(
+              fmt::format("The host '{}' is part of a circular parent/child chain!", model_->hosts[to].name),
+              host_raws_[to]->at);
+        });
+  }
+
+  void check_dependency_cycles() {
+    for (auto kind : {model::DependencyKind::execution, model::DependencyKind::notification}) {
+      const char* label = kind == model::DependencyKind::execution ? "execution" : "notification";
+      std::vector<std::vector<std::uint32_t>> host_edges(model_->hosts.size());
+      for (const auto& d : model_->host_dependencies)
+        if (d.kind == kind) host_edges[model::index(d.dependent)].push_back(model::index(d.master));
+      find_cycles(
+          host_edges.size(), [&](std::uint32_t n) -> const auto& { return host_edges[n]; },
+          [&](std::uint32_t from, std::uint32_t to) {
+            diags_.error(fmt::format("Circular {} dependency detected between host '{}' and '{}'", label,
+                                     model_->hosts[from].name, model_->hosts[to].name));
+          });
+      std::vector<std::vector<std::uint32_t>> svc_edges(model_->services.size());
+      for (const auto& d : model_->service_dependencies)
+        if (d.kind == kind) svc_edges[model::index(d.dependent)].push_back(model::index(d.master));
+      find_cycles(
+          svc_edges.size(), [&](std::uint32_t n) -> const auto& { return svc_edges[n]; },
+          [&](std::uint32_t from, std::uint32_t to) {
+            const auto& a = model_->services[from];
+            const auto& b = model_->services[to];
+            diags_.error(fmt::format("Circular {} dependency detected between service '{};{}' and '{};{}'",
+                                     label, a.host_name, a.description, b.host_name, b.description));
+          });
+    }
+  }
+
+  void check_exclusion_cycles() {
+    std::vector<std::vector<std::uint32_t>> edges(model_->timeperiods.size());
+    for (std::uint32_t i = 0; i < model_->timeperiods.size(); ++i)
+      for (model::TimeperiodId e : model_->timeperiods[i].exclusions) edges[i].push_back(model::index(e));
+    find_cycles(
+        edges.size(), [&](std::uint32_t n) -> const auto& { return edges[n]; },
+        [&](std::uint32_t, std::uint32_t to) {
+          diags_.error(fmt::format("The timeperiod '{}' is part of a circular exclusion chain!",
+                                   model_->timeperiods[to].name),
+                       timeperiod_raws_[to]->at);
+        });
+  }
+
+  ObjectStore& store_;
+  const BuildOptions& options_;
+  Diagnostics& diags_;
+  std::unique_ptr<model::Model> model_;
+  RegexCache regex_;
+  // The definition each model object was built from (same index), for positions in later messages.
+  std::vector<const RawObject*> timeperiod_raws_, contact_raws_, host_raws_, service_raws_;
+};
+
+}  // namespace
+
+std::unique_ptr<model::Model> build_model(ObjectStore& store, const BuildOptions& options,
+                                          Diagnostics& diags) {
+  return Builder(store, options, diags).run();
+}
+
+}  // namespace vedette::config

@@ -1,0 +1,289 @@
+#include "config/object_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace vedette::config {
+
+namespace {
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Reads a whole file; returns false with errno set on failure.
+bool slurp(const std::string& path, std::unique_ptr<char[]>& data, std::size_t& size) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    int saved = S_ISDIR(st.st_mode) ? EISDIR : errno;
+    ::close(fd);
+    errno = saved;
+    return false;
+  }
+  std::size_t capacity = static_cast<std::size_t>(st.st_size) + 1;
+  data = std::make_unique<char[]>(capacity);
+  size = 0;
+  for (;;) {
+    if (size == capacity) {
+      auto bigger = std::make_unique<char[]>(capacity * 2);
+      std::memcpy(bigger.get(), data.get(), size);
+      data = std::move(bigger);
+      capacity *= 2;
+    }
+    ssize_t n = ::read(fd, data.get() + size, capacity - size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int saved = errno;
+      ::close(fd);
+      errno = saved;
+      return false;
+    }
+    if (n == 0) break;
+    size += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  return true;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return out;
+}
+
+bool accepts_custom_variables(ObjectType t) {
+  return t == ObjectType::host || t == ObjectType::service || t == ObjectType::contact;
+}
+
+}  // namespace
+
+void ObjectReader::read_file(const std::string& path) {
+  std::unique_ptr<char[]> data;
+  std::size_t size = 0;
+  if (!slurp(path, data, size)) {
+    diags_.error(fmt::format("Cannot open config file '{}' for reading: {}", path, std::strerror(errno)));
+    return;
+  }
+  std::string_view text = store_.keep_file(std::move(data), size);
+  parse(text, files_.add(path));
+}
+
+void ObjectReader::read_dir(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(path, ec);
+  if (ec) {
+    diags_.error(fmt::format("Could not open config directory '{}' for reading.", path));
+    return;
+  }
+  std::vector<std::filesystem::directory_entry> entries;
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    if (it->path().filename().native().starts_with('.')) continue;
+    entries.push_back(*it);
+  }
+  // Naemon takes readdir() order, which differs between machines; name order is stable and reproducible.
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+  for (const auto& entry : entries) {
+    const std::string& member = entry.path().native();
+    if (entry.is_directory(ec)) {
+      read_dir(member);
+    } else if (member.ends_with(".cfg") && entry.is_regular_file(ec)) {
+      read_file(member);
+    }
+  }
+}
+
+void ObjectReader::parse(std::string_view text, const std::string* file) {
+  RawObject* current = nullptr;
+  std::uint32_t line_no = 0;
+  std::size_t pos = 0;
+  std::string joined;  // only used for continued lines and escaped semicolons
+  const std::string dir = std::filesystem::path(*file).parent_path().native();
+
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    const std::uint32_t first_line = line_no;
+
+    // A trailing backslash continues the directive on the next line.
+    if (!line.empty() &&
+        (line.back() == '\\' || (line.size() > 1 && line.back() == '\r' && line[line.size() - 2] == '\\'))) {
+      joined.clear();
+      for (;;) {
+        std::string_view part = line;
+        if (part.back() == '\r') part.remove_suffix(1);
+        if (part.empty() || part.back() != '\\') {
+          joined.append(part);
+          break;
+        }
+        part.remove_suffix(1);
+        joined.append(part);
+        if (pos >= text.size()) break;
+        end = text.find('\n', pos);
+        if (end == std::string_view::npos) end = text.size();
+        line = text.substr(pos, end - pos);
+        pos = end + 1;
+        ++line_no;
+      }
+      line = store_.keep(std::move(joined));
+    }
+
+    // ';' starts a comment unless escaped as "\;".
+    bool escaped_semicolon = false;
+    for (std::size_t i = line.find(';'); i != std::string_view::npos; i = line.find(';', i + 1)) {
+      if (i > 0 && line[i - 1] == '\\') {
+        escaped_semicolon = true;
+        continue;
+      }
+      line = line.substr(0, i);
+      break;
+    }
+    line = trim(line);
+    if (line.empty() || line.front() == '#') continue;
+    if (escaped_semicolon) {
+      std::string unescaped;
+      unescaped.reserve(line.size());
+      for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == ';') continue;
+        unescaped.push_back(line[i]);
+      }
+      line = store_.keep(std::move(unescaped));
+    }
+
+    const SourcePos at{file, first_line};
+    if (line.starts_with("define")) {
+      std::string_view rest = trim(line.substr(6));
+      std::size_t type_end = rest.find_first_of(" \t{");
+      std::string_view type_name = rest.substr(0, type_end);
+      if (current != nullptr) {
+        diags_.error(
+            fmt::format("Unexpected start of object definition in file '{}' on line {}.  Make sure "
+                        "you close preceding objects before starting a new one.",
+                        *file, line_no));
+        current = nullptr;
+      }
+      if (type_name.empty()) {
+        diags_.error(fmt::format("No object type specified in file '{}' on line {}.", *file, line_no));
+        continue;
+      }
+      std::optional<ObjectType> type = object_type_from_name(type_name);
+      if (!type) {
+        diags_.error(fmt::format("Invalid object definition type '{}' in file '{}' on line {}.", type_name,
+                                 *file, line_no));
+        continue;
+      }
+      auto& list = store_.of(*type);
+      current = &list.emplace_back();
+      current->type = *type;
+      current->at = at;
+      continue;
+    }
+    if (current != nullptr) {
+      if (line == "}") {
+        current = nullptr;
+        continue;
+      }
+      add_directive(*current, line, at);
+      continue;
+    }
+    if (line.starts_with("include_file=")) {
+      std::string target(trim(line.substr(13)));
+      if (!target.empty()) read_file(target.front() == '/' ? target : dir + "/" + target);
+      continue;
+    }
+    if (line.starts_with("include_dir")) {
+      std::size_t eq = line.find('=');
+      std::string target(eq == std::string_view::npos ? std::string_view{} : trim(line.substr(eq + 1)));
+      if (!target.empty()) read_dir(target.front() == '/' ? target : dir + "/" + target);
+      continue;
+    }
+    diags_.error(fmt::format("Unexpected token or statement in file '{}' on line {}.", *file, line_no));
+  }
+  if (current != nullptr) {
+    diags_.error(fmt::format("Unexpected EOF in file '{}' on line {} - check for a missing closing bracket.",
+                             *file, line_no));
+  }
+}
+
+void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePos at) {
+  std::size_t key_end = line.find_first_of(" \t");
+  std::string_view key = line.substr(0, key_end);
+  std::string_view value =
+      key_end == std::string_view::npos ? std::string_view{} : trim(line.substr(key_end));
+  const std::string_view type_name = object_type_name(obj.type);
+
+  if (key == "use") {
+    obj.use = value;
+    return;
+  }
+  if (key == "name") {
+    obj.template_name = value;
+    return;
+  }
+  if (key == "register") {
+    if (value.empty() || (value.front() != '0' && value.front() != '1')) {
+      diags_.error(fmt::format("Invalid register value '{}' in {} definition", value, type_name), at,
+                   PosKind::line);
+      return;
+    }
+    obj.registered = value.front() == '1';
+    return;
+  }
+  if (key.front() == '_' && accepts_custom_variables(obj.type)) {
+    if (key.size() == 1) {
+      diags_.error("Empty custom variable name.", at, PosKind::line);
+      return;
+    }
+    std::string name = upper(key);
+    std::string_view stored = name == key ? key : store_.keep(std::move(name));
+    if (RawAttr* existing = obj.find(stored)) {
+      *existing = {stored, value == "null" ? std::string_view{} : value, value == "null"};
+    } else {
+      obj.attrs.push_back({stored, value == "null" ? std::string_view{} : value, value == "null"});
+    }
+    return;
+  }
+  std::optional<std::string_view> canonical = canonical_directive(obj.type, key);
+  if (!canonical) {
+    if (obj.type == ObjectType::timeperiod) {
+      obj.timeperiod_lines.push_back({line, at.line});
+      return;
+    }
+    diags_.error(fmt::format("Invalid {} object directive '{}'.", type_name, key), at, PosKind::line);
+    return;
+  }
+  const bool is_null = value == "null";
+  RawAttr* existing = obj.find(*canonical);
+  if (existing == nullptr) {
+    obj.attrs.push_back({*canonical, is_null ? std::string_view{} : value, is_null});
+    return;
+  }
+  if (is_accumulating_directive(obj.type, *canonical) && !is_null && !existing->is_null &&
+      !existing->value.empty()) {
+    existing->value = store_.keep(fmt::format("{},{}", existing->value, value));
+    return;
+  }
+  *existing = {*canonical, is_null ? std::string_view{} : value, is_null};
+}
+
+}  // namespace vedette::config

@@ -1,0 +1,67 @@
+// Object definitions as read from the files, before templates are applied: directives as text, keyed by
+// their canonical name. Values are views into the ObjectStore's file texts or its arena. Loader thread.
+#pragma once
+
+#include "config/diagnostics.hpp"
+#include "config/object_type.hpp"
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vedette::config {
+
+struct RawAttr {
+  std::string_view key;    // canonical directive, or "_NAME" for a custom variable (name upper-cased)
+  std::string_view value;  // empty when is_null
+  bool is_null = false;    // written as `null`: set, but to nothing, and blocks inheritance
+};
+
+// A timeperiod line such as "monday 3 may 00:00-24:00", kept whole for the timeperiod parser.
+struct RawLine {
+  std::string_view text;
+  std::uint32_t line;
+};
+
+struct RawObject {
+  ObjectType type;
+  SourcePos at;  // the `define` line
+  std::vector<RawAttr> attrs;
+  std::vector<RawLine> timeperiod_lines;
+  std::string_view template_name;  // `name`
+  std::string_view use;            // `use`, comma-separated template names
+  bool registered = true;          // `register`
+  enum class Resolution : std::uint8_t { pending, in_progress, done } resolution = Resolution::pending;
+  std::vector<std::uint32_t> templates;  // indexes of the `use` templates (same type), in `use` order
+
+  [[nodiscard]] const RawAttr* find(std::string_view key) const;
+  [[nodiscard]] RawAttr* find(std::string_view key);
+  // The value of `key`, or empty when it is absent or null.
+  [[nodiscard]] std::string_view get(std::string_view key) const;
+  [[nodiscard]] bool has_value(std::string_view key) const;
+  void set(std::string_view key, std::string_view value);
+};
+
+// Owns the text of every file read and every string made while loading, so views stay valid until the
+// model has been built (the model copies what it keeps into its own pool).
+class ObjectStore {
+ public:
+  std::string_view keep(std::string text) { return arena_.emplace_back(std::move(text)); }
+  std::string_view keep_file(std::unique_ptr<char[]> data, std::size_t size) {
+    files_.push_back(std::move(data));
+    return {files_.back().get(), size};
+  }
+
+  std::vector<RawObject>& of(ObjectType type) { return objects_[static_cast<std::size_t>(type)]; }
+  const std::vector<RawObject>& of(ObjectType type) const { return objects_[static_cast<std::size_t>(type)]; }
+
+ private:
+  std::deque<std::string> arena_;
+  std::vector<std::unique_ptr<char[]>> files_;
+  std::array<std::vector<RawObject>, k_object_type_count> objects_;
+};
+
+}  // namespace vedette::config

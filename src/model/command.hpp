@@ -1,0 +1,26 @@
+// A command definition and a call of it (`check_command name!arg1!arg2`).
+#pragma once
+
+#include "model/command_template.hpp"
+#include "model/ids.hpp"
+
+#include <string_view>
+#include <vector>
+
+namespace vedette::model {
+
+struct Command {
+  std::string_view name;
+  CommandTemplate compiled;  // command_line, split once at load time
+};
+
+// A reference to a command with its $ARGn$ values; `raw` is the text as written.
+struct CommandCall {
+  CommandId command = no_id<CommandId>();
+  std::string_view raw;
+  std::vector<std::string_view> args;
+
+  [[nodiscard]] bool is_set() const { return model::is_set(command); }
+};
+
+}  // namespace vedette::model

@@ -1,0 +1,56 @@
+// The runtime object model: dense arrays indexed by 32-bit ids, strings interned in one pool, name
+// indexes for the few lookups by name (external commands, Livestatus). Built once per load by config/;
+// read-only afterwards, owned by the core thread.
+#pragma once
+
+#include "model/command.hpp"
+#include "model/contact.hpp"
+#include "model/dependency.hpp"
+#include "model/escalation.hpp"
+#include "model/groups.hpp"
+#include "model/host.hpp"
+#include "model/service.hpp"
+#include "model/string_pool.hpp"
+#include "model/timeperiod.hpp"
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace vedette::model {
+
+struct Model {
+  StringPool strings;
+
+  std::vector<Host> hosts;
+  std::vector<Service> services;
+  std::vector<Command> commands;
+  std::vector<Timeperiod> timeperiods;
+  std::vector<Contact> contacts;
+  std::vector<Hostgroup> hostgroups;
+  std::vector<Servicegroup> servicegroups;
+  std::vector<Contactgroup> contactgroups;
+  std::vector<HostDependency> host_dependencies;
+  std::vector<ServiceDependency> service_dependencies;
+  std::vector<HostEscalation> host_escalations;
+  std::vector<ServiceEscalation> service_escalations;
+
+  std::unordered_map<std::string_view, HostId> host_by_name;
+  std::unordered_map<std::string_view, CommandId> command_by_name;
+  std::unordered_map<std::string_view, TimeperiodId> timeperiod_by_name;
+  std::unordered_map<std::string_view, ContactId> contact_by_name;
+  std::unordered_map<std::string_view, HostgroupId> hostgroup_by_name;
+  std::unordered_map<std::string_view, ServicegroupId> servicegroup_by_name;
+  std::unordered_map<std::string_view, ContactgroupId> contactgroup_by_name;
+
+  // `$USERn$` values from the resource files (index 0 = $USER1$).
+  std::vector<std::string_view> user_macros;
+
+  [[nodiscard]] const Host& host(HostId id) const { return hosts[index(id)]; }
+  [[nodiscard]] const Service& service(ServiceId id) const { return services[index(id)]; }
+  // Finds a service by host and description; linear in the host's services (few per host).
+  [[nodiscard]] ServiceId find_service(std::string_view host_name, std::string_view description) const;
+};
+
+}  // namespace vedette::model
