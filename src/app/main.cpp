@@ -1,5 +1,11 @@
+#include <cstdio>
+#include <cstdlib>
+
 #include "app/cli.hpp"
 
 int main(int argc, char** argv) {
-  return vedette::app::run_cli(argc, argv);
+  const int rc = vedette::app::run_cli(argc, argv);
+  // The process is done: skip tearing down a model of 100k objects piece by piece (5% of `vedette -v`).
+  std::fflush(nullptr);
+  std::_Exit(rc);
 }

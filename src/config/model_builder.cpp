@@ -37,6 +37,28 @@ std::vector<std::string_view> split_list(std::string_view s) {
   return out;
 }
 
+// A set of dense ids that empties in O(1): each start() bumps the generation. Allocating and clearing a
+// per-host array for every service definition cost 1 GB of memset at 100k services.
+class IdMarks {
+ public:
+  void start(std::size_t count) {
+    if (stamps_.size() < count) stamps_.resize(count, 0);
+    ++generation_;
+  }
+  [[nodiscard]] bool test(std::uint32_t i) const { return stamps_[i] == generation_; }
+  void set(std::uint32_t i) { stamps_[i] = generation_; }
+
+ private:
+  std::vector<std::uint32_t> stamps_;
+  std::uint32_t generation_ = 0;
+};
+
+template <typename Id>
+void sort_unique(std::vector<Id>& list) {
+  std::sort(list.begin(), list.end());
+  list.erase(std::unique(list.begin(), list.end()), list.end());
+}
+
 template <typename Id>
 void add_unique(std::vector<Id>& list, Id id) {
   if (std::find(list.begin(), list.end(), id) == list.end()) list.push_back(id);
@@ -170,9 +192,13 @@ class Builder {
   double number_attr(const RawObject& obj, std::string_view key, double fallback) {
     const RawAttr* a = obj.find(key);
     if (a == nullptr || a->is_null) return fallback;
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(a->value.data(), a->value.data() + a->value.size(), v);
+    if (ec == std::errc() && ptr == a->value.data() + a->value.size()) return v;
+    // Not a plain number: take what strtod() takes, as Naemon does.
     std::string text(a->value);
     char* end = nullptr;
-    double v = std::strtod(text.c_str(), &end);
+    v = std::strtod(text.c_str(), &end);
     if (end == text.c_str()) {
       diags_.error(fmt::format("Invalid numeric value '{}' for {} in {} definition", a->value, key,
                                object_type_name(obj.type)),
@@ -221,6 +247,15 @@ class Builder {
     return bits;
   }
 
+  void check_description(const model::Service& s, const RawObject& obj) {
+    if (options_.illegal_object_name_chars.empty()) return;
+    if (s.description.find_first_of(options_.illegal_object_name_chars) == std::string_view::npos) return;
+    diags_.error(fmt::format("The description string for service '{}' on host '{}' contains one or more "
+                             "illegal characters.",
+                             s.description, s.host_name),
+                 obj.at);
+  }
+
   void check_name(std::string_view name, std::string_view what, const RawObject& obj) {
     if (options_.illegal_object_name_chars.empty()) return;
     if (name.find_first_of(options_.illegal_object_name_chars) == std::string_view::npos) return;
@@ -233,15 +268,17 @@ class Builder {
     return it == model_->timeperiod_by_name.end() ? model::no_id<model::TimeperiodId>() : it->second;
   }
 
-  // Resolves "name!arg1!arg2"; reports `missing` (with {} for the command name) when it is not defined.
-  model::CommandCall make_call(std::string_view text, const RawObject& obj, std::string_view missing) {
+  // Resolves "name!arg1!arg2"; reports missing(name) when the command is not defined. Messages are built
+  // only on error: formatting them up front cost more than the rest of building a service.
+  template <typename Missing>
+  model::CommandCall make_call(std::string_view text, const RawObject& obj, Missing&& missing) {
     model::CommandCall call;
     if (text.empty()) return call;
     CommandCall split = split_command_call(text);
     call.raw = intern(text);
     auto it = model_->command_by_name.find(split.name);
     if (it == model_->command_by_name.end()) {
-      diags_.error(fmt::vformat(missing, fmt::make_format_args(split.name)), obj.at);
+      diags_.error(missing(split.name), obj.at);
       return call;
     }
     call.command = it->second;
@@ -251,8 +288,9 @@ class Builder {
 
   std::vector<model::CustomVariable> custom_variables(const RawObject& obj) {
     std::vector<model::CustomVariable> out;
-    for (const RawAttr& a : obj.attrs)
+    obj.for_each_attr([&](const RawAttr& a) {
       if (a.key.front() == '_') out.push_back({intern(a.key.substr(1)), intern(a.value)});
+    });
     return out;
   }
 
@@ -270,7 +308,7 @@ class Builder {
 
   // Expands a host list ("web1, web*, *, !db1") as Naemon does. Accepted hosts are appended in list order;
   // rejected ones are marked. Returns false (after reporting) when an item matches no host.
-  bool expand_hosts(std::string_view list, std::vector<model::HostId>& accepted, std::vector<char>& rejected,
+  bool expand_hosts(std::string_view list, std::vector<model::HostId>& accepted, IdMarks& rejected,
                     const RawObject& obj) {
     bool ok = true;
     for (std::string_view item : split_list(list)) {
@@ -280,7 +318,7 @@ class Builder {
       auto take = [&](model::HostId id) {
         found = true;
         if (reject)
-          rejected[model::index(id)] = 1;
+          rejected.set(model::index(id));
         else
           accepted.push_back(id);
       };
@@ -306,7 +344,7 @@ class Builder {
 
   // Expands a hostgroup list into its members; a `!group` rejects the group's members.
   bool expand_hostgroups(std::string_view list, std::vector<model::HostId>& accepted,
-                         std::vector<char>& rejected, const RawObject& obj) {
+                         IdMarks& rejected, const RawObject& obj) {
     bool ok = true;
     for (std::string_view item : split_list(list)) {
       const bool reject = item.front() == '!';
@@ -316,7 +354,7 @@ class Builder {
         found = true;
         for (model::HostId h : g.members) {
           if (reject)
-            rejected[model::index(h)] = 1;
+            rejected.set(model::index(h));
           else
             accepted.push_back(h);
         }
@@ -344,13 +382,14 @@ class Builder {
   std::vector<model::HostId> host_set(std::string_view hosts, std::string_view hostgroups,
                                       const RawObject& obj, bool& ok) {
     std::vector<model::HostId> accepted;
-    std::vector<char> rejected(model_->hosts.size(), 0);
+    IdMarks& rejected = host_marks_;
+    rejected.start(model_->hosts.size());
     if (!hosts.empty()) ok = expand_hosts(hosts, accepted, rejected, obj) && ok;
     if (!hostgroups.empty()) ok = expand_hostgroups(hostgroups, accepted, rejected, obj) && ok;
     std::vector<model::HostId> out;
     for (model::HostId h : accepted) {
-      if (rejected[model::index(h)]) continue;
-      rejected[model::index(h)] = 1;  // each host once
+      if (rejected.test(model::index(h))) continue;
+      rejected.set(model::index(h));  // each host once
       out.push_back(h);
     }
     return out;
@@ -419,14 +458,14 @@ class Builder {
     return out;
   }
 
-  template <typename Id>
+  template <typename Owner>
   void resolve_contacts(const RawObject& obj, std::string_view contacts, std::string_view groups,
                         std::vector<model::ContactId>& contact_ids,
-                        std::vector<model::ContactgroupId>& group_ids, std::string_view owner) {
+                        std::vector<model::ContactgroupId>& group_ids, Owner&& owner) {
     for (std::string_view name : split_list(contacts)) {
       auto it = model_->contact_by_name.find(name);
       if (it == model_->contact_by_name.end()) {
-        diags_.error(fmt::format("Contact '{}' specified in {} is not defined anywhere!", name, owner),
+        diags_.error(fmt::format("Contact '{}' specified in {} is not defined anywhere!", name, owner()),
                      obj.at);
         continue;
       }
@@ -435,7 +474,7 @@ class Builder {
     for (std::string_view name : split_list(groups)) {
       auto it = model_->contactgroup_by_name.find(name);
       if (it == model_->contactgroup_by_name.end()) {
-        diags_.error(fmt::format("Contact group '{}' specified in {} is not defined anywhere!", name, owner),
+        diags_.error(fmt::format("Contact group '{}' specified in {} is not defined anywhere!", name, owner()),
                      obj.at);
         continue;
       }
@@ -574,15 +613,15 @@ class Builder {
       for (std::string_view cmd : split_list(obj.get("host_notification_commands")))
         c.host_notification_commands.push_back(make_call(
             cmd, obj,
-            fmt::format(
-                "Host notification command '{{}}' specified for contact '{}' is not defined anywhere!",
-                name)));
+            [&](std::string_view n) { return fmt::format(
+                "Host notification command '{}' specified for contact '{}' is not defined anywhere!", n,
+                name); }));
       for (std::string_view cmd : split_list(obj.get("service_notification_commands")))
         c.service_notification_commands.push_back(make_call(
             cmd, obj,
-            fmt::format(
-                "Service notification command '{{}}' specified for contact '{}' is not defined anywhere!",
-                name)));
+            [&](std::string_view n) { return fmt::format(
+                "Service notification command '{}' specified for contact '{}' is not defined anywhere!", n,
+                name); }));
       c.host_notification_options =
           options_attr(obj, "host_notification_options", k_host_notification_options, model::k_opt_nothing);
       c.service_notification_options = options_attr(obj, "service_notification_options",
@@ -612,7 +651,7 @@ class Builder {
       for (std::string_view name : split_list(obj.get("members"))) {
         if (name == "*") {
           for (std::uint32_t c = 0; c < model_->contacts.size(); ++c)
-            add_unique(model_->contactgroups[g].members, model::ContactId{c});
+            model_->contactgroups[g].members.push_back(model::ContactId{c});
           continue;
         }
         auto it = model_->contact_by_name.find(name);
@@ -620,7 +659,7 @@ class Builder {
           diags_.error(fmt::format("Could not find any contact matching '{}'", name), obj.at);
           continue;
         }
-        add_unique(model_->contactgroups[g].members, it->second);
+        model_->contactgroups[g].members.push_back(it->second);
       }
     }
     // A contact's own contactgroups directive.
@@ -634,14 +673,14 @@ class Builder {
                        obj.at);
           continue;
         }
-        add_unique(model_->contactgroups[model::index(it->second)].members, model::ContactId{c});
+        model_->contactgroups[model::index(it->second)].members.push_back(model::ContactId{c});
       }
     }
     expand_subgroups<model::ContactgroupId>(raws, "contactgroup_members", model_->contactgroups,
                                             model_->contactgroup_by_name, "contactgroup");
     for (std::uint32_t g = 0; g < model_->contactgroups.size(); ++g) {
       auto& members = model_->contactgroups[g].members;
-      std::sort(members.begin(), members.end());
+      sort_unique(members);
       for (model::ContactId c : members)
         add_unique(model_->contacts[model::index(c)].contactgroups, model::ContactgroupId{g});
     }
@@ -674,13 +713,14 @@ class Builder {
         stack.pop_back();
         if (seen[sub]) continue;
         seen[sub] = 1;
-        for (auto m : groups[sub].members) add_unique(groups[g].members, m);
+        groups[g].members.insert(groups[g].members.end(), groups[sub].members.begin(), groups[sub].members.end());
         for (std::uint32_t next : subgroups[sub]) stack.push_back(next);
       }
     }
   }
 
   void build_hosts() {
+    model_->hosts.reserve(store_.of(ObjectType::host).size());
     for_each_registered(ObjectType::host, [&](const RawObject& obj) {
       if (!named(obj, "host_name")) return;
       std::string_view name = intern(obj.get("host_name"));
@@ -693,15 +733,15 @@ class Builder {
       h.address = intern(obj.has_value("address") ? obj.get("address") : name);
       h.check_command = make_call(
           obj.get("check_command"), obj,
-          fmt::format("Host check command '{{}}' specified for host '{}' is not defined anywhere!", name));
+          [&](std::string_view n) { return fmt::format("Host check command '{}' specified for host '{}' is not defined anywhere!", n, name); });
       h.event_handler = make_call(
           obj.get("event_handler"), obj,
-          fmt::format("Event handler command '{{}}' specified for host '{}' not defined anywhere", name));
+          [&](std::string_view n) { return fmt::format("Event handler command '{}' specified for host '{}' not defined anywhere", n, name); });
       h.check_period = period_attr(obj, "check_period",
-                                   fmt::format("Failed to locate check_period '{{}}' for host '{}'!", name));
+                                   [&](std::string_view n) { return fmt::format("Failed to locate check_period '{}' for host '{}'!", n, name); });
       h.notification_period =
           period_attr(obj, "notification_period",
-                      fmt::format("Failed to locate notification_period '{{}}' for host '{}'!", name));
+                      [&](std::string_view n) { return fmt::format("Failed to locate notification_period '{}' for host '{}'!", n, name); });
       h.notes = intern(obj.get("notes"));
       h.notes_url = intern(obj.get("notes_url"));
       h.action_url = intern(obj.get("action_url"));
@@ -744,8 +784,8 @@ class Builder {
     for (std::uint32_t i = 0; i < model_->hosts.size(); ++i) {
       const RawObject& obj = *host_raws_[i];
       model::Host& h = model_->hosts[i];
-      resolve_contacts<model::HostId>(obj, obj.get("contacts"), obj.get("contact_groups"), h.contacts,
-                                      h.contact_groups, fmt::format("host '{}'", h.name));
+      resolve_contacts(obj, obj.get("contacts"), obj.get("contact_groups"), h.contacts, h.contact_groups,
+                       [&] { return fmt::format("host '{}'", h.name); });
       for (std::string_view parent : split_list(obj.get("parents"))) {
         auto it = model_->host_by_name.find(parent);
         if (it == model_->host_by_name.end()) {
@@ -798,11 +838,12 @@ class Builder {
     }
   }
 
-  model::TimeperiodId period_attr(const RawObject& obj, std::string_view key, const std::string& missing) {
+  template <typename Missing>
+  model::TimeperiodId period_attr(const RawObject& obj, std::string_view key, Missing&& missing) {
     std::string_view p = obj.get(key);
     if (p.empty()) return model::no_id<model::TimeperiodId>();
     model::TimeperiodId id = find_timeperiod(p);
-    if (!model::is_set(id)) diags_.error(fmt::vformat(missing, fmt::make_format_args(p)), obj.at);
+    if (!model::is_set(id)) diags_.error(missing(p), obj.at);
     return id;
   }
 
@@ -836,15 +877,14 @@ class Builder {
       g.action_url = intern(obj.get("action_url"));
       model_->hostgroups.push_back(std::move(g));
     });
-    std::vector<std::vector<char>> rejects(model_->hostgroups.size());
     for (std::uint32_t g = 0; g < raws.size(); ++g) {
       const RawObject& obj = *raws[g];
       if (!obj.has_value("members")) continue;
       std::vector<model::HostId> accepted;
-      rejects[g].assign(model_->hosts.size(), 0);
-      if (!expand_hosts(obj.get("members"), accepted, rejects[g], obj)) continue;
+      host_marks_.start(model_->hosts.size());
+      if (!expand_hosts(obj.get("members"), accepted, host_marks_, obj)) continue;
       for (model::HostId h : accepted)
-        if (!rejects[g][model::index(h)]) add_unique(model_->hostgroups[g].members, h);
+        if (!host_marks_.test(model::index(h))) model_->hostgroups[g].members.push_back(h);
     }
     for (std::uint32_t h = 0; h < host_raws_.size(); ++h) {
       const RawObject& obj = *host_raws_[h];
@@ -860,14 +900,14 @@ class Builder {
                        obj.at);
           continue;
         }
-        add_unique(model_->hostgroups[model::index(it->second)].members, model::HostId{h});
+        model_->hostgroups[model::index(it->second)].members.push_back(model::HostId{h});
       }
     }
     expand_subgroups<model::HostgroupId>(raws, "hostgroup_members", model_->hostgroups,
                                          model_->hostgroup_by_name, "hostgroup");
     for (std::uint32_t g = 0; g < model_->hostgroups.size(); ++g) {
       auto& members = model_->hostgroups[g].members;
-      std::sort(members.begin(), members.end());
+      sort_unique(members);
       for (model::HostId h : members)
         add_unique(model_->hosts[model::index(h)].hostgroups, model::HostgroupId{g});
     }
@@ -920,7 +960,8 @@ class Builder {
       }
       std::vector<model::HostId> direct;
       std::vector<model::HostId> grouped;
-      std::vector<char> rejected(model_->hosts.size(), 0);
+      IdMarks& rejected = host_marks_;
+    rejected.start(model_->hosts.size());
       bool ok = true;
       if (!groups.empty()) {
         ok = expand_hostgroups(groups, grouped, rejected, obj) && ok;
@@ -935,8 +976,8 @@ class Builder {
       if (!ok) return;
       std::string_view desc = obj.get("service_description");
       auto add = [&](model::HostId h, bool from_group) {
-        if (rejected[model::index(h)]) return;
-        rejected[model::index(h)] = 1;
+        if (rejected.test(model::index(h))) return;
+        rejected.set(model::index(h));
         std::string key = fmt::format("{};{}", model_->hosts[model::index(h)].name, desc);
         auto [it, inserted] = by_key.emplace(std::move(key), static_cast<std::uint32_t>(instances.size()));
         if (inserted) {
@@ -959,6 +1000,9 @@ class Builder {
       for (model::HostId h : direct) add(h, false);
       for (model::HostId h : grouped) add(h, true);
     });
+    // Reserved up front: growing a vector of 100k services by doubling moved 100 MB and doubled the peak.
+    model_->services.reserve(instances.size());
+    service_raws_.reserve(instances.size());
     for (const ServiceInstance& inst : instances) build_service(inst);
     for (std::uint32_t s = 0; s < model_->services.size(); ++s) resolve_service_parents(s);
   }
@@ -977,35 +1021,35 @@ class Builder {
     s.host = inst.host;
     s.host_name = host.name;
     s.description = intern(obj.get("service_description"));
-    const std::string who = fmt::format("service '{}' on host '{}'", s.description, host.name);
-    check_name(s.description, fmt::format("service on host '{}' with description", host.name), obj);
+    auto who = [&] { return fmt::format("service '{}' on host '{}'", s.description, s.host_name); };
+    check_description(s, obj);
     s.display_name = intern(obj.has_value("display_name") ? obj.get("display_name") : s.description);
     if (!obj.has_value("check_command"))
-      diags_.error(fmt::format("No check command provided for {}", who), obj.at);
+      diags_.error(fmt::format("No check command provided for {}", who()), obj.at);
     s.check_command = make_call(
         obj.get("check_command"), obj,
-        fmt::format(
-            "Service check command '{{}}' specified in service '{}' for host '{}' not defined anywhere!",
-            s.description, host.name));
+        [&](std::string_view n) { return fmt::format(
+            "Service check command '{}' specified in service '{}' for host '{}' not defined anywhere!", n,
+            s.description, host.name); });
     s.event_handler = make_call(
         obj.get("event_handler"), obj,
-        fmt::format(
-            "Event handler command '{{}}' specified in service '{}' for host '{}' not defined anywhere",
-            s.description, host.name));
-    auto inherited_period = [&](std::string_view key, const std::string& missing) {
+        [&](std::string_view n) { return fmt::format(
+            "Event handler command '{}' specified in service '{}' for host '{}' not defined anywhere", n,
+            s.description, host.name); });
+    auto inherited_period = [&](std::string_view key, auto&& missing) {
       const RawAttr* a = service_or_host(obj, host_obj, key);
       if (a == nullptr || a->is_null || a->value.empty()) return model::no_id<model::TimeperiodId>();
       model::TimeperiodId id = find_timeperiod(a->value);
-      if (!model::is_set(id)) diags_.error(fmt::vformat(missing, fmt::make_format_args(a->value)), obj.at);
+      if (!model::is_set(id)) diags_.error(missing(a->value), obj.at);
       return id;
     };
     s.check_period = inherited_period(
-        "check_period", fmt::format("check_period '{{}}' for service '{}' on host '{}' not found!",
-                                    s.description, host.name));
+        "check_period", [&](std::string_view n) { return fmt::format("check_period '{}' for service '{}' on host '{}' not found!", n,
+                                    s.description, host.name); });
     s.notification_period = inherited_period(
         "notification_period",
-        fmt::format("notification_period '{{}}' for service '{}' on host '{}' could not be found!",
-                    s.description, host.name));
+        [&](std::string_view n) { return fmt::format("notification_period '{}' for service '{}' on host '{}' could not be found!", n,
+                    s.description, host.name); });
     s.notes = intern(obj.get("notes"));
     s.notes_url = intern(obj.get("notes_url"));
     s.action_url = intern(obj.get("action_url"));
@@ -1046,21 +1090,20 @@ class Builder {
     // Contacts come from the host only when the service names neither contacts nor contact groups.
     const RawObject& contact_source =
         obj.find("contacts") == nullptr && obj.find("contact_groups") == nullptr ? host_obj : obj;
-    resolve_contacts<model::ServiceId>(obj, contact_source.get("contacts"),
-                                       contact_source.get("contact_groups"), s.contacts, s.contact_groups,
-                                       who);
+    resolve_contacts(obj, contact_source.get("contacts"), contact_source.get("contact_groups"), s.contacts,
+                     s.contact_groups, who);
     if (s.max_check_attempts <= 0)
-      diags_.error(fmt::format("max_check_attempts must be a positive integer for {}", who), obj.at);
+      diags_.error(fmt::format("max_check_attempts must be a positive integer for {}", who()), obj.at);
     if (s.check_interval < 0)
-      diags_.error(fmt::format("check_interval must be a non-negative integer for {}", who), obj.at);
+      diags_.error(fmt::format("check_interval must be a non-negative integer for {}", who()), obj.at);
     if (s.check_timeout <= 0)
-      diags_.error(fmt::format("check_timeout must be a positive integer for {}", who), obj.at);
+      diags_.error(fmt::format("check_timeout must be a positive integer for {}", who()), obj.at);
     if (s.retry_interval <= 0)
-      diags_.error(fmt::format("retry_interval must be a positive integer for {}", who), obj.at);
+      diags_.error(fmt::format("retry_interval must be a positive integer for {}", who()), obj.at);
     if (s.notification_interval < 0)
-      diags_.error(fmt::format("notification_interval must be a non-negative integer for {}", who), obj.at);
+      diags_.error(fmt::format("notification_interval must be a non-negative integer for {}", who()), obj.at);
     if (s.first_notification_delay < 0)
-      diags_.error(fmt::format("first_notification_delay must be a non-negative integer for {}", who),
+      diags_.error(fmt::format("first_notification_delay must be a non-negative integer for {}", who()),
                    obj.at);
     const auto id = model::ServiceId{static_cast<std::uint32_t>(model_->services.size())};
     host.services.push_back(id);
@@ -1091,7 +1134,8 @@ class Builder {
       }
       for (std::size_t i = 0; i < items.size(); i += 2) {
         std::vector<model::HostId> hosts;
-        std::vector<char> rejected(model_->hosts.size(), 0);
+        IdMarks& rejected = host_marks_;
+    rejected.start(model_->hosts.size());
         if (!expand_hosts(items[i], hosts, rejected, obj)) continue;
         for (model::HostId h : hosts)
           for (model::ServiceId p : services_on(h, items[i + 1], obj, ok)) add_unique(found, p);
@@ -1156,11 +1200,12 @@ class Builder {
       bool ok = true;
       for (std::size_t i = 0; i < items.size(); i += 2) {
         std::vector<model::HostId> hosts;
-        std::vector<char> rejected(model_->hosts.size(), 0);
+        IdMarks& rejected = host_marks_;
+    rejected.start(model_->hosts.size());
         if (!expand_hosts(items[i], hosts, rejected, obj)) continue;
         for (model::HostId h : hosts)
           for (model::ServiceId s : services_on(h, items[i + 1], obj, ok))
-            add_unique(model_->servicegroups[g].members, s);
+            model_->servicegroups[g].members.push_back(s);
       }
     }
     for (std::uint32_t s = 0; s < service_raws_.size(); ++s) {
@@ -1175,14 +1220,14 @@ class Builder {
               obj.at);
           continue;
         }
-        add_unique(model_->servicegroups[model::index(it->second)].members, model::ServiceId{s});
+        model_->servicegroups[model::index(it->second)].members.push_back(model::ServiceId{s});
       }
     }
     expand_subgroups<model::ServicegroupId>(raws, "servicegroup_members", model_->servicegroups,
                                             model_->servicegroup_by_name, "servicegroup");
     for (std::uint32_t g = 0; g < model_->servicegroups.size(); ++g) {
       auto& members = model_->servicegroups[g].members;
-      std::sort(members.begin(), members.end());
+      sort_unique(members);
       for (model::ServiceId s : members)
         add_unique(model_->services[model::index(s)].servicegroups, model::ServicegroupId{g});
     }
@@ -1289,7 +1334,7 @@ class Builder {
       c = merged(contacts, "contacts");
       g = merged(groups, "contact_groups");
     }
-    resolve_contacts<int>(esc, c, g, rule.contacts, rule.contact_groups, owner);
+    resolve_contacts(esc, c, g, rule.contacts, rule.contact_groups, [&] { return owner; });
   }
 
   model::EscalationRule escalation_rule(const RawObject& esc, const RawObject& target,
@@ -1486,6 +1531,7 @@ class Builder {
   Diagnostics& diags_;
   std::unique_ptr<model::Model> model_;
   RegexCache regex_;
+  IdMarks host_marks_;  // scratch for host list expansion; one user at a time
   // The definition each model object was built from (same index), for positions in later messages.
   std::vector<const RawObject*> timeperiod_raws_, contact_raws_, host_raws_, service_raws_;
 };

@@ -256,7 +256,7 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
     }
     std::string name = upper(key);
     std::string_view stored = name == key ? key : store_.keep(std::move(name));
-    if (RawAttr* existing = obj.find(stored)) {
+    if (RawAttr* existing = obj.find_own(stored)) {
       *existing = {stored, value == "null" ? std::string_view{} : value, value == "null"};
     } else {
       obj.attrs.push_back({stored, value == "null" ? std::string_view{} : value, value == "null"});
@@ -273,7 +273,7 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
     return;
   }
   const bool is_null = value == "null";
-  RawAttr* existing = obj.find(*canonical);
+  RawAttr* existing = obj.find_own(*canonical);
   if (existing == nullptr) {
     obj.attrs.push_back({*canonical, is_null ? std::string_view{} : value, is_null});
     return;

@@ -68,29 +68,46 @@ class Resolver {
         continue;
       }
       resolve(it->second);
-      obj.templates.push_back(it->second);
-      inherit(objects_[index], objects_[it->second]);
+      if (type_ == ObjectType::timeperiod) obj.templates.push_back(it->second);
+      if (obj.template_name.empty()) {
+        obj.bases.push_back(&tmpl);
+        extend_additive(obj, tmpl);
+      } else {
+        inherit(obj, tmpl);
+      }
     }
-    objects_[index].resolution = RawObject::Resolution::done;
+    obj.resolution = RawObject::Resolution::done;
+    if (!obj.template_name.empty() && obj.attrs.size() > 8) obj.build_index();
   }
 
+  // Templates get every inherited directive copied in, so an object using them finds all in one place.
   void inherit(RawObject& obj, const RawObject& tmpl) {
     for (const RawAttr& from : tmpl.attrs) {
-      RawAttr* own = obj.find(from.key);
+      RawAttr* own = obj.find_own(from.key);
       if (own == nullptr) {
         obj.attrs.push_back(from);
         continue;
       }
-      if (from.is_null || own->is_null || from.key.front() == '_') continue;
-      if (!own->value.starts_with('+') || !is_additive_directive(type_, from.key)) continue;
-      own->value = store_.keep(fmt::format("{},{}", from.value, own->value.substr(1)));
+      extend(*own, from);
     }
+  }
+
+  // An object that is not a template only completes its own `+list` values; the rest is looked up.
+  void extend_additive(RawObject& obj, const RawObject& tmpl) {
+    for (RawAttr& own : obj.attrs)
+      if (const RawAttr* from = tmpl.find(own.key)) extend(own, *from);
+  }
+
+  void extend(RawAttr& own, const RawAttr& from) {
+    if (from.is_null || own.is_null || from.key.front() == '_') return;
+    if (!own.value.starts_with('+') || !is_additive_directive(type_, from.key)) return;
+    own.value = store_.keep(fmt::format("{},{}", from.value, own.value.substr(1)));
   }
 
   ObjectStore& store_;
   Diagnostics& diags_;
   ObjectType type_;
-  std::vector<RawObject>& objects_;
+  std::deque<RawObject>& objects_;
   std::unordered_map<std::string_view, std::uint32_t> by_name_;
 };
 
