@@ -1,7 +1,7 @@
+#include "app/cli.hpp"
+
 #include <cstdio>
 #include <cstdlib>
-
-#include "app/cli.hpp"
 
 int main(int argc, char** argv) {
   const int rc = vedette::app::run_cli(argc, argv);

@@ -23,6 +23,13 @@ void print_problems_footer(std::FILE* out, const char* stage) {
 
 int print_verify_report(const config::Configuration& cfg, const config::Diagnostics& diags, std::FILE* out) {
   fmt::print(out, "Reading configuration data...\n");
+  if (!cfg.main_config_ok) {
+    print_diagnostics(diags, out);
+    fmt::print(out, "   Error processing main config file!\n\n");
+    fmt::print(out, "Total Warnings: {}\nTotal Errors:   {}\n", diags.warning_count(), diags.error_count());
+    return 1;
+  }
+  fmt::print(out, "   Read main config file okay...\n");
   if (cfg.model == nullptr) {
     print_diagnostics(diags, out);
     fmt::print(out, "   Error processing object config files!\n");
@@ -30,7 +37,6 @@ int print_verify_report(const config::Configuration& cfg, const config::Diagnost
     print_problems_footer(out, "processing the config files");
     return 1;
   }
-  fmt::print(out, "   Read main config file okay...\n");
   fmt::print(out, "   Read object config files okay...\n\n");
   fmt::print(out, "Running pre-flight check on configuration data...\n\n");
   print_diagnostics(diags, out);

@@ -39,6 +39,9 @@ Configuration load_configuration(const std::string& main_config_path, SourceFile
                                  Diagnostics& diags) {
   Configuration cfg;
   cfg.main = load_main_config(main_config_path, files, diags);
+  // As Naemon: a main config with errors names the wrong objects, so they are not read at all.
+  if (diags.has_errors()) return cfg;
+  cfg.main_config_ok = true;
 
   ObjectStore store;
   const std::size_t errors_before_objects = diags.error_count();
@@ -62,10 +65,13 @@ Configuration load_configuration(const std::string& main_config_path, SourceFile
   options.use_regexp_matches = cfg.main.use_regexp_matching;
   options.use_true_regexp_matching = cfg.main.use_true_regexp_matching;
   options.allow_empty_hostgroup_assignment = cfg.main.allow_empty_hostgroup_assignment;
+  options.allow_circular_dependencies = cfg.main.allow_circular_dependencies != 0;
   options.illegal_object_name_chars = cfg.main.illegal_object_name_chars;
   for (const std::string& value : cfg.main.user_macros) options.user_macros.push_back(value);
   cfg.model = build_model(store, options, diags);
   check_global_commands(cfg.main, *cfg.model, diags);
+  if (cfg.main.illegal_macro_output_chars.empty())
+    diags.warning("Nothing specified for illegal_macro_output_chars variable!");
   return cfg;
 }
 

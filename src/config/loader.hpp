@@ -17,6 +17,7 @@ namespace vedette::config {
 
 struct Configuration {
   MainConfig main;
+  bool main_config_ok = false;          // false: the object files were not read at all
   std::unique_ptr<model::Model> model;  // null when the object files could not be read
 };
 

@@ -20,6 +20,7 @@ struct BuildOptions {
   bool use_regexp_matches = false;
   bool use_true_regexp_matching = false;
   int allow_empty_hostgroup_assignment = 0;  // 0 error, 1 accept, 2 warn
+  bool allow_circular_dependencies = false;  // skips the circular path checks, as Naemon does
   std::string illegal_object_name_chars;
   std::vector<std::string> user_macros;  // $USER1$ …
 };

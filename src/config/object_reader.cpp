@@ -18,6 +18,15 @@ bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
+std::string_view without_cr(std::string_view s) {
+  return s.ends_with('\r') ? s.substr(0, s.size() - 1) : s;
+}
+
+std::string_view trim_front(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  return s;
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
@@ -125,14 +134,19 @@ void ObjectReader::parse(std::string_view text, const std::string* file) {
     ++line_no;
     const std::uint32_t first_line = line_no;
 
-    // A trailing backslash continues the directive on the next line.
-    if (!line.empty() &&
-        (line.back() == '\\' || (line.size() > 1 && line.back() == '\r' && line[line.size() - 2] == '\\'))) {
+    // A trailing backslash continues the directive on the next line (whose leading blanks are dropped);
+    // a trailing double backslash is one literal backslash, as in Naemon's mmap_fgets_multiline().
+    if (std::string_view bare = without_cr(line); !bare.empty() && bare.back() == '\\') {
       joined.clear();
-      for (;;) {
-        std::string_view part = line;
-        if (part.back() == '\r') part.remove_suffix(1);
-        if (part.empty() || part.back() != '\\') {
+      for (bool first = true;; first = false) {
+        std::string_view part = without_cr(line);
+        if (!first) part = trim_front(part);
+        if (part.ends_with("\\\\")) {
+          part.remove_suffix(1);
+          joined.append(part);
+          break;
+        }
+        if (!part.ends_with('\\')) {
           joined.append(part);
           break;
         }
