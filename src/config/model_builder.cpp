@@ -214,11 +214,11 @@ class Builder {
 
   std::string_view intern(std::string_view s) { return model_->strings.intern(s); }
 
-  bool bool_attr(const RawObject& obj, std::string_view key, bool fallback) {
+  bool bool_attr(const RawObject& obj, DirectiveKey key, bool fallback) {
     const RawAttr* a = obj.find(key);
     if (a == nullptr || a->is_null) return fallback;
     if (a->value.empty() || (a->value.front() != '0' && a->value.front() != '1')) {
-      diags_.error(fmt::format("Invalid boolean value '{}' for {} in {} definition", a->value, key,
+      diags_.error(fmt::format("Invalid boolean value '{}' for {} in {} definition", a->value, key.name,
                                object_type_name(obj.type)),
                    obj.at);
       return fallback;
@@ -228,7 +228,7 @@ class Builder {
 
   // Numbers are read as Naemon reads them (atoi/strtod: leading number, rest ignored); text that is not
   // a number at all is reported, because Naemon would silently take it as 0.
-  double number_attr(const RawObject& obj, std::string_view key, double fallback) {
+  double number_attr(const RawObject& obj, DirectiveKey key, double fallback) {
     const RawAttr* a = obj.find(key);
     if (a == nullptr || a->is_null) return fallback;
     double v = 0;
@@ -239,24 +239,24 @@ class Builder {
     char* end = nullptr;
     v = std::strtod(text.c_str(), &end);
     if (end == text.c_str()) {
-      diags_.error(fmt::format("Invalid numeric value '{}' for {} in {} definition", a->value, key,
+      diags_.error(fmt::format("Invalid numeric value '{}' for {} in {} definition", a->value, key.name,
                                object_type_name(obj.type)),
                    obj.at);
       return fallback;
     }
     if (*end != '\0') {
       diags_.warning(fmt::format("Trailing characters in numeric value '{}' for {} in {} definition ignored",
-                                 a->value, key, object_type_name(obj.type)),
+                                 a->value, key.name, object_type_name(obj.type)),
                      obj.at);
     }
     return v;
   }
 
-  int int_attr(const RawObject& obj, std::string_view key, int fallback) {
+  int int_attr(const RawObject& obj, DirectiveKey key, int fallback) {
     return static_cast<int>(number_attr(obj, key, fallback));
   }
 
-  OptionSet options_attr(const RawObject& obj, std::string_view key, const OptionTable& table,
+  OptionSet options_attr(const RawObject& obj, DirectiveKey key, const OptionTable& table,
                          OptionSet fallback) {
     const RawAttr* a = obj.find(key);
     if (a == nullptr || a->is_null) return fallback;
@@ -279,9 +279,9 @@ class Builder {
         }
       }
       if (!known)
-        diags_.error(
-            fmt::format("Invalid {} option '{}' in {} definition", key, item, object_type_name(obj.type)),
-            obj.at);
+        diags_.error(fmt::format("Invalid {} option '{}' in {} definition", key.name, item,
+                                 object_type_name(obj.type)),
+                     obj.at);
     }
     return bits;
   }
@@ -327,8 +327,8 @@ class Builder {
 
   std::vector<model::CustomVariable> custom_variables(const RawObject& obj) {
     std::vector<model::CustomVariable> out;
-    obj.for_each_attr([&](const RawAttr& a) {
-      if (a.key.front() == '_') out.push_back({intern(a.key.substr(1)), intern(a.value)});
+    obj.for_each_custom_variable([&](const RawAttr& a) {
+      out.push_back({intern(a.key.substr(1)), intern(a.value)});
     });
     return out;
   }
@@ -548,10 +548,10 @@ class Builder {
   }
 
   // Reports a registered definition that lacks its name directive (templates with `name` are skipped).
-  bool named(const RawObject& obj, std::string_view name_key) {
+  bool named(const RawObject& obj, DirectiveKey name_key) {
     if (obj.has_value(name_key)) return true;
     if (obj.template_name.empty())
-      diags_.error(fmt::format("{} definition has no {}", object_type_name(obj.type), name_key), obj.at);
+      diags_.error(fmt::format("{} definition has no {}", object_type_name(obj.type), name_key.name), obj.at);
     return false;
   }
 
@@ -636,8 +636,8 @@ class Builder {
       c.alias = intern(obj.has_value("alias") ? obj.get("alias") : name);
       c.email = intern(obj.get("email"));
       c.pager = intern(obj.get("pager"));
-      for (int i = 0; i < 6; ++i) c.addresses[i] = intern(obj.get(fmt::format("address{}", i + 1)));
-      auto period = [&](std::string_view key, std::string_view label) {
+      for (int i = 0; i < 6; ++i) c.addresses[i] = intern(obj.get_named(fmt::format("address{}", i + 1)));
+      auto period = [&](DirectiveKey key, std::string_view label) {
         std::string_view p = obj.get(key);
         if (p.empty()) return model::no_id<model::TimeperiodId>();
         model::TimeperiodId id = find_timeperiod(p);
@@ -727,7 +727,7 @@ class Builder {
 
   // `*group_members`: a group contains the members of its subgroups, recursively; loops are harmless.
   template <typename GroupId, typename Group, typename Index>
-  void expand_subgroups(const std::vector<const RawObject*>& raws, std::string_view key,
+  void expand_subgroups(const std::vector<const RawObject*>& raws, DirectiveKey key,
                         std::vector<Group>& groups, const Index& by_name, std::string_view what) {
     std::vector<std::vector<std::uint32_t>> subgroups(groups.size());
     for (std::uint32_t g = 0; g < raws.size(); ++g) {
@@ -882,7 +882,7 @@ class Builder {
   }
 
   template <typename Missing>
-  model::TimeperiodId period_attr(const RawObject& obj, std::string_view key, Missing&& missing) {
+  model::TimeperiodId period_attr(const RawObject& obj, DirectiveKey key, Missing&& missing) {
     std::string_view p = obj.get(key);
     if (p.empty()) return model::no_id<model::TimeperiodId>();
     model::TimeperiodId id = find_timeperiod(p);
@@ -968,7 +968,7 @@ class Builder {
       bool ok = true;
       for (model::HostId id : host_set(obj.get("host_name"), obj.get("hostgroup_name"), obj, ok)) {
         model::Host& h = model_->hosts[model::index(id)];
-        auto fill = [&](std::string_view& field, std::string_view key) {
+        auto fill = [&](std::string_view& field, DirectiveKey key) {
           if (field.empty() && obj.has_value(key)) field = intern(obj.get(key));
         };
         fill(h.notes, "notes");
@@ -1056,7 +1056,7 @@ class Builder {
   }
 
   // The service's value for `key`, else its host's (Naemon's implied inheritance).
-  const RawAttr* service_or_host(const RawObject& svc, const RawObject& host, std::string_view key) {
+  const RawAttr* service_or_host(const RawObject& svc, const RawObject& host, DirectiveKey key) {
     if (const RawAttr* a = svc.find(key)) return a;
     return host.find(key);
   }
@@ -1084,7 +1084,7 @@ class Builder {
           "Event handler command '{}' specified in service '{}' for host '{}' not defined anywhere", n,
           s.description, host.name);
     });
-    auto inherited_period = [&](std::string_view key, auto&& missing) {
+    auto inherited_period = [&](DirectiveKey key, auto&& missing) {
       const RawAttr* a = service_or_host(obj, host_obj, key);
       if (a == nullptr || a->is_null || a->value.empty()) return model::no_id<model::TimeperiodId>();
       model::TimeperiodId id = find_timeperiod(a->value);
@@ -1210,7 +1210,7 @@ class Builder {
             model_->find_service(model_->hosts[model::index(id)].name, obj.get("service_description"));
         if (!model::is_set(sid)) continue;
         model::Service& s = model_->services[model::index(sid)];
-        auto fill = [&](std::string_view& field, std::string_view key) {
+        auto fill = [&](std::string_view& field, DirectiveKey key) {
           if (field.empty() && obj.has_value(key)) field = intern(obj.get(key));
         };
         fill(s.notes, "notes");
@@ -1367,7 +1367,7 @@ class Builder {
                            const std::string& owner) {
     const RawAttr* contacts = esc.find("contacts");
     const RawAttr* groups = esc.find("contact_groups");
-    auto merged = [&](const RawAttr* own, std::string_view key) -> std::string {
+    auto merged = [&](const RawAttr* own, DirectiveKey key) -> std::string {
       if (own == nullptr || own->is_null)
         return std::string(own == nullptr ? std::string_view{} : own->value);
       if (!own->value.starts_with('+')) return std::string(own->value);

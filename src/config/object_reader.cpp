@@ -270,15 +270,16 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
     }
     std::string name = upper(key);
     std::string_view stored = name == key ? key : store_.keep(std::move(name));
-    if (RawAttr* existing = obj.find_own(stored)) {
-      *existing = {stored, value == "null" ? std::string_view{} : value, value == "null"};
-    } else {
-      obj.attrs.push_back({stored, value == "null" ? std::string_view{} : value, value == "null"});
-    }
+    const RawAttr attr{stored, value == "null" ? std::string_view{} : value, k_custom_variable,
+                       value == "null"};
+    if (RawAttr* existing = obj.find_own(k_custom_variable, stored))
+      *existing = attr;
+    else
+      obj.attrs.push_back(attr);
     return;
   }
-  std::optional<std::string_view> canonical = canonical_directive(obj.type, key);
-  if (!canonical) {
+  std::optional<DirectiveId> id = canonical_directive(obj.type, key);
+  if (!id) {
     if (obj.type == ObjectType::timeperiod) {
       obj.timeperiod_lines.push_back({line, at.line});
       return;
@@ -287,17 +288,19 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
     return;
   }
   const bool is_null = value == "null";
-  RawAttr* existing = obj.find_own(*canonical);
+  const std::string_view canonical = k_directive_names[*id];
+  const RawAttr attr{canonical, is_null ? std::string_view{} : value, *id, is_null};
+  RawAttr* existing = obj.find_own(*id, canonical);
   if (existing == nullptr) {
-    obj.attrs.push_back({*canonical, is_null ? std::string_view{} : value, is_null});
+    obj.attrs.push_back(attr);
     return;
   }
-  if (is_accumulating_directive(obj.type, *canonical) && !is_null && !existing->is_null &&
+  if (is_accumulating_directive(obj.type, canonical) && !is_null && !existing->is_null &&
       !existing->value.empty()) {
     existing->value = store_.keep(fmt::format("{},{}", existing->value, value));
     return;
   }
-  *existing = {*canonical, is_null ? std::string_view{} : value, is_null};
+  *existing = attr;
 }
 
 }  // namespace vedette::config

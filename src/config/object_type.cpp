@@ -204,15 +204,15 @@ const std::array<TypeInfo, k_object_type_count> k_types = {{
 }};
 
 struct Tables {
-  std::array<std::unordered_map<std::string_view, std::string_view>, k_object_type_count> canonical;
+  std::array<std::unordered_map<std::string_view, DirectiveId>, k_object_type_count> canonical;
   std::unordered_map<std::string_view, ObjectType> by_name;
 
   Tables() {
     for (std::size_t t = 0; t < k_object_type_count; ++t) {
       by_name.emplace(k_types[t].name, static_cast<ObjectType>(t));
       for (std::string_view spec : k_types[t].directives) {
-        std::string_view canon = spec.substr(0, spec.find('='));
-        canonical[t].emplace(canon, canon);
+        const DirectiveId canon = directive_id(spec.substr(0, spec.find('=')));
+        canonical[t].emplace(spec.substr(0, spec.find('=')), canon);
         for (std::size_t pos = spec.find('='); pos != std::string_view::npos;) {
           std::size_t next = spec.find('=', pos + 1);
           canonical[t].emplace(spec.substr(pos + 1, next - pos - 1), canon);
@@ -244,7 +244,7 @@ std::string_view name_directive(ObjectType type) {
   return k_types[static_cast<std::size_t>(type)].name_directive;
 }
 
-std::optional<std::string_view> canonical_directive(ObjectType type, std::string_view key) {
+std::optional<DirectiveId> canonical_directive(ObjectType type, std::string_view key) {
   const auto& map = tables().canonical[static_cast<std::size_t>(type)];
   if (auto it = map.find(key); it != map.end()) return it->second;
   return std::nullopt;

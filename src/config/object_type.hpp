@@ -2,6 +2,8 @@
 // old aliases mapped to one canonical name). Any thread: immutable tables.
 #pragma once
 
+#include "config/directive.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -33,9 +35,9 @@ inline constexpr std::size_t k_object_type_count = 14;
 // types that have no single name (dependencies, escalations, extinfo).
 [[nodiscard]] std::string_view name_directive(ObjectType type);
 
-// Canonical name of directive `key` for `type`, or nullopt when Naemon does not accept it. Custom
-// variables (`_NAME`) are handled by the caller; timeperiod date directives too.
-[[nodiscard]] std::optional<std::string_view> canonical_directive(ObjectType type, std::string_view key);
+// The canonical directive `key` stands for in `type` (aliases mapped), or nullopt when Naemon does not
+// accept it there. Custom variables (`_NAME`) are handled by the caller; timeperiod date lines too.
+[[nodiscard]] std::optional<DirectiveId> canonical_directive(ObjectType type, std::string_view key);
 
 // Directives whose value is a list that `+value` extends with the inherited list (Naemon's additive
 // inheritance); for the others a leading '+' is kept literally.

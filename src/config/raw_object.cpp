@@ -2,47 +2,48 @@
 
 namespace vedette::config {
 
-void RawObject::build_index() {
-  index = std::make_unique<std::unordered_map<std::string_view, std::uint32_t>>();
-  index->reserve(attrs.size());
-  for (std::uint32_t i = 0; i < attrs.size(); ++i) index->emplace(attrs[i].key, i);
+namespace {
+constexpr std::uint16_t k_no_slot = 0xFFFF;
 }
 
-const RawAttr* RawObject::find(std::string_view key) const {
-  if (index != nullptr) {
-    auto it = index->find(key);
-    return it == index->end() ? nullptr : &attrs[it->second];
+void RawObject::build_index() {
+  slots = std::make_unique<std::array<std::uint16_t, k_directive_count>>();
+  slots->fill(k_no_slot);
+  for (std::size_t i = 0; i < attrs.size() && i < k_no_slot; ++i)
+    if (attrs[i].id != k_custom_variable) (*slots)[attrs[i].id] = static_cast<std::uint16_t>(i);
+}
+
+const RawAttr* RawObject::find(DirectiveId id, std::string_view name) const {
+  if (slots != nullptr && id != k_custom_variable) {
+    std::uint16_t slot = (*slots)[id];
+    return slot == k_no_slot ? nullptr : &attrs[slot];
   }
   for (const RawAttr& a : attrs)
-    if (a.key == key) return &a;
+    if (a.id == id && (id != k_custom_variable || a.key == name)) return &a;
   for (const RawObject* base : bases)
-    if (const RawAttr* a = base->find(key)) return a;
+    if (const RawAttr* a = base->find(id, name)) return a;
   return nullptr;
 }
 
-RawAttr* RawObject::find_own(std::string_view key) {
+RawAttr* RawObject::find_own(DirectiveId id, std::string_view name) {
   for (RawAttr& a : attrs)
-    if (a.key == key) return &a;
+    if (a.id == id && (id != k_custom_variable || a.key == name)) return &a;
   return nullptr;
 }
 
-std::string_view RawObject::get(std::string_view key) const {
+std::string_view RawObject::get(DirectiveKey key) const {
   const RawAttr* a = find(key);
   return a == nullptr ? std::string_view{} : a->value;
 }
 
-bool RawObject::has_value(std::string_view key) const {
-  const RawAttr* a = find(key);
-  return a != nullptr && !a->is_null;
+std::string_view RawObject::get_named(std::string_view name) const {
+  const RawAttr* a = find_named(name);
+  return a == nullptr ? std::string_view{} : a->value;
 }
 
-void RawObject::set(std::string_view key, std::string_view value) {
-  if (RawAttr* a = find_own(key)) {
-    a->value = value;
-    a->is_null = false;
-    return;
-  }
-  attrs.push_back({key, value, false});
+bool RawObject::has_value(DirectiveKey key) const {
+  const RawAttr* a = find(key);
+  return a != nullptr && !a->is_null;
 }
 
 }  // namespace vedette::config

@@ -10,7 +10,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace vedette::config {
@@ -18,6 +17,7 @@ namespace vedette::config {
 struct RawAttr {
   std::string_view key;    // canonical directive, or "_NAME" for a custom variable (name upper-cased)
   std::string_view value;  // empty when is_null
+  DirectiveId id;          // directive_id(key); k_custom_variable for custom variables
   bool is_null = false;    // written as `null`: set, but to nothing, and blocks inheritance
 };
 
@@ -42,31 +42,41 @@ struct RawObject {
   // cost 170 MB and most of the load time (bench/config/load_bench.py).
   std::vector<const RawObject*> bases;
   // Templates carry every inherited directive (~40 for a service template) and are asked for each of them
-  // by every object using them: a hash index replaces the linear scan (load time -25% at 100k services).
-  std::unique_ptr<std::unordered_map<std::string_view, std::uint32_t>> index;
+  // by every object using them: a slot per directive id replaces the scan.
+  std::unique_ptr<std::array<std::uint16_t, k_directive_count>> slots;
 
   void build_index();
 
-  // The directive as resolved: own, else from the templates.
-  [[nodiscard]] const RawAttr* find(std::string_view key) const;
-  [[nodiscard]] RawAttr* find_own(std::string_view key);
-  // Visits every resolved directive once (own first, then inherited ones not overridden).
+  // The directive as resolved: own, else from the templates in `use` order.
+  [[nodiscard]] const RawAttr* find(DirectiveKey key) const { return find(key.id, key.name); }
+  [[nodiscard]] const RawAttr* find(DirectiveId id, std::string_view name) const;
+  // For names only known at run time ("address3").
+  [[nodiscard]] const RawAttr* find_named(std::string_view name) const {
+    return find(directive_id(name), name);
+  }
+  [[nodiscard]] RawAttr* find_own(DirectiveId id, std::string_view name);
+  // The value, or empty when it is absent or null.
+  [[nodiscard]] std::string_view get(DirectiveKey key) const;
+  [[nodiscard]] std::string_view get_named(std::string_view name) const;
+  [[nodiscard]] bool has_value(DirectiveKey key) const;
+
+  // Visits every resolved custom variable once (own first, then inherited ones not overridden).
   template <typename Fn>
-  void for_each_attr(Fn&& fn) const {
-    for (const RawAttr& a : attrs) fn(a);
+  void for_each_custom_variable(Fn&& fn) const {
+    for (const RawAttr& a : attrs)
+      if (a.id == k_custom_variable) fn(a);
     for (std::size_t b = 0; b < bases.size(); ++b) {
       for (const RawAttr& a : bases[b]->attrs) {
+        if (a.id != k_custom_variable) continue;
         bool shadowed = false;
-        for (const RawAttr& own : attrs) shadowed = shadowed || own.key == a.key;
-        for (std::size_t e = 0; e < b && !shadowed; ++e) shadowed = bases[e]->find(a.key) != nullptr;
+        for (const RawAttr& own : attrs)
+          shadowed = shadowed || (own.id == k_custom_variable && own.key == a.key);
+        for (std::size_t e = 0; e < b && !shadowed; ++e)
+          shadowed = bases[e]->find(k_custom_variable, a.key) != nullptr;
         if (!shadowed) fn(a);
       }
     }
   }
-  // The value of `key`, or empty when it is absent or null.
-  [[nodiscard]] std::string_view get(std::string_view key) const;
-  [[nodiscard]] bool has_value(std::string_view key) const;
-  void set(std::string_view key, std::string_view value);
 };
 
 // Owns the text of every file read and every string made while loading, so views stay valid until the

@@ -77,13 +77,13 @@ class Resolver {
       }
     }
     obj.resolution = RawObject::Resolution::done;
-    if (!obj.template_name.empty() && obj.attrs.size() > 8) obj.build_index();
+    if (!obj.template_name.empty()) obj.build_index();
   }
 
   // Templates get every inherited directive copied in, so an object using them finds all in one place.
   void inherit(RawObject& obj, const RawObject& tmpl) {
     for (const RawAttr& from : tmpl.attrs) {
-      RawAttr* own = obj.find_own(from.key);
+      RawAttr* own = obj.find_own(from.id, from.key);
       if (own == nullptr) {
         obj.attrs.push_back(from);
         continue;
@@ -95,7 +95,7 @@ class Resolver {
   // An object that is not a template only completes its own `+list` values; the rest is looked up.
   void extend_additive(RawObject& obj, const RawObject& tmpl) {
     for (RawAttr& own : obj.attrs)
-      if (const RawAttr* from = tmpl.find(own.key)) extend(own, *from);
+      if (const RawAttr* from = tmpl.find(own.id, own.key)) extend(own, *from);
   }
 
   void extend(RawAttr& own, const RawAttr& from) {

@@ -739,15 +739,16 @@ TEST_F(ObjectLoaderTest, UnknownReferencesEachWithMessageAndPosition) {
   expect_error("Host check command 'nocmd' specified for host 'web01' is not defined anywhere!",
                "objects.cfg", 1);
   expect_error("Failed to locate check_period 'noperiod' for host 'web01'!", "objects.cfg", 1);
+  const std::vector<Diagnostic> errs = errors();
   const Diagnostic* contact = nullptr;
-  for (const Diagnostic& d : errors())
+  for (const Diagnostic& d : errs)
     if (d.message.find("'nobody'") != std::string::npos) contact = &d;
   ASSERT_NE(contact, nullptr) << all_text();
   EXPECT_EQ(contact->at.line, 7u);
   expect_error("Could not find any host matching 'ghost'", "objects.cfg", 14);
   expect_error("Could not find hostgroup 'nogroup' specified in host 'web02' definition", "objects.cfg", 20);
   const Diagnostic* cg = nullptr;
-  for (const Diagnostic& d : errors())
+  for (const Diagnostic& d : errs)
     if (d.message.find("'nocg'") != std::string::npos) cg = &d;
   ASSERT_NE(cg, nullptr) << all_text();
   EXPECT_EQ(cg->at.line, 20u);
