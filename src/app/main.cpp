@@ -1,9 +1,11 @@
 #include "app/cli.hpp"
+#include "app/huge_pages.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 
 int main(int argc, char** argv) {
+  vedette::app::use_huge_pages_for_malloc(argv);
   const int rc = vedette::app::run_cli(argc, argv);
   // The process is done: skip tearing down a model of 100k objects piece by piece (5% of `vedette -v`).
   std::fflush(nullptr);

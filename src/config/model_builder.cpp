@@ -217,13 +217,18 @@ class Builder {
   bool bool_attr(const RawObject& obj, DirectiveKey key, bool fallback) {
     const RawAttr* a = obj.find(key);
     if (a == nullptr || a->is_null) return fallback;
+    if (a->parsed_as == RawAttr::Parsed::flag) return a->parsed != 0;
+    bool value = fallback;
     if (a->value.empty() || (a->value.front() != '0' && a->value.front() != '1')) {
       diags_.error(fmt::format("Invalid boolean value '{}' for {} in {} definition", a->value, key.name,
                                object_type_name(obj.type)),
                    obj.at);
-      return fallback;
+    } else {
+      value = a->value.front() == '1';
     }
-    return a->value.front() == '1';
+    a->parsed_as = RawAttr::Parsed::flag;
+    a->parsed = value ? 1 : 0;
+    return value;
   }
 
   // Numbers are read as Naemon reads them (atoi/strtod: leading number, rest ignored); text that is not
@@ -231,6 +236,15 @@ class Builder {
   double number_attr(const RawObject& obj, DirectiveKey key, double fallback) {
     const RawAttr* a = obj.find(key);
     if (a == nullptr || a->is_null) return fallback;
+    if (a->parsed_as == RawAttr::Parsed::number) return a->parsed;
+    const double v = parse_number(obj, *a, key, fallback);
+    a->parsed_as = RawAttr::Parsed::number;
+    a->parsed = v;
+    return v;
+  }
+
+  double parse_number(const RawObject& obj, const RawAttr& attr, DirectiveKey key, double fallback) {
+    const RawAttr* a = &attr;
     double v = 0;
     auto [ptr, ec] = std::from_chars(a->value.data(), a->value.data() + a->value.size(), v);
     if (ec == std::errc() && ptr == a->value.data() + a->value.size()) return v;
@@ -260,6 +274,7 @@ class Builder {
                          OptionSet fallback) {
     const RawAttr* a = obj.find(key);
     if (a == nullptr || a->is_null) return fallback;
+    if (a->parsed_as == RawAttr::Parsed::options) return static_cast<OptionSet>(a->parsed);
     OptionSet bits = model::k_opt_nothing;
     for (std::string_view item : split_list(a->value)) {
       if (item == "n" || item == "none") {
@@ -283,6 +298,8 @@ class Builder {
                                  object_type_name(obj.type)),
                      obj.at);
     }
+    a->parsed_as = RawAttr::Parsed::options;
+    a->parsed = bits;
     return bits;
   }
 
@@ -313,6 +330,8 @@ class Builder {
   model::CommandCall make_call(std::string_view text, const RawObject& obj, Missing&& missing) {
     model::CommandCall call;
     if (text.empty()) return call;
+    // Most objects share their command text through a template: split and resolve each text once.
+    if (auto cached = calls_.find(text); cached != calls_.end()) return cached->second;
     CommandCall split = split_command_call(text);
     call.raw = intern(text);
     auto it = model_->command_by_name.find(split.name);
@@ -322,6 +341,7 @@ class Builder {
     }
     call.command = it->second;
     for (const std::string& arg : split.args) call.args.push_back(intern(arg));
+    calls_.emplace(call.raw, call);
     return call;
   }
 
@@ -1582,6 +1602,7 @@ class Builder {
   std::unique_ptr<model::Model> model_;
   RegexCache regex_;
   IdMarks host_marks_;  // scratch for host list expansion; one user at a time
+  std::unordered_map<std::string_view, model::CommandCall> calls_;  // by command text, resolved ones
   // The definition each model object was built from (same index), for positions in later messages.
   std::vector<const RawObject*> timeperiod_raws_, contact_raws_, host_raws_, service_raws_;
 };

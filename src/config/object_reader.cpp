@@ -275,7 +275,7 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
     if (RawAttr* existing = obj.find_own(k_custom_variable, stored))
       *existing = attr;
     else
-      obj.attrs.push_back(attr);
+      obj.add(attr);
     return;
   }
   std::optional<DirectiveId> id = canonical_directive(obj.type, key);
@@ -292,7 +292,7 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
   const RawAttr attr{canonical, is_null ? std::string_view{} : value, *id, is_null};
   RawAttr* existing = obj.find_own(*id, canonical);
   if (existing == nullptr) {
-    obj.attrs.push_back(attr);
+    obj.add(attr);
     return;
   }
   if (is_accumulating_directive(obj.type, canonical) && !is_null && !existing->is_null &&

@@ -14,9 +14,17 @@ void RawObject::build_index() {
 }
 
 const RawAttr* RawObject::find(DirectiveId id, std::string_view name) const {
-  if (slots != nullptr && id != k_custom_variable) {
-    std::uint16_t slot = (*slots)[id];
-    return slot == k_no_slot ? nullptr : &attrs[slot];
+  if (id != k_custom_variable) {
+    if (slots != nullptr) {
+      std::uint16_t slot = (*slots)[id];
+      return slot == k_no_slot ? nullptr : &attrs[slot];
+    }
+    if (own.test(id))
+      for (const RawAttr& a : attrs)
+        if (a.id == id) return &a;
+    for (const RawObject* base : bases)
+      if (const RawAttr* a = base->find(id, name)) return a;
+    return nullptr;
   }
   for (const RawAttr& a : attrs)
     if (a.id == id && (id != k_custom_variable || a.key == name)) return &a;

@@ -6,6 +6,7 @@
 #include "config/object_type.hpp"
 
 #include <array>
+#include <bitset>
 #include <deque>
 #include <memory>
 #include <string>
@@ -19,6 +20,11 @@ struct RawAttr {
   std::string_view value;  // empty when is_null
   DirectiveId id;          // directive_id(key); k_custom_variable for custom variables
   bool is_null = false;    // written as `null`: set, but to nothing, and blocks inheritance
+  // The value as the builder parsed it (number, boolean or option bits). A template's directive is read
+  // by every object using it; parsing it once instead of per object halved the cost of a service.
+  enum class Parsed : std::uint8_t { no, number, flag, options };
+  mutable Parsed parsed_as = Parsed::no;
+  mutable double parsed = 0;
 };
 
 // A timeperiod line such as "monday 3 may 00:00-24:00", kept whole for the timeperiod parser.
@@ -44,7 +50,13 @@ struct RawObject {
   // Templates carry every inherited directive (~40 for a service template) and are asked for each of them
   // by every object using them: a slot per directive id replaces the scan.
   std::unique_ptr<std::array<std::uint16_t, k_directive_count>> slots;
+  // Which directive ids the object has itself, so a lookup of an inherited one skips the scan.
+  std::bitset<k_directive_count> own;
 
+  void add(const RawAttr& attr) {
+    attrs.push_back(attr);
+    if (attr.id != k_custom_variable) own.set(attr.id);
+  }
   void build_index();
 
   // The directive as resolved: own, else from the templates in `use` order.

@@ -85,7 +85,7 @@ class Resolver {
     for (const RawAttr& from : tmpl.attrs) {
       RawAttr* own = obj.find_own(from.id, from.key);
       if (own == nullptr) {
-        obj.attrs.push_back(from);
+        obj.add(from);
         continue;
       }
       extend(*own, from);
