@@ -340,7 +340,11 @@ class Builder {
       return call;
     }
     call.command = it->second;
-    for (const std::string& arg : split.args) call.args.push_back(intern(arg));
+    if (!split.args.empty()) {
+      call.args = static_cast<std::uint32_t>(model_->command_args.size());
+      auto& values = model_->command_args.emplace_back();
+      for (const std::string& arg : split.args) values.push_back(intern(arg));
+    }
     calls_.emplace(call.raw, call);
     return call;
   }

@@ -33,42 +33,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Reads a whole file; returns false with errno set on failure.
-bool slurp(const std::string& path, std::unique_ptr<char[]>& data, std::size_t& size) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-    int saved = S_ISDIR(st.st_mode) ? EISDIR : errno;
-    ::close(fd);
-    errno = saved;
-    return false;
-  }
-  std::size_t capacity = static_cast<std::size_t>(st.st_size) + 1;
-  data = std::make_unique<char[]>(capacity);
-  size = 0;
-  for (;;) {
-    if (size == capacity) {
-      auto bigger = std::make_unique<char[]>(capacity * 2);
-      std::memcpy(bigger.get(), data.get(), size);
-      data = std::move(bigger);
-      capacity *= 2;
-    }
-    ssize_t n = ::read(fd, data.get() + size, capacity - size);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int saved = errno;
-      ::close(fd);
-      errno = saved;
-      return false;
-    }
-    if (n == 0) break;
-    size += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  return true;
-}
-
 std::string upper(std::string_view s) {
   std::string out(s);
   for (char& c : out)
@@ -83,13 +47,12 @@ bool accepts_custom_variables(ObjectType t) {
 }  // namespace
 
 void ObjectReader::read_file(const std::string& path) {
-  std::unique_ptr<char[]> data;
-  std::size_t size = 0;
-  if (!slurp(path, data, size)) {
+  MappedFile file;
+  if (!file.open(path)) {
     diags_.error(fmt::format("Cannot open config file '{}' for reading: {}", path, std::strerror(errno)));
     return;
   }
-  std::string_view text = store_.keep_file(std::move(data), size);
+  std::string_view text = store_.keep_file(std::move(file));
   parse(text, files_.add(path));
 }
 
@@ -194,6 +157,7 @@ void ObjectReader::parse(std::string_view text, const std::string* file) {
             fmt::format("Unexpected start of object definition in file '{}' on line {}.  Make sure "
                         "you close preceding objects before starting a new one.",
                         *file, line_no));
+        finish(current);
         current = nullptr;
       }
       if (type_name.empty()) {
@@ -210,10 +174,12 @@ void ObjectReader::parse(std::string_view text, const std::string* file) {
       current = &list.emplace_back();
       current->type = *type;
       current->at = at;
+      current->attrs.swap(scratch_);  // filled in a reused buffer, sized exactly when closed
       continue;
     }
     if (current != nullptr) {
       if (line == "}") {
+        finish(current);
         current = nullptr;
         continue;
       }
@@ -234,9 +200,19 @@ void ObjectReader::parse(std::string_view text, const std::string* file) {
     diags_.error(fmt::format("Unexpected token or statement in file '{}' on line {}.", *file, line_no));
   }
   if (current != nullptr) {
+    finish(current);
     diags_.error(fmt::format("Unexpected EOF in file '{}' on line {} - check for a missing closing bracket.",
                              *file, line_no));
   }
+}
+
+// Gives the definition an exactly sized copy of its directives and takes the buffer back: growing a
+// vector per definition cost several allocations each and a third of its capacity unused.
+void ObjectReader::finish(RawObject* obj) {
+  std::vector<RawAttr> exact(obj->attrs.begin(), obj->attrs.end());
+  obj->attrs.swap(exact);
+  exact.clear();
+  scratch_ = std::move(exact);
 }
 
 void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePos at) {

@@ -21,10 +21,12 @@ class ObjectReader {
  private:
   void parse(std::string_view text, const std::string* file);
   void add_directive(RawObject& obj, std::string_view line, SourcePos at);
+  void finish(RawObject* obj);
 
   ObjectStore& store_;
   SourceFiles& files_;
   Diagnostics& diags_;
+  std::vector<RawAttr> scratch_;  // directives of the definition being read
 };
 
 }  // namespace vedette::config

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "config/diagnostics.hpp"
+#include "config/mapped_file.hpp"
 #include "config/object_type.hpp"
 
 #include <array>
@@ -96,17 +97,14 @@ struct RawObject {
 class ObjectStore {
  public:
   std::string_view keep(std::string text) { return arena_.emplace_back(std::move(text)); }
-  std::string_view keep_file(std::unique_ptr<char[]> data, std::size_t size) {
-    files_.push_back(std::move(data));
-    return {files_.back().get(), size};
-  }
+  std::string_view keep_file(MappedFile file) { return files_.emplace_back(std::move(file)).text(); }
 
   std::deque<RawObject>& of(ObjectType type) { return objects_[static_cast<std::size_t>(type)]; }
   const std::deque<RawObject>& of(ObjectType type) const { return objects_[static_cast<std::size_t>(type)]; }
 
  private:
   std::deque<std::string> arena_;
-  std::vector<std::unique_ptr<char[]>> files_;
+  std::deque<MappedFile> files_;
   std::array<std::deque<RawObject>, k_object_type_count> objects_;
 };
 

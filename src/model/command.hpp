@@ -14,11 +14,12 @@ struct Command {
   CommandTemplate compiled;  // command_line, split once at load time
 };
 
-// A reference to a command with its $ARGn$ values; `raw` is the text as written.
+// A reference to a command with its $ARGn$ values; `raw` is the text as written. The values live once
+// per distinct text in Model::command_args (objects mostly share their command through a template).
 struct CommandCall {
   CommandId command = no_id<CommandId>();
+  std::uint32_t args = 0;  // index into Model::command_args; 0 = no arguments
   std::string_view raw;
-  std::vector<std::string_view> args;
 
   [[nodiscard]] bool is_set() const { return model::is_set(command); }
 };

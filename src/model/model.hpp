@@ -44,6 +44,12 @@ struct Model {
   std::unordered_map<std::string_view, ServicegroupId> servicegroup_by_name;
   std::unordered_map<std::string_view, ContactgroupId> contactgroup_by_name;
 
+  // $ARGn$ values of command calls, shared by every call with the same text; [0] is the empty list.
+  std::vector<std::vector<std::string_view>> command_args{1};
+  [[nodiscard]] const std::vector<std::string_view>& args_of(const CommandCall& call) const {
+    return command_args[call.args];
+  }
+
   // `$USERn$` values from the resource files (index 0 = $USER1$).
   std::vector<std::string_view> user_macros;
 

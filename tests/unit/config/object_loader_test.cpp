@@ -754,6 +754,23 @@ TEST_F(ObjectLoaderTest, UnknownReferencesEachWithMessageAndPosition) {
   EXPECT_EQ(cg->at.line, 20u);
 }
 
+TEST_F(ObjectLoaderTest, CheckCommandArgumentsAreSplitAndSharedPerText) {
+  load(host_def("web01") + host_def("web02") +
+       "define service {\n  name t\n  register 0\n  check_command check_dummy!1!two words\\!x\n"
+       "  max_check_attempts 3\n}\n"
+       "define service {\n  use t\n  host_name web01,web02\n  service_description s\n}\n"
+       "define service {\n  use t\n  host_name web01\n  service_description u\n  check_command "
+       "check_dummy\n}\n");
+  expect_no_errors();
+  const model::CommandCall& a = service("web01", "s").check_command;
+  const model::CommandCall& b = service("web02", "s").check_command;
+  ASSERT_TRUE(a.is_set());
+  EXPECT_EQ(m().commands[model::index(a.command)].name, "check_dummy");
+  EXPECT_EQ(m().args_of(a), (std::vector<std::string_view>{"1", "two words!x"}));
+  EXPECT_EQ(a.args, b.args) << "the same text is resolved once";
+  EXPECT_TRUE(m().args_of(service("web01", "u").check_command).empty());
+}
+
 TEST_F(ObjectLoaderTest, UnknownServiceCheckCommand) {
   load(host_def("web01") +
        "define service {\n  host_name web01\n  service_description s\n"
