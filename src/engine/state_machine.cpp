@@ -1,0 +1,306 @@
+#include "engine/state_machine.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace vedette::engine {
+
+namespace {
+
+// Naemon turns ';' into ':' in the short output: it is the field separator of its log lines.
+void set_output(CheckState& s, const CheckOutcome& r, const char* when_empty) {
+  s.plugin_output = r.output.empty() ? std::string(when_empty) : r.output;
+  std::replace(s.plugin_output.begin(), s.plugin_output.end(), ';', ':');
+  s.long_plugin_output = r.long_output;
+  s.perf_data = r.perf_data;
+}
+
+void set_fixed_output(CheckState& s, std::string text) {
+  s.plugin_output = std::move(text);
+  s.long_plugin_output.clear();
+  s.perf_data.clear();
+}
+
+bool recently_checked(const HostState& h, const StateSettings& settings, Time now) {
+  return h.has_been_checked && h.last_check + settings.cached_host_check_horizon > now && h.last_check <= now;
+}
+
+}  // namespace
+
+ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules, ServiceHostView host,
+                                    const CheckOutcome& r, const StateSettings& settings, Time now) {
+  ServiceEffects fx;
+  svc.execution_time = std::max(0.0, r.execution_time);
+  svc.last_check = r.start;
+  svc.check_type = r.type;
+  svc.latency = r.latency;
+  if (r.type == CheckType::active) svc.is_executing = false;
+  svc.last_state = svc.current_state;
+
+  if (r.end == CheckOutcome::End::timed_out) {
+    set_fixed_output(svc, fmt::format("(Service check timed out after {:.2f} seconds)", svc.execution_time));
+    svc.current_state = settings.service_check_timeout_state;
+  } else if (r.end == CheckOutcome::End::abnormal) {
+    set_fixed_output(svc, "(Service check did not exit properly)");
+    svc.current_state = k_state_critical;
+  } else if (r.return_code < 0 || r.return_code > 3) {
+    const char* hint = r.return_code == 126   ? " - plugin may not be executable"
+                       : r.return_code == 127 ? " - plugin may be missing"
+                                              : "";
+    set_fixed_output(svc, fmt::format("(Return code of {} is out of bounds{})", r.return_code, hint));
+    svc.current_state = k_state_critical;
+    fx.warning = fmt::format(
+        "Return code of {} for check of service '{{}}' on host '{{}}' was out of bounds.{}", r.return_code,
+        r.return_code == 126   ? "Make sure the plugin you're trying to run is executable."
+        : r.return_code == 127 ? " Make sure the plugin you're trying to run actually exists."
+                               : "");
+  } else {
+    set_output(svc, r, "(No output returned from plugin)");
+    svc.current_state = r.return_code;
+  }
+
+  switch (svc.last_state) {
+    case k_state_ok:
+      svc.last_time_ok = svc.last_check;
+      break;
+    case k_state_warning:
+      svc.last_time_warning = svc.last_check;
+      break;
+    case k_state_unknown:
+      svc.last_time_unknown = svc.last_check;
+      break;
+    case k_state_critical:
+      svc.last_time_critical = svc.last_check;
+      break;
+    default:
+      break;
+  }
+  fx.log_passive = r.type == CheckType::passive && settings.log_passive_checks;
+
+  HostState& h = host.state;
+  bool first_host_check_initiated = false;
+  if (svc.current_state == k_state_ok && !h.has_been_checked &&
+      (host.initial_state != k_host_up || h.next_check == 0 || h.next_check - now > 300)) {
+    first_host_check_initiated = true;
+    fx.check_host_now = true;
+  }
+
+  if (svc.state_type == StateType::soft && svc.current_attempt < rules.max_check_attempts)
+    ++svc.current_attempt;
+  bool state_change = svc.current_state != svc.last_state;
+  bool hard_state_change =
+      (svc.host_problem_at_last_check && svc.current_state == k_state_ok) ||
+      (svc.current_attempt >= rules.max_check_attempts && svc.current_state != svc.last_hard_state);
+
+  if (svc.last_state_change == 0) svc.last_state_change = svc.last_check;
+  if (svc.last_hard_state_change == 0) svc.last_hard_state_change = svc.last_check;
+  if (h.last_state_change == 0) h.last_state_change = svc.last_check;
+  if (h.last_hard_state_change == 0) h.last_hard_state_change = svc.last_check;
+  if (state_change) svc.last_state_change = svc.last_check;
+  if (hard_state_change) svc.last_hard_state_change = svc.last_check;
+
+  // Naemon's log_service_event(): soft states are logged only with log_service_retries.
+  auto log_alert = [&] { fx.log_alert = svc.state_type == StateType::hard || settings.log_service_retries; };
+
+  if (svc.current_state == k_state_ok) {
+    if (h.current_state != k_host_up && !first_host_check_initiated && !recently_checked(h, settings, now))
+      fx.check_host_now = true;
+    if (hard_state_change) {
+      svc.state_type = StateType::hard;
+      log_alert();
+    } else if (state_change) {
+      svc.state_type = StateType::soft;
+      log_alert();
+    }
+    svc.host_problem_at_last_check = false;
+    svc.current_attempt = 1;
+    svc.state_type = StateType::hard;
+    svc.last_hard_state = k_state_ok;
+  } else {
+    // The host's state decides whether a problem can be soft: results are applied as they come, so the
+    // host's current state stands in for the result of the route check (as in Naemon).
+    const int route = h.current_state;
+    if (h.current_state == k_host_up) {
+      if (settings.execute_host_checks && !recently_checked(h, settings, now) &&
+          (state_change || svc.state_type == StateType::soft))
+        fx.check_host_now = true;
+    } else if (settings.execute_host_checks && (state_change || svc.state_type == StateType::soft)) {
+      fx.check_host_now = true;
+    } else if (!h.has_been_checked) {
+      h.has_been_checked = true;
+      h.last_check = svc.last_check;
+    }
+
+    if (route != k_host_up) {
+      if (svc.last_hard_state != svc.current_state) {
+        hard_state_change = true;
+        fx.log_hard_due_to_host = true;
+      }
+      if (state_change || hard_state_change) svc.last_state_change = svc.last_check;
+      if (hard_state_change) svc.state_type = StateType::hard;
+      svc.host_problem_at_last_check = true;
+    } else if (svc.host_problem_at_last_check) {
+      svc.host_problem_at_last_check = false;
+      if (svc.state_type == StateType::soft) svc.current_attempt = 1;
+    }
+
+    if (svc.current_attempt < rules.max_check_attempts) {
+      if (route != k_host_up) {
+        if (hard_state_change) {
+          log_alert();
+          svc.last_hard_state_change = svc.last_check;
+          svc.last_hard_state = svc.current_state;
+        }
+      } else {
+        svc.state_type = StateType::soft;
+        log_alert();
+        fx.use_retry_interval = rules.has_retry_interval;
+      }
+    } else {
+      svc.state_type = StateType::hard;
+      if (hard_state_change || rules.is_volatile) log_alert();
+      svc.last_hard_state = svc.current_state;
+    }
+  }
+  svc.has_been_checked = true;
+  fx.state_change = state_change;
+  fx.hard_state_change = hard_state_change;
+  return fx;
+}
+
+HostEffects apply_host_result(HostState& host, const HostRules& rules, const CheckOutcome& r,
+                              const StateSettings& settings, Time now) {
+  HostEffects fx;
+  const bool active = r.type == CheckType::active;
+  const int previous_state = host.current_state;
+
+  // update_host_state_post_check()
+  host.latency = r.latency;
+  host.check_type = r.type;
+  host.has_been_checked = true;
+  host.execution_time = std::max(0.0, r.execution_time);
+  host.last_check = r.start;
+  host.last_state = host.current_state;
+  if (host.state_type == StateType::hard) host.last_hard_state = host.current_state;
+  set_output(host, r, "(No output returned from host check)");
+  int result = r.return_code;
+  if (active) {
+    host.is_executing = false;
+    if (r.end == CheckOutcome::End::timed_out) {
+      set_fixed_output(host, fmt::format("(Host check timed out after {:.2f} seconds)", host.execution_time));
+      result = k_state_unknown;
+    } else if (r.end == CheckOutcome::End::abnormal) {
+      set_fixed_output(host, "(Host check did not exit properly)");
+      result = k_state_critical;
+    } else if (r.return_code < 0 || r.return_code > 3) {
+      const bool missing = r.return_code == 126 || r.return_code == 127;
+      set_fixed_output(host, fmt::format("(Return code of {} is out of bounds{})", r.return_code,
+                                         missing ? " - plugin may be missing" : ""));
+      fx.warning =
+          fmt::format("Return code of {} for check of host '{{}}' was out of bounds.{}", r.return_code,
+                      missing ? " Make sure the plugin you're trying to run actually exists." : "");
+      result = k_state_critical;
+    }
+    if (!rules.has_check_command) {
+      host.plugin_output = "(Host assumed to be UP)";
+      result = k_state_ok;
+    }
+    if (!settings.use_aggressive_host_checking && result == k_state_warning) result = k_state_ok;
+    result = result == k_state_ok ? k_host_up : k_host_down;
+  }
+  // adjust_host_check_attempt(): before the new state is stored.
+  auto adjust_attempt = [&](bool is_active) {
+    if (host.state_type == StateType::hard)
+      host.current_attempt = 1;
+    else if (is_active && host.state_type == StateType::soft && host.current_state == k_host_up)
+      host.current_attempt = 1;
+    else if (host.current_attempt < rules.max_check_attempts)
+      ++host.current_attempt;
+  };
+  if (!active) {
+    if (settings.passive_host_checks_are_soft)
+      adjust_attempt(false);
+    else
+      host.state_type = StateType::hard;
+  } else {
+    adjust_attempt(true);
+  }
+  if (host.current_attempt >= rules.max_check_attempts) host.state_type = StateType::hard;
+  host.current_state = result;
+  switch (host.last_state) {
+    case k_host_up:
+      host.last_time_up = r.finish;
+      break;
+    case k_host_down:
+      host.last_time_down = r.finish;
+      break;
+    case k_host_unreachable:
+      host.last_time_unreachable = r.finish;
+      break;
+    default:
+      break;
+  }
+
+  // process_host_check_result()
+  fx.log_passive = !active && settings.log_passive_checks;
+  const bool passive_hard = !active && !settings.passive_host_checks_are_soft;
+  const bool translate = active || settings.translate_passive_host_checks;
+  auto reachability = [&] {
+    if (host.current_state == k_host_up) return k_host_up;
+    if (!rules.has_parents || rules.any_parent_up) return k_host_down;
+    return k_host_unreachable;
+  };
+  if (previous_state != k_host_up) {
+    if (host.current_state == k_host_up) {
+      host.state_type =
+          host.state_type == StateType::hard || passive_hard ? StateType::hard : StateType::soft;
+      fx.check_neighbours_after_recovery = true;
+    } else {
+      if (passive_hard) {
+        host.state_type = StateType::hard;
+        host.current_attempt = 1;
+      } else if (host.current_attempt == rules.max_check_attempts || host.current_attempt == 1) {
+        host.state_type = StateType::hard;
+      } else {
+        host.state_type = StateType::soft;
+      }
+      if (translate) host.current_state = reachability();
+    }
+  } else if (host.current_state == k_host_up) {
+    host.state_type = StateType::hard;
+  } else {
+    if (active || settings.passive_host_checks_are_soft) {
+      host.state_type = host.current_attempt == rules.max_check_attempts ? StateType::hard : StateType::soft;
+    } else {
+      host.state_type = StateType::hard;
+      host.current_attempt = 1;
+    }
+    if (translate) host.current_state = reachability();
+    fx.check_neighbours_after_failure = true;
+  }
+
+  // handle_host_state()
+  const bool state_change = host.last_state != host.current_state ||
+                            (host.current_state == k_host_up && host.state_type == StateType::soft);
+  const bool hard_state_change = host.last_hard_state != host.current_state;
+  const bool log_this = host.state_type == StateType::hard || settings.log_host_retries;
+  if (state_change || hard_state_change) {
+    host.last_state_change = now;
+    if (host.state_type == StateType::hard) host.last_hard_state_change = now;
+    fx.log_alert = log_this;
+    if (host.current_state == k_host_up) host.current_attempt = 1;
+  } else if (host.state_type == StateType::soft && settings.log_host_retries) {
+    fx.log_alert = true;
+  }
+  if (host.last_state_change == 0) host.last_state_change = host.last_check;
+  if (host.last_hard_state_change == 0) host.last_hard_state_change = host.last_check;
+
+  fx.use_retry_interval =
+      host.current_state != k_host_up && host.state_type == StateType::soft && rules.has_retry_interval;
+  fx.state_change = state_change;
+  fx.hard_state_change = hard_state_change;
+  return fx;
+}
+
+}  // namespace vedette::engine

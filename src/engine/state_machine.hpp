@@ -1,0 +1,98 @@
+// Naemon's state logic: how a check result changes a host's or a service's state (soft and hard states,
+// attempts, host problems forcing services hard, reachability through parents) and what must follow
+// (log lines, the next check, on-demand host checks). Pure functions over the state structs, so every rule
+// is unit-tested without a loop or processes. Core thread only.
+//
+// Follows Naemon's checks_service.c (handle_async_service_check_result) and checks_host.c
+// (update_host_state_post_check, process_host_check_result, handle_host_state); notifications, event
+// handlers, flapping, downtimes and stalking come with the operations issue.
+#pragma once
+
+#include "engine/check_state.hpp"
+
+#include <string>
+
+namespace vedette::engine {
+
+// A finished check, before it becomes state. Active results come from the executor, passive ones from
+// the command file.
+struct CheckOutcome {
+  CheckType type = CheckType::active;
+  enum class End : std::uint8_t { exited, timed_out, abnormal } end = End::exited;  // abnormal: no exit code
+  int return_code = 0;
+  Time start = 0;
+  Time finish = 0;
+  double execution_time = 0;
+  double latency = 0;
+  std::string output;  // first line, before '|'
+  std::string long_output;
+  std::string perf_data;
+};
+
+// The main-config settings the state logic reads.
+struct StateSettings {
+  int service_check_timeout_state = k_state_critical;
+  bool log_service_retries = false;
+  bool log_host_retries = false;
+  bool log_passive_checks = true;
+  bool passive_host_checks_are_soft = false;
+  bool translate_passive_host_checks = false;
+  bool use_aggressive_host_checking = false;
+  bool execute_host_checks = true;
+  Time cached_host_check_horizon = 15;
+};
+
+// What the caller must do after a service result.
+struct ServiceEffects {
+  bool state_change = false;
+  bool hard_state_change = false;
+  bool log_alert = false;             // SERVICE ALERT (log_service_retries already applied)
+  bool log_hard_due_to_host = false;  // SERVICE INFO: …; Service switch to hard down state due to host down.
+  bool log_passive = false;           // PASSIVE SERVICE CHECK
+  bool check_host_now = false;        // an on-demand check of the service's host
+  bool use_retry_interval = false;    // next check after retry_interval instead of check_interval
+  std::string warning;                // a runtime warning line to log, e.g. a return code out of bounds
+};
+
+// The service's view of its host, and what the result changes there (first state change times).
+struct ServiceHostView {
+  HostState& state;
+  int initial_state;  // the host's configured initial_state
+};
+
+struct ServiceRules {
+  int max_check_attempts;
+  bool is_volatile;
+  bool has_retry_interval;  // retry_interval != 0
+};
+
+ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules, ServiceHostView host,
+                                    const CheckOutcome& result, const StateSettings& settings, Time now);
+
+// What the caller must do after a host result.
+struct HostEffects {
+  bool state_change = false;
+  bool hard_state_change = false;
+  bool log_alert = false;    // HOST ALERT (log_host_retries already applied)
+  bool log_passive = false;  // PASSIVE HOST CHECK
+  bool use_retry_interval = false;
+  // Naemon re-checks neighbours when a host changes: parents and children that are not UP after a
+  // recovery, parents that are UP and children that are not UNREACHABLE after a failure.
+  bool check_neighbours_after_recovery = false;
+  bool check_neighbours_after_failure = false;
+  std::string warning;
+};
+
+struct HostRules {
+  int max_check_attempts;
+  bool has_check_command;
+  bool has_retry_interval;
+  // Reachability: whether the host has parents, and whether at least one of them is UP right now.
+  bool has_parents;
+  bool any_parent_up;
+};
+
+HostEffects apply_host_result(HostState& host, const HostRules& rules, const CheckOutcome& result,
+                              const StateSettings& settings, Time now);
+
+}  // namespace vedette::engine

@@ -1,0 +1,250 @@
+#include "engine/state_machine.hpp"
+
+#include <gtest/gtest.h>
+
+namespace vedette::engine {
+namespace {
+
+CheckOutcome result(int rc, std::string output, Time at, CheckType type = CheckType::active) {
+  CheckOutcome r;
+  r.type = type;
+  r.return_code = rc;
+  r.output = std::move(output);
+  r.start = at;
+  r.finish = at;
+  r.execution_time = 0.01;
+  return r;
+}
+
+class ServiceStateTest : public ::testing::Test {
+ protected:
+  ServiceEffects check(int rc, const char* output = "out") {
+    now_ += 60;
+    return apply_service_result(svc_, rules_, {host_, k_host_up}, result(rc, output, now_), settings_, now_);
+  }
+
+  ServiceState svc_;
+  HostState host_;
+  ServiceRules rules_{3, false, true};
+  StateSettings settings_;
+  Time now_ = 1'700'000'000;
+
+  void SetUp() override {
+    settings_.log_service_retries = true;
+    host_.has_been_checked = true;
+    host_.last_check = 0;  // long ago: not a cached result
+    host_.next_check = now_ + 60;
+  }
+};
+
+TEST_F(ServiceStateTest, SoftAttemptsThenHardThenRecovery) {
+  ServiceEffects fx = check(0, "fine");
+  EXPECT_FALSE(fx.log_alert);
+  EXPECT_EQ(svc_.state_type, StateType::hard);
+  EXPECT_EQ(svc_.current_attempt, 1);
+
+  fx = check(2, "broken");
+  EXPECT_TRUE(fx.state_change);
+  EXPECT_TRUE(fx.log_alert);
+  EXPECT_TRUE(fx.use_retry_interval);
+  EXPECT_TRUE(fx.check_host_now) << "a service problem triggers an on-demand host check";
+  EXPECT_EQ(svc_.current_state, k_state_critical);
+  EXPECT_EQ(svc_.state_type, StateType::soft);
+  EXPECT_EQ(svc_.current_attempt, 1);
+  const Time first_failure = now_;
+
+  fx = check(2, "broken");
+  EXPECT_FALSE(fx.state_change);
+  EXPECT_TRUE(fx.log_alert) << "soft retries are logged with log_service_retries";
+  EXPECT_EQ(svc_.state_type, StateType::soft);
+  EXPECT_EQ(svc_.current_attempt, 2);
+
+  fx = check(2, "broken");
+  EXPECT_TRUE(fx.hard_state_change);
+  EXPECT_TRUE(fx.log_alert);
+  EXPECT_FALSE(fx.use_retry_interval);
+  EXPECT_EQ(svc_.state_type, StateType::hard);
+  EXPECT_EQ(svc_.current_attempt, 3);
+  EXPECT_EQ(svc_.last_hard_state_change, now_);
+  EXPECT_EQ(svc_.last_state_change, first_failure);
+
+  fx = check(2, "broken");
+  EXPECT_FALSE(fx.log_alert) << "an unchanged hard state is not logged again";
+  EXPECT_EQ(svc_.current_attempt, 3);
+
+  fx = check(0, "fine again");
+  EXPECT_TRUE(fx.hard_state_change);
+  EXPECT_TRUE(fx.log_alert);
+  EXPECT_EQ(svc_.state_type, StateType::hard);
+  EXPECT_EQ(svc_.current_attempt, 1);
+  EXPECT_EQ(svc_.last_hard_state, k_state_ok);
+  EXPECT_EQ(svc_.last_time_critical, now_);
+}
+
+TEST_F(ServiceStateTest, SoftRecoveryIsSoft) {
+  check(1, "warn");
+  ServiceEffects fx = check(0, "ok");
+  EXPECT_TRUE(fx.state_change);
+  EXPECT_FALSE(fx.hard_state_change);
+  EXPECT_TRUE(fx.log_alert);
+  EXPECT_EQ(svc_.state_type, StateType::hard) << "OK always ends hard";
+  EXPECT_EQ(svc_.current_attempt, 1);
+}
+
+TEST_F(ServiceStateTest, SoftStatesNotLoggedWithoutLogServiceRetries) {
+  settings_.log_service_retries = false;
+  EXPECT_FALSE(check(2).log_alert);
+  EXPECT_FALSE(check(2).log_alert);
+  EXPECT_TRUE(check(2).log_alert) << "the hard state is logged";
+}
+
+TEST_F(ServiceStateTest, MaxCheckAttemptsOneGoesHardAtOnce) {
+  rules_.max_check_attempts = 1;
+  ServiceEffects fx = check(2);
+  EXPECT_TRUE(fx.hard_state_change);
+  EXPECT_EQ(svc_.state_type, StateType::hard);
+}
+
+TEST_F(ServiceStateTest, HardStateChangeBetweenProblems) {
+  check(2);
+  check(2);
+  check(2);
+  ServiceEffects fx = check(1, "now warning");
+  EXPECT_TRUE(fx.state_change);
+  EXPECT_TRUE(fx.hard_state_change);
+  EXPECT_TRUE(fx.log_alert);
+  EXPECT_EQ(svc_.state_type, StateType::hard);
+}
+
+TEST_F(ServiceStateTest, HostDownMakesTheProblemHardAtOnce) {
+  host_.current_state = k_host_down;
+  ServiceEffects fx = check(2);
+  EXPECT_TRUE(fx.hard_state_change);
+  EXPECT_TRUE(fx.log_hard_due_to_host);
+  EXPECT_TRUE(fx.log_alert);
+  EXPECT_EQ(svc_.state_type, StateType::hard);
+  EXPECT_TRUE(svc_.host_problem_at_last_check);
+  host_.current_state = k_host_up;
+  fx = check(0);
+  EXPECT_TRUE(fx.hard_state_change) << "recovery after a host problem is hard";
+}
+
+TEST_F(ServiceStateTest, TimeoutUsesServiceCheckTimeoutState) {
+  settings_.service_check_timeout_state = k_state_unknown;
+  now_ += 60;
+  CheckOutcome r = result(0, "", now_);
+  r.end = CheckOutcome::End::timed_out;
+  r.execution_time = 60.004;
+  apply_service_result(svc_, rules_, {host_, k_host_up}, r, settings_, now_);
+  EXPECT_EQ(svc_.current_state, k_state_unknown);
+  EXPECT_EQ(svc_.plugin_output, "(Service check timed out after 60.00 seconds)");
+}
+
+TEST_F(ServiceStateTest, OutOfBoundsReturnCodes) {
+  check(4);
+  EXPECT_EQ(svc_.current_state, k_state_critical);
+  EXPECT_EQ(svc_.plugin_output, "(Return code of 4 is out of bounds)");
+  check(126);
+  EXPECT_EQ(svc_.plugin_output, "(Return code of 126 is out of bounds - plugin may not be executable)");
+  ServiceEffects fx = check(127);
+  EXPECT_EQ(svc_.plugin_output, "(Return code of 127 is out of bounds - plugin may be missing)");
+  EXPECT_NE(fx.warning.find("out of bounds"), std::string::npos);
+  now_ += 60;
+  CheckOutcome r = result(0, "", now_);
+  r.end = CheckOutcome::End::abnormal;
+  apply_service_result(svc_, rules_, {host_, k_host_up}, r, settings_, now_);
+  EXPECT_EQ(svc_.plugin_output, "(Service check did not exit properly)");
+}
+
+TEST_F(ServiceStateTest, OutputSemicolonsBecomeColonsAndEmptyOutputIsNamed) {
+  check(0, "a;b;c");
+  EXPECT_EQ(svc_.plugin_output, "a:b:c");
+  check(0, "");
+  EXPECT_EQ(svc_.plugin_output, "(No output returned from plugin)");
+}
+
+TEST_F(ServiceStateTest, PassiveResultsAreLoggedPerSetting) {
+  now_ += 60;
+  ServiceEffects fx = apply_service_result(svc_, rules_, {host_, k_host_up},
+                                           result(1, "passive", now_, CheckType::passive), settings_, now_);
+  EXPECT_TRUE(fx.log_passive);
+  EXPECT_EQ(svc_.check_type, CheckType::passive);
+}
+
+class HostStateTest : public ::testing::Test {
+ protected:
+  HostEffects check(int rc, bool any_parent_up = true, bool has_parents = false) {
+    now_ += 60;
+    HostRules rules{3, true, true, has_parents, any_parent_up};
+    return apply_host_result(host_, rules, result(rc, "ping", now_), settings_, now_);
+  }
+  HostState host_;
+  StateSettings settings_;
+  Time now_ = 1'700'000'000;
+};
+
+TEST_F(HostStateTest, DownSoftThenHardThenRecovery) {
+  EXPECT_FALSE(check(0).log_alert);
+  HostEffects fx = check(2);
+  EXPECT_EQ(host_.current_state, k_host_down);
+  EXPECT_EQ(host_.state_type, StateType::soft);
+  EXPECT_EQ(host_.current_attempt, 1);
+  EXPECT_FALSE(fx.log_alert) << "soft host states need log_host_retries";
+  EXPECT_TRUE(fx.use_retry_interval);
+  EXPECT_TRUE(fx.check_neighbours_after_failure);
+  check(2);
+  EXPECT_EQ(host_.current_attempt, 2);
+  fx = check(2);
+  EXPECT_EQ(host_.state_type, StateType::hard);
+  EXPECT_EQ(host_.current_attempt, 3);
+  EXPECT_TRUE(fx.log_alert);
+  fx = check(0);
+  EXPECT_TRUE(fx.log_alert);
+  EXPECT_EQ(host_.current_state, k_host_up);
+  EXPECT_EQ(host_.state_type, StateType::hard);
+  EXPECT_EQ(host_.current_attempt, 1);
+  EXPECT_TRUE(fx.check_neighbours_after_recovery);
+}
+
+TEST_F(HostStateTest, WarningMeansUpUnlessAggressive) {
+  check(1);
+  EXPECT_EQ(host_.current_state, k_host_up);
+  settings_.use_aggressive_host_checking = true;
+  check(1);
+  EXPECT_EQ(host_.current_state, k_host_down);
+}
+
+TEST_F(HostStateTest, UnreachableWhenAllParentsAreDown) {
+  check(2, /*any_parent_up=*/false, /*has_parents=*/true);
+  EXPECT_EQ(host_.current_state, k_host_unreachable);
+  check(2, /*any_parent_up=*/true, /*has_parents=*/true);
+  EXPECT_EQ(host_.current_state, k_host_down);
+}
+
+TEST_F(HostStateTest, TimeoutIsDownWithNaemonText) {
+  now_ += 60;
+  CheckOutcome r = result(0, "", now_);
+  r.end = CheckOutcome::End::timed_out;
+  r.execution_time = 30.0;
+  apply_host_result(host_, {3, true, true, false, true}, r, settings_, now_);
+  EXPECT_EQ(host_.current_state, k_host_down);
+  EXPECT_EQ(host_.plugin_output, "(Host check timed out after 30.00 seconds)");
+}
+
+TEST_F(HostStateTest, NoCheckCommandMeansUp) {
+  now_ += 60;
+  apply_host_result(host_, {3, false, true, false, true}, result(2, "", now_), settings_, now_);
+  EXPECT_EQ(host_.current_state, k_host_up);
+  EXPECT_EQ(host_.plugin_output, "(Host assumed to be UP)");
+}
+
+TEST_F(HostStateTest, PassiveHostResultsAreHardUnlessConfiguredSoft) {
+  now_ += 60;
+  apply_host_result(host_, {3, true, true, false, true}, result(1, "down", now_, CheckType::passive),
+                    settings_, now_);
+  EXPECT_EQ(host_.current_state, k_host_down);
+  EXPECT_EQ(host_.state_type, StateType::hard);
+}
+
+}  // namespace
+}  // namespace vedette::engine
