@@ -1,0 +1,493 @@
+#include "exec/executor.hpp"
+
+#include "exec/result_queue.hpp"
+#include "exec/spawner.hpp"
+#include "exec/wakeup_fd.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <pthread.h>
+#include <queue>
+#include <signal.h>
+#include <string_view>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <thread>
+#include <time.h>
+#include <unistd.h>
+#include <utility>
+
+namespace vedette::exec {
+namespace {
+
+std::int64_t mono_ns() {
+  timespec ts;
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+std::int64_t wall_us() {
+  timespec ts;
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000 + ts.tv_nsec / 1000;
+}
+
+std::int64_t timeval_us(const timeval& tv) {
+  return static_cast<std::int64_t>(tv.tv_sec) * 1'000'000 + tv.tv_usec;
+}
+
+[[noreturn]] void die(const char* what) {
+  std::fprintf(stderr, "vedette: exec: %s: %s\n", what, std::strerror(errno));
+  std::abort();
+}
+
+// epoll tokens: serial (32) | slot (30) | stream (2). The serial rejects events that were already in the
+// ready array when their job finished and its slot was reused in the same iteration.
+enum Stream : std::uint64_t { k_stdout = 0, k_stderr = 1, k_pidfd = 2 };
+constexpr std::uint64_t k_inbox_token = ~std::uint64_t{0};
+
+std::uint64_t make_token(std::uint32_t serial, std::uint32_t slot, Stream stream) {
+  return (static_cast<std::uint64_t>(serial) << 32) | (static_cast<std::uint64_t>(slot) << 2) | stream;
+}
+
+// One read(2) per 64 KiB; a chatty plugin gets at most this many per wakeup so others are not starved
+// (epoll is level-triggered, the rest is read on the next iteration).
+constexpr std::size_t k_read_chunk = 64 * 1024;
+constexpr int k_reads_per_event = 16;
+
+}  // namespace
+
+class Executor::Worker {
+ public:
+  Worker(unsigned index, const Spawner& spawner, ResultQueue& results, const ExecutorOptions& options)
+      : spawner_(spawner), results_(results), options_(options), epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)) {
+    if (epoll_fd_ < 0) die("epoll_create1");
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = k_inbox_token;
+    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, inbox_wakeup_.fd(), &ev) != 0) die("epoll_ctl");
+    thread_ = std::thread([this] { run(); });
+    // Named from here, not from inside the thread, so the name is in place when the constructor returns.
+    ::pthread_setname_np(thread_.native_handle(), fmt::format("exec-{}", index).c_str());
+    ::pthread_getcpuclockid(thread_.native_handle(), &cpu_clock_);
+  }
+
+  ~Worker() {
+    stop();
+    ::close(epoll_fd_);
+  }
+
+  // Any thread. Appends [first, last) to the inbox; wakes the thread only if the inbox was empty.
+  template <typename It>
+  void enqueue(It first, It last) {
+    bool was_empty;
+    {
+      std::lock_guard lock(inbox_mutex_);
+      was_empty = inbox_.empty();
+      inbox_.insert(inbox_.end(), first, last);
+    }
+    if (was_empty) inbox_wakeup_.signal();
+  }
+
+  void stop() {
+    if (!thread_.joinable()) return;
+    stopping_.store(true, std::memory_order_release);
+    inbox_wakeup_.signal();
+    thread_.join();
+  }
+
+  // The thread's CPU clock dies with the thread, so its last reading is kept for after stop().
+  std::chrono::nanoseconds cpu_time() const {
+    if (!exited_.load(std::memory_order_acquire)) {
+      timespec ts{};
+      if (::clock_gettime(cpu_clock_, &ts) == 0) {
+        return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+      }
+    }
+    return std::chrono::nanoseconds(cpu_at_exit_ns_.load(std::memory_order_acquire));
+  }
+
+ private:
+  enum class State : std::uint8_t { free, running, exited, reaping };
+
+  struct Running {
+    State state = State::free;
+    std::uint32_t serial = 0;
+    SpawnedChild child;
+    CheckResult result;  // filled as the job goes; id, generation, kind, start set at spawn
+    std::uint32_t cap = 0;
+    bool reaped = false;
+  };
+
+  struct Deadline {
+    std::int64_t at_ns;
+    std::uint32_t slot;
+    std::uint32_t serial;
+    State for_state;  // running: the timeout; exited: the end of the exit grace
+    bool operator>(const Deadline& other) const { return at_ns > other.at_ns; }
+  };
+
+  void run() {
+    std::vector<CheckJob> jobs;
+    epoll_event events[64];
+    while (true) {
+      const int n = ::epoll_wait(epoll_fd_, events, 64, next_timeout_ms());
+      if (n < 0 && errno != EINTR) die("epoll_wait");
+      for (int i = 0; i < n; ++i) {
+        const std::uint64_t token = events[i].data.u64;
+        if (token == k_inbox_token) {
+          inbox_wakeup_.clear();
+          if (stopping_.load(std::memory_order_acquire)) return shut_down();
+          {
+            std::lock_guard lock(inbox_mutex_);
+            jobs.swap(inbox_);
+          }
+          const std::int64_t dequeued = wall_us();
+          for (auto& job : jobs) start(job, dequeued);
+          jobs.clear();
+          continue;
+        }
+        const auto slot = static_cast<std::uint32_t>((token & 0xffffffffu) >> 2);
+        const auto serial = static_cast<std::uint32_t>(token >> 32);
+        if (slot >= slots_.size() || slots_[slot].serial != serial) continue;
+        Running& r = slots_[slot];
+        switch (static_cast<Stream>(token & 3)) {
+          case k_stdout:
+            read_stream(r, r.child.stdout_fd, r.result.output, r.result.output_truncated, k_reads_per_event);
+            break;
+          case k_stderr:
+            read_stream(r, r.child.stderr_fd, r.result.error_output, r.result.error_output_truncated,
+                        k_reads_per_event);
+            break;
+          case k_pidfd:
+            try_reap(slot);
+            break;
+        }
+        if (r.serial == serial) settle(slot);
+      }
+      const std::int64_t now = mono_ns();
+      expire_deadlines(now);
+      if (!polled_.empty()) poll_children();
+      results_.push_batch(done_);
+    }
+  }
+
+  int next_timeout_ms() {
+    while (!deadlines_.empty() && !deadline_is_live(deadlines_.top())) deadlines_.pop();
+    std::int64_t wait_ns = -1;
+    if (!deadlines_.empty()) wait_ns = std::max<std::int64_t>(0, deadlines_.top().at_ns - mono_ns());
+    if (!polled_.empty()) {
+      const std::int64_t poll_ns = std::chrono::nanoseconds(options_.poll_interval).count();
+      wait_ns = wait_ns < 0 ? poll_ns : std::min(wait_ns, poll_ns);
+    }
+    if (wait_ns < 0) return -1;
+    return static_cast<int>(std::min<std::int64_t>((wait_ns + 999'999) / 1'000'000, 60'000));
+  }
+
+  bool deadline_is_live(const Deadline& d) const {
+    return d.slot < slots_.size() && slots_[d.slot].serial == d.serial && slots_[d.slot].state == d.for_state;
+  }
+
+  void start(CheckJob& job, std::int64_t dequeued_us) {
+    CheckResult result;
+    result.id = job.id;
+    result.generation = job.generation;
+    result.kind = job.kind;
+    result.dequeued_us = dequeued_us;
+    result.start_us = wall_us();
+    const std::int64_t start_ns = mono_ns();
+    SpawnedChild child;
+    const SpawnReport report = spawner_.spawn(job, child);
+    if (report.status != SpawnStatus::ok) {
+      result.spawn_errno = report.error;
+      result.end_us = wall_us();
+      if (report.status == SpawnStatus::exec_failed) {
+        // What Naemon's child writes to stderr before _exit(errno) when execvp fails.
+        result.outcome = Outcome::exec_failed;
+        result.exit_code = report.error;
+        const std::string_view file =
+            job.use_shell || job.argv.empty() ? std::string_view("/bin/sh") : std::string_view(job.argv[0]);
+        result.error_output = fmt::format("execvp({}, ...) failed. errno is {}: {}\n", file, report.error,
+                                          std::strerror(report.error));
+      } else {
+        result.outcome = Outcome::spawn_failed;
+      }
+      done_.push_back(std::move(result));
+      return;
+    }
+
+    std::uint32_t slot;
+    if (free_.empty()) {
+      slot = static_cast<std::uint32_t>(slots_.size());
+      slots_.emplace_back();
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+    }
+    Running& r = slots_[slot];
+    r.state = State::running;
+    r.serial = ++serial_;
+    r.child = child;
+    r.result = std::move(result);
+    r.cap = job.output_cap_bytes;
+    r.reaped = false;
+    watch(r.child.stdout_fd, make_token(r.serial, slot, k_stdout));
+    watch(r.child.stderr_fd, make_token(r.serial, slot, k_stderr));
+    if (r.child.pidfd >= 0) {
+      watch(r.child.pidfd, make_token(r.serial, slot, k_pidfd));
+    } else {
+      polled_.push_back(slot);
+    }
+    // Naemon's worker gives a job without a timeout 60 seconds.
+    const std::int64_t timeout_ms = job.timeout_ms == 0 ? 60'000 : job.timeout_ms;
+    deadlines_.push({start_ns + timeout_ms * 1'000'000, slot, r.serial, State::running});
+  }
+
+  void watch(int fd, std::uint64_t token) {
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = token;
+    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0) die("epoll_ctl add");
+  }
+
+  // Reads up to `max_reads` chunks; closes `fd` (and so drops it from the epoll set) at EOF or error.
+  void read_stream(Running& r, int& fd, std::string& text, bool& truncated, int max_reads) {
+    for (int i = 0; fd >= 0 && i < max_reads; ++i) {
+      const ssize_t n = ::read(fd, scratch_, sizeof scratch_);
+      if (n > 0) {
+        const std::size_t room = r.cap > text.size() ? r.cap - text.size() : 0;
+        const std::size_t keep = std::min(room, static_cast<std::size_t>(n));
+        text.append(scratch_, keep);
+        if (keep < static_cast<std::size_t>(n)) truncated = true;
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+      ::close(fd);  // EOF, or an error no retry would fix
+      fd = -1;
+    }
+  }
+
+  // wait4 rather than waitid(P_PIDFD) because it also returns the plugin's rusage. Safe by pid: an
+  // unreaped child keeps its pid, and only this thread reaps it.
+  void try_reap(std::uint32_t slot) {
+    Running& r = slots_[slot];
+    if (r.reaped) return;
+    int status = 0;
+    rusage usage{};
+    const pid_t got = ::wait4(r.child.pid, &status, WNOHANG, &usage);
+    if (got == 0) return;
+    if (got < 0 && errno == EINTR) return;
+    r.reaped = true;
+    if (r.child.pidfd >= 0) {
+      ::close(r.child.pidfd);
+      r.child.pidfd = -1;
+    } else {
+      polled_.erase(std::find(polled_.begin(), polled_.end(), slot));
+    }
+    if (r.state == State::reaping) return release(slot);  // a timed-out job whose result already went out
+
+    CheckResult& result = r.result;
+    result.end_us = wall_us();
+    if (got < 0) {
+      // ECHILD: someone else in the process reaped it. Nothing is known about how it ended.
+      result.outcome = Outcome::spawn_failed;
+      result.spawn_errno = errno;
+    } else if (WIFSIGNALED(status)) {
+      result.outcome = Outcome::killed_by_signal;
+      result.signal = WTERMSIG(status);
+      result.core_dumped = WCOREDUMP(status);
+    } else {
+      result.outcome = Outcome::exited;
+      result.exit_code = WEXITSTATUS(status);
+    }
+    result.plugin_user_us = timeval_us(usage.ru_utime);
+    result.plugin_system_us = timeval_us(usage.ru_stime);
+    r.state = State::exited;
+    // Whatever the plugin wrote is in the pipes by now (its fds closed before it became a zombie); read
+    // what is there. If a grandchild still holds a pipe, give it the exit grace, no more.
+    read_stream(r, r.child.stdout_fd, result.output, result.output_truncated, k_reads_per_event);
+    read_stream(r, r.child.stderr_fd, result.error_output, result.error_output_truncated, k_reads_per_event);
+    if (r.child.stdout_fd >= 0 || r.child.stderr_fd >= 0) {
+      deadlines_.push(
+          {mono_ns() + std::chrono::nanoseconds(options_.exit_grace).count(), slot, r.serial, State::exited});
+    }
+  }
+
+  // After any event on a job: finish it if nothing more can come.
+  void settle(std::uint32_t slot) {
+    Running& r = slots_[slot];
+    if (r.state == State::running && r.child.stdout_fd < 0 && r.child.stderr_fd < 0 && !r.reaped) {
+      try_reap(slot);  // both pipes at EOF usually means the plugin just exited; skip waiting for the pidfd
+    }
+    if (r.state == State::exited && r.child.stdout_fd < 0 && r.child.stderr_fd < 0) finish(slot);
+  }
+
+  void finish(std::uint32_t slot) {
+    Running& r = slots_[slot];
+    done_.push_back(std::move(r.result));
+    release(slot);
+  }
+
+  void release(std::uint32_t slot) {
+    Running& r = slots_[slot];
+    close_child_fds(r.child);
+    r.result = CheckResult{};
+    r.state = State::free;
+    ++r.serial;  // invalidates tokens and deadlines still pointing here
+    free_.push_back(slot);
+  }
+
+  void expire_deadlines(std::int64_t now) {
+    while (!deadlines_.empty()) {
+      const Deadline d = deadlines_.top();
+      if (!deadline_is_live(d)) {
+        deadlines_.pop();
+        continue;
+      }
+      if (d.at_ns > now) return;
+      deadlines_.pop();
+      if (d.for_state == State::running) {
+        time_out(d.slot);
+      } else {
+        finish(d.slot);  // a grandchild still holds a pipe: keep what arrived, leave it running
+      }
+    }
+  }
+
+  // Naemon's worker sends SIGKILL to the process group at once (no SIGTERM first) and reports the
+  // timeout without waiting for the reap; so do we. The slot lives on until the child is reaped.
+  void time_out(std::uint32_t slot) {
+    Running& r = slots_[slot];
+    ::kill(-r.child.pid, SIGKILL);
+    CheckResult& result = r.result;
+    result.outcome = Outcome::timed_out;
+    result.end_us = wall_us();
+    read_stream(r, r.child.stdout_fd, result.output, result.output_truncated, k_reads_per_event);
+    read_stream(r, r.child.stderr_fd, result.error_output, result.error_output_truncated, k_reads_per_event);
+    for (int* fd : {&r.child.stdout_fd, &r.child.stderr_fd}) {
+      if (*fd >= 0) ::close(*fd);
+      *fd = -1;
+    }
+    done_.push_back(std::move(result));
+    r.result = CheckResult{};
+    r.state = State::reaping;
+    try_reap(slot);
+  }
+
+  void poll_children() {
+    // try_reap may erase from polled_, so walk a copy.
+    polled_copy_ = polled_;
+    for (const std::uint32_t slot : polled_copy_) {
+      const std::uint32_t serial = slots_[slot].serial;
+      try_reap(slot);
+      if (slots_[slot].serial == serial && slots_[slot].state != State::free) settle(slot);
+    }
+  }
+
+  void shut_down() {
+    for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
+      Running& r = slots_[slot];
+      if (r.state == State::free) continue;
+      if (!r.reaped) {
+        // A plugin that already exited (State::exited) may have left a daemon behind on purpose; only
+        // groups whose leader still runs are killed, as at a timeout.
+        if (r.state == State::running || r.state == State::reaping) ::kill(-r.child.pid, SIGKILL);
+        int status;
+        while (::waitpid(r.child.pid, &status, 0) < 0 && errno == EINTR) {
+        }
+      }
+      close_child_fds(r.child);
+      r.state = State::free;
+    }
+    done_.clear();
+    std::lock_guard lock(inbox_mutex_);
+    inbox_.clear();
+    cpu_at_exit_ns_.store(cpu_time().count(), std::memory_order_release);
+    exited_.store(true, std::memory_order_release);
+  }
+
+  const Spawner& spawner_;
+  ResultQueue& results_;
+  const ExecutorOptions options_;
+  int epoll_fd_;
+  clockid_t cpu_clock_{};
+  std::atomic<std::int64_t> cpu_at_exit_ns_{0};
+  std::atomic<bool> exited_{false};
+
+  std::mutex inbox_mutex_;
+  std::vector<CheckJob> inbox_;  // guarded by inbox_mutex_
+  WakeupFd inbox_wakeup_;
+  std::atomic<bool> stopping_{false};
+
+  // Executor thread only from here on.
+  std::vector<Running> slots_;
+  std::vector<std::uint32_t> free_;
+  std::uint32_t serial_ = 0;
+  std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>> deadlines_;  // lazily pruned
+  std::vector<std::uint32_t> polled_;  // slots of children without a pidfd
+  std::vector<std::uint32_t> polled_copy_;
+  std::vector<CheckResult> done_;  // pushed to results_ once per iteration
+  char scratch_[k_read_chunk];
+
+  std::thread thread_;  // last: started once everything above is constructed
+};
+
+Executor::Executor(ResultQueue& results, ExecutorOptions options)
+    : spawner_(std::make_unique<Spawner>(options.use_pidfd)) {
+  const unsigned n = std::max(1u, options.threads);
+  workers_.reserve(n);
+  for (unsigned i = 0; i < n; ++i)
+    workers_.push_back(std::make_unique<Worker>(i, *spawner_, results, options));
+}
+
+Executor::~Executor() {
+  shutdown();
+}
+
+bool Executor::submit(CheckJob&& job) {
+  if (!accepting_.load(std::memory_order_acquire)) return false;
+  const unsigned i = next_worker_.fetch_add(1, std::memory_order_relaxed) % workers_.size();
+  workers_[i]->enqueue(std::make_move_iterator(&job), std::make_move_iterator(&job + 1));
+  return true;
+}
+
+std::size_t Executor::submit_batch(std::vector<CheckJob>& jobs) {
+  if (!accepting_.load(std::memory_order_acquire)) {
+    jobs.clear();
+    return 0;
+  }
+  const std::size_t total = jobs.size();
+  const std::size_t n = workers_.size();
+  const std::size_t per = (total + n - 1) / n;
+  const unsigned first = next_worker_.fetch_add(1, std::memory_order_relaxed);
+  for (std::size_t w = 0, begin = 0; begin < total; ++w, begin += per) {
+    const std::size_t end = std::min(total, begin + per);
+    workers_[(first + w) % n]->enqueue(std::make_move_iterator(jobs.begin() + begin),
+                                       std::make_move_iterator(jobs.begin() + end));
+  }
+  jobs.clear();
+  return total;
+}
+
+void Executor::shutdown() {
+  accepting_.store(false, std::memory_order_release);
+  for (auto& worker : workers_) worker->stop();
+}
+
+std::chrono::nanoseconds Executor::cpu_time() const {
+  std::chrono::nanoseconds total{0};
+  for (const auto& worker : workers_) total += worker->cpu_time();
+  return total;
+}
+
+}  // namespace vedette::exec

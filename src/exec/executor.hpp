@@ -1,0 +1,68 @@
+// Executor threads ("exec-N") that run CheckJobs and push CheckResults into a ResultQueue. submit() may be
+// called from any thread (the core thread, in practice) and never waits for a spawn: it queues the job to
+// one executor thread and wakes it. Each thread spawns, watches its children's pipes and pidfds in its own
+// epoll, enforces timeouts, and batches its finished results into one ResultQueue push per iteration.
+//
+//   ResultQueue results;
+//   Executor executor(results, {.threads = 2});
+//   (void)executor.submit(std::move(job));   // later, on results.fd() readable: results.drain(batch)
+#pragma once
+
+#include "exec/check_job.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace vedette::exec {
+
+class ResultQueue;
+class Spawner;
+
+struct ExecutorOptions {
+  unsigned threads = 2;
+  // After the plugin itself has exited, how long its pipes may stay open (held by a grandchild it left
+  // behind) before the result goes out with the output read so far. Naemon does not wait at all; a short
+  // grace catches output a grandchild writes just after its parent exits.
+  std::chrono::milliseconds exit_grace{10};
+  // Off only to test the fallback: without pidfds, children are polled with wait4(WNOHANG).
+  bool use_pidfd = true;
+  std::chrono::milliseconds poll_interval{2};  // fallback only
+};
+
+class Executor {
+ public:
+  // `results` must outlive the Executor. Starts the threads.
+  explicit Executor(ResultQueue& results, ExecutorOptions options = {});
+  ~Executor();  // shutdown()
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  // Any thread. False once shutdown() has begun (the job is dropped, no result follows). Otherwise
+  // exactly one CheckResult with the job's id and generation will be pushed, unless shutdown() comes first.
+  [[nodiscard]] bool submit(CheckJob&& job);
+  // Any thread. Moves every job out of `jobs` (left empty), spread over the threads with one lock and at
+  // most one wakeup per thread. Returns how many were accepted (all or none).
+  std::size_t submit_batch(std::vector<CheckJob>& jobs);
+
+  // Stops accepting jobs, SIGKILLs the process group of every plugin still running, reaps them and joins
+  // the threads. Results not yet pushed are dropped; queued jobs are dropped. Idempotent; not concurrent
+  // with itself.
+  void shutdown();
+
+  // Any thread: CPU time consumed so far by the executor threads (plugins excluded).
+  [[nodiscard]] std::chrono::nanoseconds cpu_time() const;
+  [[nodiscard]] unsigned thread_count() const { return static_cast<unsigned>(workers_.size()); }
+
+ private:
+  class Worker;
+
+  std::unique_ptr<Spawner> spawner_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::atomic<unsigned> next_worker_{0};
+  std::atomic<bool> accepting_{true};
+};
+
+}  // namespace vedette::exec
