@@ -1,25 +1,15 @@
 #include "engine/state_machine.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 namespace vedette::engine {
 
 namespace {
 
-// Naemon turns ';' into ':' in the short output: it is the field separator of its log lines.
 void set_output(CheckState& s, const CheckOutcome& r, const char* when_empty) {
   s.plugin_output = r.output.empty() ? std::string(when_empty) : r.output;
-  std::replace(s.plugin_output.begin(), s.plugin_output.end(), ';', ':');
   s.long_plugin_output = r.long_output;
   s.perf_data = r.perf_data;
-}
-
-void set_fixed_output(CheckState& s, std::string text) {
-  s.plugin_output = std::move(text);
-  s.long_plugin_output.clear();
-  s.perf_data.clear();
 }
 
 bool recently_checked(const HostState& h, const StateSettings& settings, Time now) {
@@ -38,27 +28,8 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
   if (r.type == CheckType::active) svc.is_executing = false;
   svc.last_state = svc.current_state;
 
-  if (r.end == CheckOutcome::End::timed_out) {
-    set_fixed_output(svc, fmt::format("(Service check timed out after {:.2f} seconds)", svc.execution_time));
-    svc.current_state = settings.service_check_timeout_state;
-  } else if (r.end == CheckOutcome::End::abnormal) {
-    set_fixed_output(svc, "(Service check did not exit properly)");
-    svc.current_state = k_state_critical;
-  } else if (r.return_code < 0 || r.return_code > 3) {
-    const char* hint = r.return_code == 126   ? " - plugin may not be executable"
-                       : r.return_code == 127 ? " - plugin may be missing"
-                                              : "";
-    set_fixed_output(svc, fmt::format("(Return code of {} is out of bounds{})", r.return_code, hint));
-    svc.current_state = k_state_critical;
-    fx.warning = fmt::format(
-        "Return code of {} for check of service '{{}}' on host '{{}}' was out of bounds.{}", r.return_code,
-        r.return_code == 126   ? "Make sure the plugin you're trying to run is executable."
-        : r.return_code == 127 ? " Make sure the plugin you're trying to run actually exists."
-                               : "");
-  } else {
-    set_output(svc, r, "(No output returned from plugin)");
-    svc.current_state = r.return_code;
-  }
+  set_output(svc, r, "(No output returned from plugin)");
+  svc.current_state = r.state;
 
   switch (svc.last_state) {
     case k_state_ok:
@@ -184,24 +155,9 @@ HostEffects apply_host_result(HostState& host, const HostRules& rules, const Che
   host.last_state = host.current_state;
   if (host.state_type == StateType::hard) host.last_hard_state = host.current_state;
   set_output(host, r, "(No output returned from host check)");
-  int result = r.return_code;
+  int result = r.state;
   if (active) {
     host.is_executing = false;
-    if (r.end == CheckOutcome::End::timed_out) {
-      set_fixed_output(host, fmt::format("(Host check timed out after {:.2f} seconds)", host.execution_time));
-      result = k_state_unknown;
-    } else if (r.end == CheckOutcome::End::abnormal) {
-      set_fixed_output(host, "(Host check did not exit properly)");
-      result = k_state_critical;
-    } else if (r.return_code < 0 || r.return_code > 3) {
-      const bool missing = r.return_code == 126 || r.return_code == 127;
-      set_fixed_output(host, fmt::format("(Return code of {} is out of bounds{})", r.return_code,
-                                         missing ? " - plugin may be missing" : ""));
-      fx.warning =
-          fmt::format("Return code of {} for check of host '{{}}' was out of bounds.{}", r.return_code,
-                      missing ? " Make sure the plugin you're trying to run actually exists." : "");
-      result = k_state_critical;
-    }
     if (!rules.has_check_command) {
       host.plugin_output = "(Host assumed to be UP)";
       result = k_state_ok;

@@ -14,17 +14,19 @@
 
 namespace vedette::engine {
 
-// A finished check, before it becomes state. Active results come from the executor, passive ones from
-// the command file.
+// A finished check, before it becomes state: the state and texts as Naemon derives them from the plugin's
+// exit (exec::interpret_check_result: timeouts, out-of-range codes, output parsing, ';' -> ':').
+// Active results come from the executor, passive ones from the command file.
 struct CheckOutcome {
   CheckType type = CheckType::active;
-  enum class End : std::uint8_t { exited, timed_out, abnormal } end = End::exited;  // abnormal: no exit code
-  int return_code = 0;
+  // Services: 0-3. Hosts: active checks on the plugin scale (0-3, turned into UP/DOWN here), passive ones
+  // the host state as submitted (0 UP, 1 DOWN, 2 UNREACHABLE).
+  int state = 0;
   Time start = 0;
   Time finish = 0;
   double execution_time = 0;
   double latency = 0;
-  std::string output;  // first line, before '|'
+  std::string output;  // first line, before '|'; empty means the plugin printed nothing
   std::string long_output;
   std::string perf_data;
 };
@@ -51,7 +53,6 @@ struct ServiceEffects {
   bool log_passive = false;           // PASSIVE SERVICE CHECK
   bool check_host_now = false;        // an on-demand check of the service's host
   bool use_retry_interval = false;    // next check after retry_interval instead of check_interval
-  std::string warning;                // a runtime warning line to log, e.g. a return code out of bounds
 };
 
 // The service's view of its host, and what the result changes there (first state change times).
@@ -80,7 +81,6 @@ struct HostEffects {
   // recovery, parents that are UP and children that are not UNREACHABLE after a failure.
   bool check_neighbours_after_recovery = false;
   bool check_neighbours_after_failure = false;
-  std::string warning;
 };
 
 struct HostRules {

@@ -1,0 +1,446 @@
+// Macro values and command expansion against a model loaded by the real loader, so the templates are the
+// ones the daemon runs. Expected values follow Naemon's macros.c and runcmd's split.
+#include "engine/macros.hpp"
+
+#include "config/command_compiler.hpp"
+#include "config/loader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace vedette::engine {
+namespace {
+
+namespace fs = std::filesystem;
+using Strings = std::vector<std::string>;
+
+constexpr const char* k_objects = R"(define command {
+  command_name  check_ping
+  command_line  $USER1$/check_ping -H $HOSTADDRESS$ -w $ARG1$ -c $ARG2$
+}
+define command {
+  command_name  check_disk
+  command_line  $USER1$/check_disk $ARG1$
+}
+define command {
+  command_name  echo_args
+  command_line  /bin/echo $ARG1$ $ARG2$ $ARG3$
+}
+define command {
+  command_name  piped
+  command_line  /bin/echo $HOSTNAME$ | /bin/cat
+}
+define command {
+  command_name  quoted
+  command_line  /bin/echo '$ARG1$' "$SERVICEOUTPUT$"
+}
+define command {
+  command_name  with_env
+  command_line  LANG=C TZ=UTC /bin/echo $ARG1$
+}
+define timeperiod {
+  timeperiod_name  24x7
+  alias            always
+  monday           00:00-24:00
+}
+define contact {
+  contact_name                   admin
+  email                          admin@example.com
+  host_notification_commands     echo_args
+  service_notification_commands  echo_args
+  host_notification_period       24x7
+  service_notification_period    24x7
+  _PHONE                         555
+}
+define hostgroup {
+  hostgroup_name  all
+  alias           All hosts
+}
+define hostgroup {
+  hostgroup_name  web
+  alias           Web servers
+  members         web01
+}
+define host {
+  host_name           web01
+  alias               Web One
+  address             10.0.0.1
+  hostgroups          all
+  check_command       check_ping!100.0,20%!500.0,60%
+  max_check_attempts  3
+  contacts            admin
+  notes               runs on $HOSTADDRESS$
+  notes_url           http://wiki/$HOSTNAME$?a b
+  _FOO                bar baz
+  _rack               r1
+}
+define host {
+  host_name           db01
+  address             10.0.0.2
+  hostgroups          all
+  check_command       check_ping!1,1%!2,2%
+  max_check_attempts  3
+  contacts            admin
+  _FOO                dbfoo
+}
+define servicegroup {
+  servicegroup_name  webs
+  alias              Web services
+}
+define service {
+  host_name           web01
+  service_description HTTP
+  check_command       check_disk!-w 20% -c 10%
+  max_check_attempts  4
+  contacts            admin
+  servicegroups       webs
+  _SNMP_COMMUNITY     public
+}
+define service {
+  host_name           db01
+  service_description HTTP
+  check_command       check_disk!-w 1
+  max_check_attempts  4
+  contacts            admin
+  servicegroups       webs
+}
+)";
+
+class MacroTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / ("vedette_macros_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    write("objects.cfg", k_objects);
+    write("resource.cfg", "$USER1$=/usr/lib/nagios/plugins\n$USER2$=s3cr3t word\n");
+    write("naemon.cfg",
+          "cfg_file=objects.cfg\nresource_file=resource.cfg\nillegal_macro_output_chars=`~$&|'\"<>\n"
+          "admin_email=root@example.com\ndate_format=iso8601\n");
+    files_ = new config::SourceFiles();
+    config::Diagnostics diags;
+    cfg_ = new config::Configuration(config::load_configuration((dir_ / "naemon.cfg").string(), *files_, diags));
+    for (const auto& d : diags.all()) ADD_FAILURE() << d.message;
+    ASSERT_TRUE(cfg_->model);
+  }
+  static void TearDownTestSuite() {
+    delete cfg_;
+    delete files_;
+    fs::remove_all(dir_);
+  }
+  static void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
+
+  void SetUp() override {
+    const model::Model& m = model();
+    hosts_.resize(m.hosts.size());
+    services_.resize(m.services.size());
+    web01_ = m.host_by_name.at("web01");
+    db01_ = m.host_by_name.at("db01");
+    http_ = m.find_service("web01", "HTTP");
+    ServiceState& s = services_[model::index(http_)];
+    s.current_state = k_state_critical;
+    s.last_state = k_state_ok;
+    s.state_type = StateType::soft;
+    s.current_attempt = 2;
+    s.last_state_change = now_ - 303;
+    s.last_check = now_ - 10;
+    s.execution_time = 0.0125;
+    s.latency = 0.5;
+    s.plugin_output = "DISK CRITICAL - /var `is` full | really";
+    s.long_plugin_output = "line2\\nline3";
+    s.perf_data = "/var=99%;80;90";
+    s.has_been_checked = true;
+    hosts_[model::index(db01_)].current_state = k_host_down;
+    hosts_[model::index(db01_)].has_been_checked = true;
+    hosts_[model::index(web01_)].has_been_checked = true;
+  }
+
+  static const model::Model& model() { return *cfg_->model; }
+  static config::MainConfig& main() { return cfg_->main; }
+
+  MacroContext service_ctx() const {
+    return MacroContext{.model = model(),
+                        .main = main(),
+                        .host = web01_,
+                        .service = http_,
+                        .host_state = &hosts_[model::index(web01_)],
+                        .service_state = &services_[model::index(http_)],
+                        .now = now_,
+                        .all_hosts = &hosts_,
+                        .all_services = &services_};
+  }
+
+  std::string value(std::string_view name) const { return value(name, service_ctx()); }
+  static std::string value(std::string_view name, const MacroContext& ctx) {
+    std::string out;
+    if (!macro_value(name, ctx, out)) return "<unknown>";
+    return out;
+  }
+  std::string expand(std::string_view text) const {
+    std::string out;
+    process_macros(text, service_ctx(), k_strip_illegal, out);
+    return out;
+  }
+
+  ExpandedCommand run(std::string_view command, std::vector<std::string_view> args) const {
+    const model::Model& m = model();
+    return expand_command(m.commands[model::index(m.command_by_name.at(command))].compiled, service_ctx(), args);
+  }
+
+  static inline fs::path dir_;
+  static inline config::SourceFiles* files_ = nullptr;
+  static inline config::Configuration* cfg_ = nullptr;
+  std::vector<HostState> hosts_;
+  std::vector<ServiceState> services_;
+  model::HostId web01_{}, db01_{};
+  model::ServiceId http_{};
+  Time now_ = 1'700'000'000;
+};
+
+TEST_F(MacroTest, HostAndServiceMacros) {
+  EXPECT_EQ(value("HOSTNAME"), "web01");
+  EXPECT_EQ(value("HOSTALIAS"), "Web One");
+  EXPECT_EQ(value("HOSTDISPLAYNAME"), "web01");
+  EXPECT_EQ(value("HOSTADDRESS"), "10.0.0.1");
+  EXPECT_EQ(value("HOSTSTATE"), "UP");
+  EXPECT_EQ(value("HOSTSTATEID"), "0");
+  EXPECT_EQ(value("MAXHOSTATTEMPTS"), "3");
+  EXPECT_EQ(value("HOSTCHECKCOMMAND"), "check_ping!100.0,20%!500.0,60%");
+  EXPECT_EQ(value("SERVICEDESC"), "HTTP");
+  EXPECT_EQ(value("SERVICESTATE"), "CRITICAL");
+  EXPECT_EQ(value("SERVICESTATEID"), "2");
+  EXPECT_EQ(value("LASTSERVICESTATE"), "OK");
+  EXPECT_EQ(value("SERVICESTATETYPE"), "SOFT");
+  EXPECT_EQ(value("HOSTSTATETYPE"), "HARD");
+  EXPECT_EQ(value("SERVICEATTEMPT"), "2");
+  EXPECT_EQ(value("MAXSERVICEATTEMPTS"), "4");
+  EXPECT_EQ(value("SERVICECHECKTYPE"), "ACTIVE");
+  EXPECT_EQ(value("SERVICEEXECUTIONTIME"), "0.013");  // "%.3f" of 0.0125 rounds half to even
+  EXPECT_EQ(value("SERVICELATENCY"), "0.500");
+  EXPECT_EQ(value("SERVICEDURATION"), "0d 0h 5m 3s");
+  EXPECT_EQ(value("SERVICEDURATIONSEC"), "303");
+  EXPECT_EQ(value("LASTSERVICESTATECHANGE"), std::to_string(now_ - 303));
+  EXPECT_EQ(value("LASTSERVICECHECK"), std::to_string(now_ - 10));
+  EXPECT_EQ(value("SERVICEOUTPUT"), "DISK CRITICAL - /var `is` full | really") << "raw value, not cleaned";
+  EXPECT_EQ(value("LONGSERVICEOUTPUT"), "line2\\nline3");
+  EXPECT_EQ(value("SERVICEPERFDATA"), "/var=99%;80;90");
+  EXPECT_EQ(value("SERVICECHECKCOMMAND"), "check_disk!-w 20% -c 10%");
+  EXPECT_EQ(value("SERVICEPERCENTCHANGE"), "0.00");
+  EXPECT_EQ(value("SERVICEACKAUTHOR"), "");
+  EXPECT_EQ(value("NOTIFICATIONTYPE"), "");
+}
+
+TEST_F(MacroTest, GroupsGlobalsAndTimes) {
+  // Naemon prepends each group to the host's list: the last group registered comes first.
+  EXPECT_EQ(value("HOSTGROUPNAME"), "web");
+  EXPECT_EQ(value("HOSTGROUPALIAS"), "Web servers");
+  EXPECT_EQ(value("HOSTGROUPNAMES"), "web,all");
+  EXPECT_EQ(value("HOSTGROUPMEMBERS:all"), "db01,web01");
+  EXPECT_EQ(value("SERVICEGROUPNAME"), "webs");
+  EXPECT_EQ(value("SERVICEGROUPMEMBERS"), "db01,HTTP,web01,HTTP");
+  EXPECT_EQ(value("ADMINEMAIL"), "root@example.com");
+  EXPECT_EQ(value("MAINCONFIGFILE"), (dir_ / "naemon.cfg").string());
+  EXPECT_EQ(value("RESOURCEFILE"), (dir_ / "resource.cfg").string());
+  EXPECT_EQ(value("TIMET"), std::to_string(now_));
+
+  const std::time_t t = now_;
+  std::tm tm{};
+  ::localtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  EXPECT_EQ(value("DATE"), buf) << "date_format=iso8601";
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  EXPECT_EQ(value("SHORTDATETIME"), buf);
+  std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
+  EXPECT_EQ(value("TIME"), buf);
+  EXPECT_NE(value("LONGDATETIME").find(std::to_string(tm.tm_year + 1900)), std::string::npos);
+
+  EXPECT_EQ(value("TOTALHOSTSUP"), "1");
+  EXPECT_EQ(value("TOTALHOSTSDOWN"), "1");
+  EXPECT_EQ(value("TOTALSERVICESCRITICAL"), "1");
+  EXPECT_EQ(value("TOTALHOSTSERVICES"), "1");
+  EXPECT_EQ(value("TOTALHOSTSERVICESCRITICAL"), "1");
+}
+
+TEST_F(MacroTest, NotesAreExpandedAndUrlsEncoded) {
+  EXPECT_EQ(value("HOSTNOTES"), "runs on 10.0.0.1");
+  EXPECT_EQ(value("HOSTNOTESURL"), "http://wiki/web01?a b") << "only the macros inside are URL-encoded";
+  EXPECT_EQ(value("HOSTNOTESURL:db01"), "http://wiki/db01?a b");
+  std::string out;
+  process_macros("$SERVICEDESC$ $HOSTALIAS$", service_ctx(), k_url_encode, out);
+  EXPECT_EQ(out, "HTTP Web%20One");
+}
+
+TEST_F(MacroTest, CustomVariables) {
+  EXPECT_EQ(value("_HOSTFOO"), "bar baz");
+  EXPECT_EQ(value("_HOSTRACK"), "r1") << "names are stored upper-cased";
+  EXPECT_EQ(value("_HOSTrack"), "<unknown>") << "and matched exactly";
+  EXPECT_EQ(value("_SERVICESNMP_COMMUNITY"), "public");
+  EXPECT_EQ(value("_HOSTFOO:db01"), "dbfoo");
+  EXPECT_EQ(value("_HOSTFOO:all:,"), "dbfoo,bar baz");
+  EXPECT_EQ(value("_HOSTNOPE"), "<unknown>");
+  EXPECT_EQ(value("_CONTACTPHONE:admin"), "555");
+  MacroContext ctx = service_ctx();
+  ctx.contact = model().contact_by_name.at("admin");
+  EXPECT_EQ(value("_CONTACTPHONE", ctx), "555");
+  EXPECT_EQ(value("CONTACTEMAIL", ctx), "admin@example.com");
+  EXPECT_EQ(value("CONTACTNAME"), "<unknown>") << "no contact in a check";
+}
+
+TEST_F(MacroTest, OnDemandMacros) {
+  EXPECT_EQ(value("HOSTSTATE:db01"), "DOWN");
+  EXPECT_EQ(value("HOSTADDRESS:db01"), "10.0.0.2");
+  EXPECT_EQ(value("SERVICESTATE:web01:HTTP"), "CRITICAL");
+  EXPECT_EQ(value("SERVICESTATE::HTTP"), "CRITICAL") << "empty host: the current one";
+  EXPECT_EQ(value("SERVICESTATE:db01:HTTP"), "OK");
+  EXPECT_EQ(value("SERVICESTATE::NOPE"), "") << "Naemon: known, no value";
+  EXPECT_EQ(value("SERVICESTATEID:webs:;"), "0;2") << "servicegroup and delimiter";
+  EXPECT_EQ(value("HOSTSTATE:all:/"), "DOWN/UP");
+  EXPECT_EQ(value("HOSTSTATE:nosuch"), "<unknown>");
+  EXPECT_EQ(value("SERVICESTATE:nosuch"), "<unknown>");
+
+  MacroContext no_arrays = service_ctx();
+  no_arrays.all_hosts = nullptr;
+  EXPECT_EQ(value("HOSTSTATE:db01", no_arrays), "<unknown>") << "no state to read";
+  EXPECT_EQ(value("HOSTADDRESS:db01", no_arrays), "10.0.0.2") << "configuration needs no state";
+}
+
+TEST_F(MacroTest, ProcessMacrosRules) {
+  EXPECT_EQ(expand("a $$ b $$$HOSTNAME$"), "a $ b $web01");
+  EXPECT_EQ(expand("$FOO$ and $HOSTNAME$"), "$FOO$ and web01") << "unknown macros stay";
+  EXPECT_EQ(expand("x $HOSTNAME"), "x $HOSTNAME") << "unterminated and unknown";
+  EXPECT_EQ(expand("end $"), "end $");
+  EXPECT_EQ(expand("$USER1$|$USER2$|$USER9$|$USER0$|$USER257$"),
+            "/usr/lib/nagios/plugins|s3cr3t word||$USER0$|$USER257$");
+  EXPECT_EQ(expand("$ARG1$|$ARG33$|$ARGX$"), "|$ARG33$|$ARGX$");
+  // Output macros lose control bytes and illegal_macro_output_chars; others never do.
+  EXPECT_EQ(expand("$SERVICEOUTPUT$"), "DISK CRITICAL - /var is full  really");
+  EXPECT_EQ(expand("$SERVICECHECKCOMMAND$"), "check_disk!-w 20% -c 10%");
+  services_[model::index(http_)].plugin_output = "a\tb\x7f" "c";
+  EXPECT_EQ(expand("$SERVICEOUTPUT$"), "abc");
+  EXPECT_EQ(expand("$USER2$"), "s3cr3t word");
+  std::string plain;
+  process_macros("$SERVICEOUTPUT$", service_ctx(), k_macro_plain, plain);
+  EXPECT_EQ(plain, "a\tb\x7f" "c") << "no stripping without the option";
+}
+
+TEST_F(MacroTest, TypicalChecksSplitAsNaemon) {
+  ExpandedCommand c = run("check_ping", {"100.0,20%", "500.0,60%"});
+  EXPECT_FALSE(c.shell);
+  EXPECT_EQ(c.argv, (Strings{"/usr/lib/nagios/plugins/check_ping", "-H", "10.0.0.1", "-w", "100.0,20%", "-c",
+                             "500.0,60%"}));
+
+  c = run("check_disk", {"-w 20% -c 10%"});
+  EXPECT_FALSE(c.shell);
+  EXPECT_EQ(c.argv, (Strings{"/usr/lib/nagios/plugins/check_disk", "-w", "20%", "-c", "10%"}))
+      << "an argument with blanks becomes several words, as in Naemon";
+
+  c = run("echo_args", {"-H $HOSTADDRESS$", "[$ARG1$]", "$ARG3$"});
+  EXPECT_EQ(c.argv, (Strings{"/bin/echo", "-H", "10.0.0.1", "[-H", "10.0.0.1]"}))
+      << "arguments are expanded first, seeing earlier arguments only; an empty word disappears";
+
+  c = run("echo_args", {"$USER2$", "$_HOSTFOO$"});
+  EXPECT_EQ(c.argv, (Strings{"/bin/echo", "s3cr3t", "word", "bar", "baz"}));
+}
+
+TEST_F(MacroTest, ShellAndQuoting) {
+  ExpandedCommand c = run("piped", {});
+  EXPECT_TRUE(c.shell);
+  EXPECT_EQ(c.argv, (Strings{"/bin/echo web01 | /bin/cat"}));
+
+  c = run("echo_args", {"a;b"});
+  EXPECT_TRUE(c.shell) << "a metacharacter in a value sends the line to the shell";
+  EXPECT_EQ(c.argv, (Strings{"/bin/echo a;b  "}));
+
+  c = run("echo_args", {"$NOPE$"});
+  EXPECT_TRUE(c.shell) << "an unknown macro stays as $NOPE$, which needs the shell";
+
+  c = run("quoted", {"two words"});
+  EXPECT_FALSE(c.shell);
+  EXPECT_EQ(c.argv, (Strings{"/bin/echo", "two words", "DISK CRITICAL - /var is full  really"}));
+
+  c = run("quoted", {"it's"});
+  EXPECT_TRUE(c.shell) << "the value's quote leaves a quote unbalanced";
+}
+
+TEST_F(MacroTest, EnvironmentWordsAndMacros) {
+  ExpandedCommand c = run("with_env", {"x"});
+  EXPECT_FALSE(c.shell);
+  EXPECT_EQ(c.argv, (Strings{"/bin/echo", "x"}));
+  EXPECT_EQ(c.env, (std::vector<std::pair<std::string, std::string>>{{"LANG", "C"}, {"TZ", "UTC"}}));
+
+  EXPECT_TRUE(environment_macros(service_ctx()).empty()) << "off unless enable_environment_macros=1";
+  main().enable_environment_macros = true;
+  c = run("with_env", {"x"});
+  main().enable_environment_macros = false;
+  auto find = [&](const std::string& name) -> std::string {
+    for (const auto& [k, v] : c.env)
+      if (k == name) return v;
+    return "<missing>";
+  };
+  EXPECT_EQ(find("NAGIOS_HOSTNAME"), "web01");
+  EXPECT_EQ(find("NAGIOS_SERVICESTATE"), "CRITICAL");
+  EXPECT_EQ(find("NAGIOS_ARG1"), "x");
+  EXPECT_EQ(find("NAGIOS__HOSTFOO"), "bar baz");
+  EXPECT_EQ(find("NAGIOS__SERVICESNMP_COMMUNITY"), "public");
+  EXPECT_EQ(find("NAGIOS_USER1"), "<missing>") << "resource macros are never exported";
+  ASSERT_GE(c.env.size(), 2u);
+  EXPECT_EQ(c.env[c.env.size() - 2].first, "LANG") << "the command's own words come last and win";
+}
+
+// The fast path (fill the template's words) and Naemon's way (expand the whole line, split it) must agree
+// on every line and value.
+TEST_F(MacroTest, FastPathMatchesExpandThenSplit) {
+  const std::vector<std::string> line_parts = {
+      "/bin/x", " ", "  ", "$ARG1$", "$ARG2$", "$HOSTNAME$", "$SERVICEOUTPUT$", "'", "\"", "\\", "=", "a",
+      "-w", "|", ";", "$$", "$NOPE$", "$_HOSTFOO$", "$USER2$", "~", "FOO=", "\t", "$ARG3$"};
+  const std::vector<std::string> values = {"",  "x",    "a b", "-w 20%", "'q'", "\"d\"", "a\\b", "x;y",
+                                           "$", "$$",   "=",   "K=v",    "~",   "*",     "\t",   "$HOSTNAME$",
+                                           "(", "a=b c", " ",  "`id`",   "&",   "é"};
+  std::mt19937 rng(42);
+  auto pick = [&](const auto& v) { return v[std::uniform_int_distribution<std::size_t>(0, v.size() - 1)(rng)]; };
+  model::StringPool pool;
+  int resplits = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string line;
+    const int n = std::uniform_int_distribution<int>(1, 8)(rng);
+    for (int i = 0; i < n; ++i) line += pick(line_parts);
+    const model::CommandTemplate tmpl = config::compile_command_line(line, pool);
+    const std::vector<std::string> arg_text = {pick(values), pick(values), pick(values)};
+    const std::vector<std::string_view> args(arg_text.begin(), arg_text.end());
+    const ExpandedCommand fast = expand_command(tmpl, service_ctx(), args);
+
+    // Naemon: expand each argument, then the line, then split.
+    MacroContext ctx = service_ctx();
+    std::vector<std::string> expanded_args;
+    std::vector<std::string_view> views;
+    expanded_args.reserve(3);
+    for (const std::string& a : arg_text) {
+      ctx.args = views;
+      std::string e;
+      process_macros(a, ctx, k_strip_illegal, e);
+      expanded_args.push_back(e);
+      views.assign(expanded_args.begin(), expanded_args.end());
+    }
+    ctx.args = views;
+    std::string whole;
+    process_macros(line, ctx, k_strip_illegal, whole);
+    bool shell = false;
+    std::vector<config::EnvVar> env;
+    const std::vector<std::string> argv = config::split_expanded_line(whole, shell, env);
+    if (shell != tmpl.needs_shell) ++resplits;
+    ASSERT_EQ(fast.shell, shell) << "line: " << line << " args: " << arg_text[0] << "|" << arg_text[1];
+    ASSERT_EQ(fast.argv, argv) << "line: " << line << " args: " << arg_text[0] << "|" << arg_text[1];
+    ASSERT_EQ(fast.env, env) << "line: " << line;
+  }
+  EXPECT_GT(resplits, 100) << "the generator should exercise the slow path too";
+}
+
+}  // namespace
+}  // namespace vedette::engine
