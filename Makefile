@@ -23,6 +23,7 @@ build: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 run: build
+	@mkdir -p build/demo-run
 	$(BUILD_DIR)/vedette etc/demo/vedette.cfg
 
 test: build

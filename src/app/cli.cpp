@@ -1,5 +1,6 @@
 #include "app/cli.hpp"
 
+#include "app/daemon.hpp"
 #include "app/verify_report.hpp"
 #include "config/loader.hpp"
 
@@ -68,11 +69,11 @@ int run_cli(int argc, char** argv) {
   config::Configuration cfg = config::load_configuration(config_path, files, diags);
   if (verify) return print_verify_report(cfg, diags, stdout);
 
-  // Until the engine runs checks, a foreground start verifies the configuration and shows what it holds.
-  fmt::print("Vedette {} starting with '{}'\n", VEDETTE_VERSION, config_path);
-  int rc = print_verify_report(cfg, diags, stdout);
-  if (rc == 0) fmt::print("\nConfiguration loaded. Check execution arrives with the engine (issue #3).\n");
-  return rc;
+  // A configuration with errors is refused with the same report -v prints, as Naemon refuses to start.
+  if (diags.has_errors() || cfg.model == nullptr) return print_verify_report(cfg, diags, stderr);
+  for (const config::Diagnostic& d : diags.all()) fmt::print(stderr, "{}\n", config::Diagnostics::format(d));
+  std::fflush(stderr);
+  return run_daemon(std::move(cfg), DaemonOptions{.log_to_stdout = true});
 }
 
 }  // namespace vedette::app

@@ -78,7 +78,8 @@ struct ExpandedCommand {
 // The command line of `tmpl` with `raw_args` as $ARG1$…, each macro-expanded first as Naemon does (an
 // argument sees the arguments before it). Split exactly as Naemon's runcmd splits the expanded line.
 // Fast path (every value lands inside its word): the words are filled from the template's pieces; it
-// allocates only the returned argv strings that outgrow SSO and the argv/env vectors. Slow path (a value
+// allocates only the returned argv vector and words that outgrow SSO (check_ping: 3 allocations, ~250 ns;
+// 0 with the reusing overload, ~200 ns: bench/engine/macros_bench). Slow path (a value
 // steers the split, or always_resplit): the whole line is expanded and config::split_expanded_line runs.
 [[nodiscard]] ExpandedCommand expand_command(const model::CommandTemplate& tmpl, const MacroContext& ctx,
                                              std::span<const std::string_view> raw_args);

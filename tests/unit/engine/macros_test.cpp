@@ -125,7 +125,8 @@ class MacroTest : public ::testing::Test {
           "admin_email=root@example.com\ndate_format=iso8601\n");
     files_ = new config::SourceFiles();
     config::Diagnostics diags;
-    cfg_ = new config::Configuration(config::load_configuration((dir_ / "naemon.cfg").string(), *files_, diags));
+    cfg_ =
+        new config::Configuration(config::load_configuration((dir_ / "naemon.cfg").string(), *files_, diags));
     for (const auto& d : diags.all()) ADD_FAILURE() << d.message;
     ASSERT_TRUE(cfg_->model);
   }
@@ -190,7 +191,8 @@ class MacroTest : public ::testing::Test {
 
   ExpandedCommand run(std::string_view command, std::vector<std::string_view> args) const {
     const model::Model& m = model();
-    return expand_command(m.commands[model::index(m.command_by_name.at(command))].compiled, service_ctx(), args);
+    return expand_command(m.commands[model::index(m.command_by_name.at(command))].compiled, service_ctx(),
+                          args);
   }
 
   static inline fs::path dir_;
@@ -271,7 +273,7 @@ TEST_F(MacroTest, GroupsGlobalsAndTimes) {
 TEST_F(MacroTest, NotesAreExpandedAndUrlsEncoded) {
   EXPECT_EQ(value("HOSTNOTES"), "runs on 10.0.0.1");
   EXPECT_EQ(value("HOSTNOTESURL"), "http://wiki/web01?a b") << "only the macros inside are URL-encoded";
-  EXPECT_EQ(value("HOSTNOTESURL:db01"), "http://wiki/db01?a b");
+  EXPECT_EQ(value("HOSTNOTESURL:db01"), "") << "db01 has none";
   std::string out;
   process_macros("$SERVICEDESC$ $HOSTALIAS$", service_ctx(), k_url_encode, out);
   EXPECT_EQ(out, "HTTP Web%20One");
@@ -314,7 +316,8 @@ TEST_F(MacroTest, OnDemandMacros) {
 TEST_F(MacroTest, ProcessMacrosRules) {
   EXPECT_EQ(expand("a $$ b $$$HOSTNAME$"), "a $ b $web01");
   EXPECT_EQ(expand("$FOO$ and $HOSTNAME$"), "$FOO$ and web01") << "unknown macros stay";
-  EXPECT_EQ(expand("x $HOSTNAME"), "x $HOSTNAME") << "unterminated and unknown";
+  EXPECT_EQ(expand("x $HOSTNAME"), "x web01") << "a macro unterminated at the end still counts";
+  EXPECT_EQ(expand("x $NOPE"), "x $NOPE");
   EXPECT_EQ(expand("end $"), "end $");
   EXPECT_EQ(expand("$USER1$|$USER2$|$USER9$|$USER0$|$USER257$"),
             "/usr/lib/nagios/plugins|s3cr3t word||$USER0$|$USER257$");
@@ -322,12 +325,17 @@ TEST_F(MacroTest, ProcessMacrosRules) {
   // Output macros lose control bytes and illegal_macro_output_chars; others never do.
   EXPECT_EQ(expand("$SERVICEOUTPUT$"), "DISK CRITICAL - /var is full  really");
   EXPECT_EQ(expand("$SERVICECHECKCOMMAND$"), "check_disk!-w 20% -c 10%");
-  services_[model::index(http_)].plugin_output = "a\tb\x7f" "c";
+  services_[model::index(http_)].plugin_output =
+      "a\tb\x7f"
+      "c";
   EXPECT_EQ(expand("$SERVICEOUTPUT$"), "abc");
   EXPECT_EQ(expand("$USER2$"), "s3cr3t word");
   std::string plain;
   process_macros("$SERVICEOUTPUT$", service_ctx(), k_macro_plain, plain);
-  EXPECT_EQ(plain, "a\tb\x7f" "c") << "no stripping without the option";
+  EXPECT_EQ(plain,
+            "a\tb\x7f"
+            "c")
+      << "no stripping without the option";
 }
 
 TEST_F(MacroTest, TypicalChecksSplitAsNaemon) {
@@ -398,13 +406,17 @@ TEST_F(MacroTest, EnvironmentWordsAndMacros) {
 // on every line and value.
 TEST_F(MacroTest, FastPathMatchesExpandThenSplit) {
   const std::vector<std::string> line_parts = {
-      "/bin/x", " ", "  ", "$ARG1$", "$ARG2$", "$HOSTNAME$", "$SERVICEOUTPUT$", "'", "\"", "\\", "=", "a",
-      "-w", "|", ";", "$$", "$NOPE$", "$_HOSTFOO$", "$USER2$", "~", "FOO=", "\t", "$ARG3$"};
-  const std::vector<std::string> values = {"",  "x",    "a b", "-w 20%", "'q'", "\"d\"", "a\\b", "x;y",
-                                           "$", "$$",   "=",   "K=v",    "~",   "*",     "\t",   "$HOSTNAME$",
-                                           "(", "a=b c", " ",  "`id`",   "&",   "é"};
+      "/bin/x", " ",     "  ",     "$ARG1$",     "$ARG2$",  "$HOSTNAME$", "$SERVICEOUTPUT$",
+      "'",      "\"",    "\\",     "=",          "a",       "-w",         "|",
+      ";",      "$$",    "$NOPE$", "$_HOSTFOO$", "$USER2$", "~",          "FOO=",
+      "\t",     "$ARG3$"};
+  const std::vector<std::string> values = {
+      "",    "x", "a b", "-w 20%", "'q'",        "\"d\"", "a\\b",  "x;y", "$",    "$$", "=",
+      "K=v", "~", "*",   "\t",     "$HOSTNAME$", "(",     "a=b c", " ",   "`id`", "&",  "é"};
   std::mt19937 rng(42);
-  auto pick = [&](const auto& v) { return v[std::uniform_int_distribution<std::size_t>(0, v.size() - 1)(rng)]; };
+  auto pick = [&](const auto& v) {
+    return v[std::uniform_int_distribution<std::size_t>(0, v.size() - 1)(rng)];
+  };
   model::StringPool pool;
   int resplits = 0;
   for (int round = 0; round < 20000; ++round) {

@@ -1,0 +1,16 @@
+// Runs the monitoring core on a loaded, valid configuration until SIGTERM/SIGINT. Main thread (it becomes
+// the core thread).
+#pragma once
+
+#include "config/loader.hpp"
+
+namespace vedette::app {
+
+struct DaemonOptions {
+  bool log_to_stdout = true;  // the foreground run mirrors the log on the terminal
+};
+
+// Returns the process exit code.
+int run_daemon(config::Configuration configuration, DaemonOptions options);
+
+}  // namespace vedette::app

@@ -1,0 +1,42 @@
+// Reads the command file and carries out what it says: each complete line is parsed, logged as Naemon logs
+// it, and dispatched to the core. Core thread only (it is the loop's handler for the FIFO's fd).
+#pragma once
+
+#include "commands/command_fifo.hpp"
+#include "loop/loop.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace vedette::engine {
+class Core;
+}
+
+namespace vedette::commands {
+
+class CommandReader final : public loop::FdHandler {
+ public:
+  // Opens (creating if needed) the FIFO at main.command_file and watches it in the core's loop. On failure
+  // error() says why and nothing is watched.
+  explicit CommandReader(engine::Core& core);
+  ~CommandReader();
+  CommandReader(const CommandReader&) = delete;
+  CommandReader& operator=(const CommandReader&) = delete;
+
+  [[nodiscard]] const std::string& error() const { return error_; }
+  // Stops reading and removes the FIFO, as at shutdown.
+  void close();
+
+  // One line, as read from the FIFO or handed over by another input (Livestatus COMMAND, later).
+  void process_line(std::string_view line);
+
+ private:
+  void on_ready(int fd, loop::Interest events) override;
+
+  engine::Core& core_;
+  std::optional<CommandFifo> fifo_;
+  std::string error_;
+};
+
+}  // namespace vedette::commands

@@ -1,0 +1,576 @@
+#include "engine/core.hpp"
+
+#include "engine/macros.hpp"
+#include "engine/state_machine.hpp"
+#include "exec/executor.hpp"
+#include "exec/plugin_output.hpp"
+#include "exec/result_queue.hpp"
+#include "io/log_file.hpp"
+#include "loop/signals.hpp"
+#include "timeperiod/day_cache.hpp"
+#include "timeperiod/evaluator.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+#include <random>
+#include <unistd.h>
+
+namespace vedette::engine {
+
+namespace {
+
+using loop::Duration;
+using loop::MonoTime;
+
+Time to_epoch(loop::WallTime t) {
+  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
+}
+
+std::int64_t to_epoch_us(loop::WallTime t) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
+}
+
+Duration seconds(double s) {
+  return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
+}
+
+exec::ExecutorOptions executor_options(const CoreOptions& options) {
+  exec::ExecutorOptions out;
+  out.threads = options.executor_threads;
+  return out;
+}
+
+io::LogFileOptions log_options(const config::MainConfig& main, const CoreOptions& options) {
+  io::LogFileOptions out;
+  out.path = main.log_file;
+  out.archive_path = main.log_archive_path;
+  out.mirror_fd = options.log_to_stdout ? STDOUT_FILENO : -1;
+  return out;
+}
+
+}  // namespace
+
+// Check ids: services first (ServiceId i is check i), then hosts (HostId i is check services + i).
+class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, public loop::BeforePollHook {
+ public:
+  Impl(config::Configuration configuration, loop::Clock& clock, CoreOptions options)
+      : cfg_(std::move(configuration)),
+        model_(*cfg_.model),
+        main_(cfg_.main),
+        clock_(clock),
+        loop_(clock),
+        options_(options),
+        executor_(results_, executor_options(options)),
+        log_(log_options(main_, options)),
+        evaluator_(periods_, &day_cache_) {
+    settings_.service_check_timeout_state = main_.service_check_timeout_state;
+    settings_.log_service_retries = main_.log_service_retries;
+    settings_.log_host_retries = main_.log_host_retries;
+    settings_.log_passive_checks = main_.log_passive_checks;
+    settings_.passive_host_checks_are_soft = main_.passive_host_checks_are_soft;
+    settings_.translate_passive_host_checks = main_.translate_passive_host_checks;
+    settings_.use_aggressive_host_checking = main_.use_aggressive_host_checking;
+    settings_.execute_host_checks = main_.execute_host_checks;
+    settings_.cached_host_check_horizon = static_cast<Time>(main_.cached_host_check_horizon);
+
+    services_.resize(model_.services.size());
+    hosts_.resize(model_.hosts.size());
+    for (std::size_t i = 0; i < hosts_.size(); ++i) {
+      hosts_[i].current_state = model_.hosts[i].initial_state;
+      hosts_[i].last_state = hosts_[i].last_hard_state = hosts_[i].current_state;
+    }
+    for (std::size_t i = 0; i < services_.size(); ++i) {
+      services_[i].current_state = model_.services[i].initial_state;
+      services_[i].last_state = services_[i].last_hard_state = services_[i].current_state;
+    }
+
+    periods_.resize(model_.timeperiods.size());
+    for (std::size_t i = 0; i < periods_.size(); ++i) {
+      periods_[i].rules = &model_.timeperiods[i].rules;
+      for (model::TimeperiodId e : model_.timeperiods[i].exclusions)
+        periods_[i].exclusions.push_back(timeperiod::PeriodIndex{model::index(e)});
+    }
+    evaluator_ = timeperiod::Evaluator(periods_, &day_cache_);
+
+    const std::size_t checks = services_.size() + hosts_.size();
+    loop_.reserve_timers(static_cast<std::uint32_t>(checks + 8));
+    timer_of_.resize(checks);
+    for (std::uint32_t c = 0; c < checks; ++c) {
+      timer_of_[c] = loop_.add_timer(*this);
+      if (check_of_timer_.size() <= timer_of_[c]) check_of_timer_.resize(timer_of_[c] + 1, k_not_a_check);
+      check_of_timer_[timer_of_[c]] = c;
+    }
+    scheduled_at_.resize(checks);
+    generation_.resize(checks, 0);
+    rng_.seed(options.random_seed != 0 ? options.random_seed
+                                       : static_cast<std::uint64_t>(clock_.now().time_since_epoch().count()));
+  }
+
+  loop::Loop& loop() { return loop_; }
+
+  int run() {
+    loop::block_loop_signals();  // the caller should have done so before the constructor started threads
+    signals_ = std::make_unique<loop::SignalFd>();
+    loop_.watch(signals_->fd(), loop::Interest::read, *this);
+    loop_.watch(results_.fd(), loop::Interest::read, *this);
+    loop_.add_before_poll(*this);
+    program_start_ = now_epoch();
+    log(fmt::format("Vedette {} starting... (PID={})", VEDETTE_VERSION, ::getpid()));
+    const std::time_t t = static_cast<std::time_t>(program_start_);
+    char when[64] = {};
+    ctime_r(&t, when);
+    std::string_view local(when);
+    if (!local.empty() && local.back() == '\n') local.remove_suffix(1);
+    log(fmt::format("Local time is {}", local));
+    log("LOG VERSION: 2.0");
+    log_states(main_.log_initial_states, "INITIAL");
+    schedule_initial_checks();
+    log_.flush();
+    loop_.run();
+    shutdown();
+    return 0;
+  }
+
+  void stop(std::string_view reason) {
+    if (!reason.empty()) log(reason);
+    loop_.stop();
+  }
+
+  void log(std::string_view text) { log_.write(now_epoch(), text); }
+
+  void submit_passive_result(const PassiveResult& p) {
+    const Time now = now_epoch();
+    auto host_it = model_.host_by_name.find(p.host_name);
+    if (host_it == model_.host_by_name.end()) {
+      log(
+          fmt::format("Warning:  Passive check result was received for {} '{}'{}, but the host could not be "
+                      "found!",
+                      p.service_description.empty() ? "host" : "service",
+                      p.service_description.empty() ? p.host_name : p.service_description,
+                      p.service_description.empty() ? "" : fmt::format(" on host '{}'", p.host_name)));
+      return;
+    }
+    CheckOutcome r;
+    r.type = CheckType::passive;
+    r.start = r.finish = p.check_time != 0 ? p.check_time : now;
+    r.latency = std::max<double>(0, static_cast<double>(now - r.start));
+    exec::PluginOutput out = exec::parse_plugin_output(unescape_newlines(p.output));
+    r.output = std::move(out.output);
+    r.long_output = std::move(out.long_output);
+    r.perf_data = std::move(out.perf_data);
+    r.state = p.return_code;
+    if (p.service_description.empty()) {
+      if (!main_.accept_passive_host_checks ||
+          !model_.hosts[model::index(host_it->second)].passive_checks_enabled)
+        return;
+      apply_host(host_it->second, r, now);
+      return;
+    }
+    model::ServiceId sid = model_.find_service(p.host_name, p.service_description);
+    if (!model::is_set(sid)) {
+      log(
+          fmt::format("Warning:  Passive check result was received for service '{}' on host '{}', but the "
+                      "service could not be found!",
+                      p.service_description, p.host_name));
+      return;
+    }
+    if (!main_.accept_passive_service_checks || !model_.services[model::index(sid)].passive_checks_enabled)
+      return;
+    if (r.state < 0 || r.state > 3) r.state = k_state_unknown;
+    std::replace(r.output.begin(), r.output.end(), ';', ':');
+    apply_service(sid, r, now);
+  }
+
+  const model::Model& model() const { return model_; }
+  const config::MainConfig& main_config() const { return main_; }
+  const std::vector<HostState>& hosts() const { return hosts_; }
+  const std::vector<ServiceState>& services() const { return services_; }
+
+ private:
+  static constexpr std::uint32_t k_not_a_check = 0xFFFFFFFFu;
+
+  Time now_epoch() const { return to_epoch(clock_.wall_now()); }
+  bool is_service(std::uint32_t check) const { return check < services_.size(); }
+  std::uint32_t check_of(model::HostId h) const {
+    return static_cast<std::uint32_t>(services_.size()) + model::index(h);
+  }
+  std::uint32_t check_of(model::ServiceId s) const { return model::index(s); }
+
+  double interval_seconds(double interval) const { return interval * main_.interval_length; }
+
+  // Arms the check's timer `delay` from now; next_check follows in wall time.
+  void schedule(std::uint32_t check, Duration delay) {
+    const MonoTime when = loop_.now() + delay;
+    scheduled_at_[check] = clock_.wall_now() + delay;
+    loop_.arm_timer(timer_of_[check], when);
+    CheckState& st = state_of(check);
+    st.next_check = to_epoch(scheduled_at_[check]);
+  }
+
+  // Naemon's schedule_*_check(now): an earlier check already scheduled stands.
+  void schedule_now(std::uint32_t check) {
+    CheckState& st = state_of(check);
+    if (st.is_executing) return;
+    if (loop_.is_armed(timer_of_[check]) && scheduled_at_[check] <= clock_.wall_now()) return;
+    schedule(check, Duration::zero());
+  }
+
+  CheckState& state_of(std::uint32_t check) {
+    if (is_service(check)) return services_[check];
+    return hosts_[check - services_.size()];
+  }
+
+  void schedule_initial_checks() {
+    // As Naemon: each check's first run falls at a random point within its own interval, so checks spread
+    // evenly from the start and nothing runs in a burst.
+    for (std::uint32_t s = 0; s < services_.size(); ++s) {
+      const double interval = interval_seconds(model_.services[s].check_interval);
+      if (interval <= 0) continue;
+      schedule(s, seconds(std::uniform_real_distribution<double>(0, interval)(rng_)));
+    }
+    for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
+      const double interval = interval_seconds(model_.hosts[h].check_interval);
+      if (interval <= 0) continue;
+      schedule(check_of(model::HostId{h}),
+               seconds(std::uniform_real_distribution<double>(0, interval)(rng_)));
+    }
+  }
+
+  // loop::TimerHandler: a check is due. Collected here, run in before_poll() as one batch.
+  void on_timer(loop::TimerId id) override {
+    if (id < check_of_timer_.size() && check_of_timer_[id] != k_not_a_check)
+      due_.push_back(check_of_timer_[id]);
+  }
+
+  void before_poll() override {
+    if (!due_.empty()) run_due_checks();
+    if (!jobs_.empty()) executor_.submit_batch(jobs_);
+    jobs_.clear();
+    log_.flush();
+  }
+
+  void run_due_checks() {
+    const Time now = now_epoch();
+    for (std::uint32_t check : due_) {
+      if (is_service(check))
+        run_service_check(model::ServiceId{check}, now);
+      else
+        run_host_check(model::HostId{check - static_cast<std::uint32_t>(services_.size())}, now);
+    }
+    due_.clear();
+  }
+
+  bool max_concurrent_reached() const {
+    return main_.max_concurrent_checks != 0 &&
+           running_ >= static_cast<std::uint32_t>(main_.max_concurrent_checks);
+  }
+
+  // Naemon's handle_service_check_event() for a scheduled check.
+  void run_service_check(model::ServiceId sid, Time now) {
+    const std::uint32_t check = check_of(sid);
+    const model::Service& cfg = model_.services[model::index(sid)];
+    ServiceState& st = services_[model::index(sid)];
+    const loop::WallTime scheduled = scheduled_at_[check];
+    const double interval = interval_seconds(cfg.check_interval);
+    if (interval > 0 && !st.is_executing) schedule(check, seconds(interval));
+    if (max_concurrent_reached()) {
+      if (cfg.retry_interval != 0 && !st.is_executing)
+        schedule(check, seconds(interval_seconds(cfg.retry_interval)));
+      return;
+    }
+    if (!main_.execute_service_checks || !cfg.active_checks_enabled || st.is_executing) return;
+    if (st.last_check + static_cast<Time>(main_.cached_service_check_horizon) > now && st.last_check <= now)
+      return;
+    if (!in_period(cfg.check_period, now)) {
+      postpone_to_period(check, cfg.check_period, now, interval);
+      return;
+    }
+    start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::service, scheduled,
+                MacroContext{.model = model_,
+                             .main = main_,
+                             .host = cfg.host,
+                             .service = sid,
+                             .now = now,
+                             .all_hosts = &hosts_,
+                             .all_services = &services_,
+                             .timeperiods = &evaluator_,
+                             .program_start = program_start_});
+  }
+
+  void run_host_check(model::HostId hid, Time now) {
+    const std::uint32_t check = check_of(hid);
+    const model::Host& cfg = model_.hosts[model::index(hid)];
+    HostState& st = hosts_[model::index(hid)];
+    const loop::WallTime scheduled = scheduled_at_[check];
+    const double interval = interval_seconds(cfg.check_interval);
+    if (interval > 0 && !st.is_executing) schedule(check, seconds(interval));
+    if (!main_.execute_host_checks || !cfg.active_checks_enabled || st.is_executing) return;
+    if (max_concurrent_reached()) return;
+    if (!in_period(cfg.check_period, now)) {
+      postpone_to_period(check, cfg.check_period, now, interval);
+      return;
+    }
+    if (!cfg.check_command.is_set()) {
+      // Naemon runs no plugin for a host without check_command: the host is assumed UP.
+      CheckOutcome r;
+      r.start = r.finish = now;
+      apply_host(hid, r, now);
+      return;
+    }
+    start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::host, scheduled,
+                MacroContext{.model = model_,
+                             .main = main_,
+                             .host = hid,
+                             .now = now,
+                             .all_hosts = &hosts_,
+                             .all_services = &services_,
+                             .timeperiods = &evaluator_,
+                             .program_start = program_start_});
+  }
+
+  bool in_period(model::TimeperiodId period, Time now) const {
+    if (!model::is_set(period)) return true;
+    return evaluator_.is_time_valid(timeperiod::PeriodIndex{model::index(period)},
+                                    static_cast<std::time_t>(now));
+  }
+
+  // Outside its check_period a check waits for the next valid time (Naemon: plus a random share of the
+  // check window, so a period that opens does not release every check at once).
+  void postpone_to_period(std::uint32_t check, model::TimeperiodId period, Time now, double window) {
+    const std::time_t next =
+        evaluator_.next_valid_time(timeperiod::PeriodIndex{model::index(period)},
+                                   static_cast<std::time_t>(now), static_cast<std::time_t>(now));
+    if (next <= now) return;  // no valid time within the horizon: stay on the normal schedule
+    const double spread = window > 1 ? std::uniform_real_distribution<double>(0, window - 1)(rng_) : 0;
+    schedule(check, seconds(static_cast<double>(next - now) + spread));
+  }
+
+  void start_check(std::uint32_t check, const model::CommandCall& call, int timeout_s, exec::CheckKind kind,
+                   loop::WallTime scheduled, const MacroContext& ctx) {
+    if (!call.is_set()) return;
+    const model::Command& command = model_.commands[model::index(call.command)];
+    expand_command(command.compiled, ctx, model_.args_of(call), expanded_);
+    CheckState& st = state_of(check);
+    st.is_executing = true;
+    ++running_;
+    exec::CheckJob job;
+    job.id = check;
+    job.generation = ++generation_[check];
+    job.kind = kind;
+    job.argv = std::move(expanded_.argv);
+    job.use_shell = expanded_.shell;
+    job.env = std::move(expanded_.env);
+    job.timeout_ms = static_cast<std::uint32_t>(std::max(1, timeout_s)) * 1000u;
+    expanded_ = {};
+    submitted_at_.resize(scheduled_at_.size());
+    submitted_at_[check] = scheduled;
+    jobs_.push_back(std::move(job));
+  }
+
+  // loop::FdHandler
+  void on_ready(int fd, loop::Interest) override {
+    if (signals_ && fd == signals_->fd()) {
+      loop::SignalSet got = signals_->drain();
+      if (got.contains(SIGTERM)) stop("Caught SIGTERM, shutting down...");
+      if (got.contains(SIGINT)) stop("Caught SIGINT, shutting down...");
+      // SIGHUP (reload) arrives with the persistence issue; until then it is ignored.
+      return;
+    }
+    if (fd == results_.fd()) {
+      results_.drain(results_batch_);
+      for (exec::CheckResult& r : results_batch_) handle_result(r);
+      results_batch_.clear();
+    }
+  }
+
+  void handle_result(const exec::CheckResult& r) {
+    if (r.id >= generation_.size() || r.generation != generation_[r.id]) return;  // rescheduled away
+    if (running_ > 0) --running_;
+    const Time now = now_epoch();
+    const exec::CheckVerdict verdict = exec::interpret_check_result(r, main_.service_check_timeout_state);
+    CheckOutcome out;
+    out.type = CheckType::active;
+    out.state = verdict.state;
+    out.start = r.start_us / 1'000'000;
+    out.finish = r.end_us / 1'000'000;
+    out.execution_time = verdict.execution_time;
+    out.latency =
+        std::max<double>(0, static_cast<double>(r.start_us - to_epoch_us(submitted_at_[r.id])) / 1e6);
+    out.output = verdict.output.output;
+    out.long_output = verdict.output.long_output;
+    out.perf_data = verdict.output.perf_data;
+    if (is_service(r.id)) {
+      const model::Service& svc = model_.services[r.id];
+      std::string warning = exec::check_warning_text(verdict, r.kind, svc.host_name, svc.description);
+      if (!warning.empty()) log(warning);
+      apply_service(model::ServiceId{r.id}, out, now);
+    } else {
+      const model::HostId hid{r.id - static_cast<std::uint32_t>(services_.size())};
+      std::string warning =
+          exec::check_warning_text(verdict, r.kind, model_.hosts[model::index(hid)].name, {});
+      if (!warning.empty()) log(warning);
+      apply_host(hid, out, now);
+    }
+  }
+
+  void apply_service(model::ServiceId sid, const CheckOutcome& r, Time now) {
+    const model::Service& cfg = model_.services[model::index(sid)];
+    ServiceState& st = services_[model::index(sid)];
+    HostState& host = hosts_[model::index(cfg.host)];
+    const ServiceRules rules{cfg.max_check_attempts, cfg.is_volatile, cfg.retry_interval != 0};
+    const ServiceEffects fx = apply_service_result(
+        st, rules, {host, model_.hosts[model::index(cfg.host)].initial_state}, r, settings_, now);
+    if (fx.log_passive)
+      log(fmt::format("PASSIVE SERVICE CHECK: {};{};{};{}", cfg.host_name, cfg.description, st.current_state,
+                      st.plugin_output));
+    if (fx.log_hard_due_to_host)
+      log(fmt::format("SERVICE INFO: {};{}; Service switch to hard down state due to host down.",
+                      cfg.host_name, cfg.description));
+    if (fx.log_alert)
+      log(fmt::format("SERVICE ALERT: {};{};{};{};{};{}", cfg.host_name, cfg.description,
+                      service_state_name(st.current_state), state_type_name(st.state_type),
+                      st.current_attempt, st.plugin_output));
+    const std::uint32_t check = check_of(sid);
+    if (fx.use_retry_interval) {
+      schedule(check, seconds(interval_seconds(cfg.retry_interval)));
+    } else if (!loop_.is_armed(timer_of_[check]) && cfg.check_interval != 0) {
+      schedule(check, seconds(interval_seconds(cfg.check_interval)));
+    }
+    if (fx.check_host_now) schedule_now(check_of(cfg.host));
+  }
+
+  void apply_host(model::HostId hid, const CheckOutcome& r, Time now) {
+    const model::Host& cfg = model_.hosts[model::index(hid)];
+    HostState& st = hosts_[model::index(hid)];
+    bool any_parent_up = false;
+    for (model::HostId p : cfg.parents)
+      any_parent_up = any_parent_up || hosts_[model::index(p)].current_state == k_host_up;
+    const HostRules rules{cfg.max_check_attempts, cfg.check_command.is_set(), cfg.retry_interval != 0,
+                          !cfg.parents.empty(), any_parent_up};
+    const HostEffects fx = apply_host_result(st, rules, r, settings_, now);
+    if (fx.log_passive)
+      log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, st.current_state, st.plugin_output));
+    if (fx.log_alert)
+      log(fmt::format("HOST ALERT: {};{};{};{};{}", cfg.name, host_state_name(st.current_state),
+                      state_type_name(st.state_type), st.current_attempt, st.plugin_output));
+    const std::uint32_t check = check_of(hid);
+    if (fx.use_retry_interval) {
+      schedule(check, seconds(interval_seconds(cfg.retry_interval)));
+    } else if (!loop_.is_armed(timer_of_[check]) && cfg.check_interval != 0) {
+      schedule(check, seconds(interval_seconds(cfg.check_interval)));
+    }
+    // Naemon re-checks the neighbourhood: after a recovery the parents and children that are not UP, after
+    // a failure the parents that are UP and the children that are not UNREACHABLE.
+    if (fx.check_neighbours_after_recovery) {
+      for (model::HostId p : cfg.parents)
+        if (hosts_[model::index(p)].current_state != k_host_up) schedule_now(check_of(p));
+      for (model::HostId c : cfg.children)
+        if (hosts_[model::index(c)].current_state != k_host_up) schedule_now(check_of(c));
+    }
+    if (fx.check_neighbours_after_failure) {
+      for (model::HostId p : cfg.parents)
+        if (hosts_[model::index(p)].current_state == k_host_up) schedule_now(check_of(p));
+      for (model::HostId c : cfg.children)
+        if (hosts_[model::index(c)].current_state != k_host_unreachable) schedule_now(check_of(c));
+    }
+  }
+
+  void log_states(bool enabled, std::string_view kind) {
+    if (!enabled) return;
+    for (std::size_t h = 0; h < hosts_.size(); ++h)
+      log(fmt::format("{} HOST STATE: {};{};{};{};{}", kind, model_.hosts[h].name,
+                      host_state_name(hosts_[h].current_state), state_type_name(hosts_[h].state_type),
+                      hosts_[h].current_attempt, hosts_[h].plugin_output));
+    for (std::size_t s = 0; s < services_.size(); ++s)
+      log(fmt::format("{} SERVICE STATE: {};{};{};{};{};{}", kind, model_.services[s].host_name,
+                      model_.services[s].description, service_state_name(services_[s].current_state),
+                      state_type_name(services_[s].state_type), services_[s].current_attempt,
+                      services_[s].plugin_output));
+  }
+
+  // Passive output arrives on one line: "\n" stands for a newline, as in Naemon's command parsing.
+  static std::string unescape_newlines(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == 'n') {
+        out.push_back('\n');
+        ++i;
+      } else {
+        out.push_back(text[i]);
+      }
+    }
+    return out;
+  }
+
+  void shutdown() {
+    executor_.shutdown();
+    log(fmt::format("Successfully shutdown... (PID={})", ::getpid()));
+    log_.flush();
+  }
+
+  config::Configuration cfg_;
+  const model::Model& model_;
+  const config::MainConfig& main_;
+  loop::Clock& clock_;
+  loop::Loop loop_;
+  CoreOptions options_;
+  StateSettings settings_;
+  exec::ResultQueue results_;
+  exec::Executor executor_;
+  io::LogFile log_;
+  std::vector<timeperiod::Period> periods_;
+  timeperiod::DayCache day_cache_;
+  timeperiod::Evaluator evaluator_;
+  std::unique_ptr<loop::SignalFd> signals_;
+
+  std::vector<HostState> hosts_;
+  std::vector<ServiceState> services_;
+  std::vector<loop::TimerId> timer_of_;        // by check id
+  std::vector<std::uint32_t> check_of_timer_;  // by timer id
+  std::vector<loop::WallTime> scheduled_at_;   // by check id: when its timer is (or was last) due
+  std::vector<loop::WallTime> submitted_at_;   // by check id: the scheduled time of the running check
+  std::vector<std::uint32_t> generation_;      // by check id: drops results of checks rescheduled away
+  std::vector<std::uint32_t> due_;
+  std::vector<exec::CheckJob> jobs_;
+  std::vector<exec::CheckResult> results_batch_;
+  ExpandedCommand expanded_;
+  std::uint32_t running_ = 0;
+  Time program_start_ = 0;
+  std::mt19937_64 rng_;
+};
+
+Core::Core(config::Configuration configuration, loop::Clock& clock, CoreOptions options)
+    : impl_(std::make_unique<Impl>(std::move(configuration), clock, options)) {}
+Core::~Core() = default;
+loop::Loop& Core::loop() {
+  return impl_->loop();
+}
+int Core::run() {
+  return impl_->run();
+}
+void Core::stop(std::string_view reason) {
+  impl_->stop(reason);
+}
+void Core::submit_passive_result(const PassiveResult& result) {
+  impl_->submit_passive_result(result);
+}
+void Core::log(std::string_view text) {
+  impl_->log(text);
+}
+const model::Model& Core::model() const {
+  return impl_->model();
+}
+const config::MainConfig& Core::main_config() const {
+  return impl_->main_config();
+}
+const std::vector<HostState>& Core::hosts() const {
+  return impl_->hosts();
+}
+const std::vector<ServiceState>& Core::services() const {
+  return impl_->services();
+}
+
+}  // namespace vedette::engine

@@ -1,0 +1,66 @@
+// The running core: owns the model and all mutable state, runs every active check on schedule through the
+// executor threads, applies results as Naemon does and writes the log. Everything here runs on the core
+// thread (the one that calls run()); executor and writer threads only exchange values with it.
+//
+//   engine::Core core(std::move(configuration), clock, {.log_to_stdout = true});
+//   core.loop().watch(fifo_fd, loop::Interest::read, reader);   // the app adds its inputs
+//   return core.run();                                         // until stop() (SIGTERM/SIGINT)
+#pragma once
+
+#include "config/loader.hpp"
+#include "engine/check_state.hpp"
+#include "loop/clock.hpp"
+#include "loop/loop.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace vedette::engine {
+
+struct CoreOptions {
+  bool log_to_stdout = false;  // mirror the log on stdout (the foreground run)
+  unsigned executor_threads = 2;
+  std::uint64_t random_seed = 0;  // 0: from the clock; tests fix it for a reproducible initial spread
+};
+
+struct PassiveResult {
+  std::string_view host_name;
+  std::string_view service_description;  // empty for a host result
+  int return_code = 0;
+  std::string_view output;  // raw plugin output, as submitted (may hold "\n" escapes and '|')
+  Time check_time = 0;      // the command's [epoch]
+};
+
+class Core {
+ public:
+  Core(config::Configuration configuration, loop::Clock& clock, CoreOptions options = {});
+  ~Core();
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
+
+  loop::Loop& loop();
+  // Starts the executor threads, logs start-up, schedules every check, then runs the loop until stop().
+  // Returns the process exit code.
+  int run();
+  void stop(std::string_view reason);
+
+  // Results submitted through the command file (PROCESS_SERVICE_CHECK_RESULT / PROCESS_HOST_CHECK_RESULT).
+  // Unknown objects and disabled passive checks are logged and ignored, as Naemon does.
+  void submit_passive_result(const PassiveResult& result);
+
+  // A line in the main log, "[now] text".
+  void log(std::string_view text);
+
+  const model::Model& model() const;
+  const config::MainConfig& main_config() const;
+  const std::vector<HostState>& hosts() const;
+  const std::vector<ServiceState>& services() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vedette::engine
