@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <functional>
 #include <random>
 #include <unistd.h>
 
@@ -42,11 +43,13 @@ exec::ExecutorOptions executor_options(const CoreOptions& options) {
   return out;
 }
 
-io::LogFileOptions log_options(const config::MainConfig& main, const CoreOptions& options) {
+io::LogFileOptions log_options(const config::MainConfig& main, const CoreOptions& options,
+                               std::function<void(std::int64_t)> on_rotated) {
   io::LogFileOptions out;
   out.path = main.log_file;
   out.archive_path = main.log_archive_path;
   out.mirror_fd = options.log_to_stdout ? STDOUT_FILENO : -1;
+  out.on_rotated = std::move(on_rotated);
   return out;
 }
 
@@ -63,7 +66,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
         loop_(clock),
         options_(options),
         executor_(results_, executor_options(options)),
-        log_(log_options(main_, options)),
+        log_(log_options(main_, options,
+                         [this](std::int64_t) { log_states(main_.log_current_states, "CURRENT"); })),
         evaluator_(periods_, &day_cache_) {
     settings_.service_check_timeout_state = main_.service_check_timeout_state;
     settings_.log_service_retries = main_.log_service_retries;
@@ -102,6 +106,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       if (check_of_timer_.size() <= timer_of_[c]) check_of_timer_.resize(timer_of_[c] + 1, k_not_a_check);
       check_of_timer_[timer_of_[c]] = c;
     }
+    rotation_timer_ = loop_.add_timer(*this);
     scheduled_at_.resize(checks);
     generation_.resize(checks, 0);
     rng_.seed(options.random_seed != 0 ? options.random_seed
@@ -127,6 +132,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     log("LOG VERSION: 2.0");
     log_states(main_.log_initial_states, "INITIAL");
     schedule_initial_checks();
+    schedule_log_rotation();
     log_.flush();
     loop_.run();
     shutdown();
@@ -240,8 +246,21 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   // loop::TimerHandler: a check is due. Collected here, run in before_poll() as one batch.
   void on_timer(loop::TimerId id) override {
+    if (id == rotation_timer_) {
+      log_.rotate(next_rotation_, main_.log_rotation_method);
+      schedule_log_rotation();
+      return;
+    }
     if (id < check_of_timer_.size() && check_of_timer_[id] != k_not_a_check)
       due_.push_back(check_of_timer_[id]);
+  }
+
+  // log_rotation_method: the next rotation in local time, as a monotonic timer (wall time only names it).
+  void schedule_log_rotation() {
+    next_rotation_ = io::LogFile::next_rotation(now_epoch(), main_.log_rotation_method);
+    if (next_rotation_ == 0) return;
+    const Duration until = std::chrono::seconds(next_rotation_) - clock_.wall_now().time_since_epoch();
+    loop_.arm_timer(rotation_timer_, loop_.now() + std::max(Duration::zero(), until));
   }
 
   void before_poll() override {
@@ -538,6 +557,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   std::vector<exec::CheckResult> results_batch_;
   ExpandedCommand expanded_;
   std::uint32_t running_ = 0;
+  loop::TimerId rotation_timer_ = 0;
+  Time next_rotation_ = 0;
   Time program_start_ = 0;
   std::mt19937_64 rng_;
 };
