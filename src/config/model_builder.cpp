@@ -929,21 +929,31 @@ class Builder {
       diags_.error(fmt::format("Invalid freshness_threshold value for host '{}'", h.name), obj.at);
   }
 
-  void build_hostgroups() {
+  // Host and service groups share their descriptive fields; members are each type's own business.
+  template <typename Group, typename Id>
+  std::vector<const RawObject*> register_groups(ObjectType type, DirectiveKey name_key,
+                                                std::unordered_map<std::string_view, Id>& by_name,
+                                                std::vector<Group>& groups, std::string_view what) {
     std::vector<const RawObject*> raws;
-    for_each_registered(ObjectType::hostgroup, [&](const RawObject& obj) {
-      if (!named(obj, "hostgroup_name")) return;
-      std::string_view name = intern(obj.get("hostgroup_name"));
-      if (!index_name(model_->hostgroup_by_name, raws, name, obj, "hostgroup")) return;
-      check_name(name, "hostgroup", obj);
-      model::Hostgroup g;
+    for_each_registered(type, [&](const RawObject& obj) {
+      if (!named(obj, name_key)) return;
+      std::string_view name = intern(obj.get(name_key));
+      if (!index_name(by_name, raws, name, obj, what)) return;
+      check_name(name, what, obj);
+      Group g;
       g.name = name;
       g.alias = intern(obj.has_value("alias") ? obj.get("alias") : name);
       g.notes = intern(obj.get("notes"));
       g.notes_url = intern(obj.get("notes_url"));
       g.action_url = intern(obj.get("action_url"));
-      model_->hostgroups.push_back(std::move(g));
+      groups.push_back(std::move(g));
     });
+    return raws;
+  }
+
+  void build_hostgroups() {
+    std::vector<const RawObject*> raws = register_groups(
+        ObjectType::hostgroup, "hostgroup_name", model_->hostgroup_by_name, model_->hostgroups, "hostgroup");
     for (std::uint32_t g = 0; g < raws.size(); ++g) {
       const RawObject& obj = *raws[g];
       if (!obj.has_value("members")) continue;
@@ -1247,20 +1257,9 @@ class Builder {
   }
 
   void build_servicegroups() {
-    std::vector<const RawObject*> raws;
-    for_each_registered(ObjectType::servicegroup, [&](const RawObject& obj) {
-      if (!named(obj, "servicegroup_name")) return;
-      std::string_view name = intern(obj.get("servicegroup_name"));
-      if (!index_name(model_->servicegroup_by_name, raws, name, obj, "servicegroup")) return;
-      check_name(name, "servicegroup", obj);
-      model::Servicegroup g;
-      g.name = name;
-      g.alias = intern(obj.has_value("alias") ? obj.get("alias") : name);
-      g.notes = intern(obj.get("notes"));
-      g.notes_url = intern(obj.get("notes_url"));
-      g.action_url = intern(obj.get("action_url"));
-      model_->servicegroups.push_back(std::move(g));
-    });
+    std::vector<const RawObject*> raws =
+        register_groups(ObjectType::servicegroup, "servicegroup_name", model_->servicegroup_by_name,
+                        model_->servicegroups, "servicegroup");
     for (std::uint32_t g = 0; g < raws.size(); ++g) {
       const RawObject& obj = *raws[g];
       std::vector<std::string_view> items = split_list_vector(obj.get("members"));
