@@ -31,7 +31,24 @@ void* operator new(std::size_t size, std::align_val_t align) {
   if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
   throw std::bad_alloc();
 }
+// The nothrow forms too: every allocation must come from these, or a sanitizer runtime's own nothrow
+// operator new would pair with this file's delete (an alloc-dealloc mismatch under ASan).
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  ++g_allocations;
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  ++g_allocations;
+  const auto a = static_cast<std::size_t>(align);
+  return std::aligned_alloc(a, (size + a - 1) / a * a);
+}
 void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
   std::free(p);
 }
 void operator delete(void* p, std::size_t) noexcept {
