@@ -1,0 +1,159 @@
+// status.dat at 100k services (10,000 hosts x 10): the core thread's cost per dump (building the snapshot)
+// and the writer thread's (formatting alone, and format + write + rename with and without fsync).
+//
+//   build/<dir>/status_bench
+#include "engine/status_snapshot.hpp"
+#include "io/status_file.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+namespace vedette::engine {
+namespace {
+
+constexpr int k_hosts = 10'000;
+constexpr int k_services_per_host = 10;
+
+struct Fixture {
+  model::Model model;
+  config::MainConfig main;
+  std::vector<HostState> hosts;
+  std::vector<ServiceState> services;
+  ProgramStatus program;
+
+  Fixture() {
+    model.timeperiods.push_back({model.strings.intern("24x7"), model.strings.intern("24x7"), {}, {}});
+    const auto period = model::TimeperiodId{0};
+    model.hosts.reserve(k_hosts);
+    model.services.reserve(std::size_t{k_hosts} * k_services_per_host);
+    for (int h = 0; h < k_hosts; ++h) {
+      model::Host host;
+      host.name = model.strings.intern(fmt::format("host{:05}.example.com", h));
+      host.check_command.raw = model.strings.intern("check-host-alive");
+      host.check_period = host.notification_period = period;
+      host.max_check_attempts = 3;
+      host.custom_variables.push_back({model.strings.intern("SITE"), model.strings.intern("dc1")});
+      for (int s = 0; s < k_services_per_host; ++s) {
+        model::Service svc;
+        svc.host = static_cast<model::HostId>(h);
+        svc.host_name = host.name;
+        svc.description = model.strings.intern(fmt::format("Service {}", s));
+        svc.check_command.raw = model.strings.intern("check_ping!100.0,20%!500.0,60%");
+        svc.check_period = svc.notification_period = period;
+        svc.max_check_attempts = 3;
+        model.services.push_back(svc);
+      }
+      model.hosts.push_back(std::move(host));
+    }
+    hosts.resize(model.hosts.size());
+    services.resize(model.services.size());
+    for (std::size_t i = 0; i < hosts.size(); ++i) {
+      HostState& s = hosts[i];
+      s.has_been_checked = true;
+      s.last_check = 1'700'000'000 + static_cast<Time>(i % 300);
+      s.next_check = s.last_check + 300;
+      s.execution_time = 0.01 * static_cast<double>(i % 7);
+      s.latency = 0.001 * static_cast<double>(i % 13);
+      s.plugin_output = "PING OK - Packet loss = 0%, RTA = 0.52 ms";
+      s.perf_data = "rta=0.520000ms;3000.000000;5000.000000;0.000000 pl=0%;80;100;0";
+    }
+    for (std::size_t i = 0; i < services.size(); ++i) {
+      ServiceState& s = services[i];
+      s.has_been_checked = true;
+      s.current_state = static_cast<int>(i % 4 == 3 ? 2 : 0);
+      s.last_check = 1'700'000'000 + static_cast<Time>(i % 300);
+      s.next_check = s.last_check + 300;
+      s.execution_time = 0.01 * static_cast<double>(i % 7);
+      s.latency = 0.001 * static_cast<double>(i % 13);
+      s.plugin_output = "HTTP OK: HTTP/1.1 200 OK - 4522 bytes in 0.012 second response time";
+      s.perf_data = "time=0.012345s;;;0.000000 size=4522B;;;0";
+      if (i % 10 == 0) s.long_plugin_output = "line two\\nline three";
+    }
+    program.now = 1'700'000'300;
+    program.program_start = 1'700'000'000;
+    program.pid = 4242;
+  }
+};
+
+Fixture& fixture() {
+  static Fixture f;
+  return f;
+}
+
+// Core thread: the stall per dump, as the core does it (memory of the snapshot the writer released last
+// is reused). Target <= 5 ms at 100k services. The previous snapshot is released on another thread, as the
+// writer does.
+void BM_SnapshotBuild(benchmark::State& state) {
+  Fixture& f = fixture();
+  StatusSnapshotBuilder builder;
+  std::shared_ptr<const io::StatusSnapshot> previous;
+  for (auto _ : state) {
+    auto snap = builder.build(f.model, f.main, f.hosts, f.services, f.program);
+    benchmark::DoNotOptimize(snap.get());
+    state.PauseTiming();
+    std::thread([old = std::move(snap)]() mutable { old.reset(); }).join();
+    state.ResumeTiming();
+  }
+  state.counters["ns_per_service"] =
+      benchmark::Counter(static_cast<double>(f.services.size()),
+                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_SnapshotBuild)->Unit(benchmark::kMillisecond);
+
+// The same in fresh memory every time (make_status_snapshot): what the builder's reuse saves.
+void BM_SnapshotBuildFresh(benchmark::State& state) {
+  Fixture& f = fixture();
+  for (auto _ : state) {
+    auto snap = make_status_snapshot(f.model, f.main, f.hosts, f.services, f.program);
+    benchmark::DoNotOptimize(snap.get());
+    state.PauseTiming();
+    std::thread([old = std::move(snap)]() mutable { old.reset(); }).join();
+    state.ResumeTiming();
+  }
+}
+BENCHMARK(BM_SnapshotBuildFresh)->Unit(benchmark::kMillisecond);
+
+// Writer thread: formatting alone, into memory.
+void BM_Format(benchmark::State& state) {
+  Fixture& f = fixture();
+  auto snap = make_status_snapshot(f.model, f.main, f.hosts, f.services, f.program);
+  std::string out;
+  io::format_status(*snap, out);  // grows the buffer once, outside the timing
+  for (auto _ : state) {
+    out.clear();
+    io::format_status(*snap, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.counters["MB"] = static_cast<double>(out.size()) / 1e6;
+}
+BENCHMARK(BM_Format)->Unit(benchmark::kMillisecond);
+
+// Writer thread: format + write + rename of a whole file (range(0): fsync or not), timed by the writer.
+void BM_WriteFile(benchmark::State& state) {
+  Fixture& f = fixture();
+  auto snap = make_status_snapshot(f.model, f.main, f.hosts, f.services, f.program);
+  std::string dir_pattern = (std::filesystem::temp_directory_path() / "vedette-status-bench-XXXXXX").string();
+  const std::filesystem::path dir = ::mkdtemp(dir_pattern.data());
+  io::StatusWriter writer({.path = (dir / "status.dat").string(), .fsync = state.range(0) != 0});
+  io::StatusWriterStats stats;
+  for (auto _ : state) {
+    writer.publish(snap);
+    writer.wait_idle(std::chrono::minutes(1));
+    stats = writer.stats();
+    state.SetIterationTime(static_cast<double>(stats.last_write_us) / 1e6);
+  }
+  state.counters["format_ms"] = static_cast<double>(stats.last_format_us) / 1e3;
+  state.counters["MB"] = static_cast<double>(stats.last_bytes) / 1e6;
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_WriteFile)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace vedette::engine

@@ -1,0 +1,162 @@
+#include "engine/status_snapshot.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <utility>
+
+namespace vedette::engine {
+namespace {
+
+void fill_program(io::StatusProgram& p, const config::MainConfig& main, const ProgramStatus& program) {
+  p.created = program.now;
+  p.version.assign(program.version);
+  p.modified_host_attributes = program.modified_host_attributes;
+  p.modified_service_attributes = program.modified_service_attributes;
+  p.pid = program.pid;
+  p.daemon_mode = program.daemon_mode;
+  p.program_start = program.program_start;
+  p.last_log_rotation = program.last_log_rotation;
+  p.enable_notifications = main.enable_notifications;
+  p.active_service_checks_enabled = main.execute_service_checks;
+  p.passive_service_checks_enabled = main.accept_passive_service_checks;
+  p.active_host_checks_enabled = main.execute_host_checks;
+  p.passive_host_checks_enabled = main.accept_passive_host_checks;
+  p.enable_event_handlers = main.enable_event_handlers;
+  p.obsess_over_services = main.obsess_over_services;
+  p.obsess_over_hosts = main.obsess_over_hosts;
+  p.check_service_freshness = main.check_service_freshness;
+  p.check_host_freshness = main.check_host_freshness;
+  p.enable_flap_detection = main.enable_flap_detection;
+  p.process_performance_data = main.process_performance_data;
+  p.global_host_event_handler = main.global_host_event_handler;
+  p.global_service_event_handler = main.global_service_event_handler;
+  p.global_host_notification_handler = main.global_host_notification_handler;
+  p.global_service_notification_handler = main.global_service_notification_handler;
+  p.next_comment_id = program.next_comment_id;
+  p.next_downtime_id = program.next_downtime_id;
+  p.next_event_id = program.next_event_id;
+  p.check_stats = program.check_stats;
+}
+
+std::size_t text_size(const CheckState& s) {
+  return s.plugin_output.size() + s.long_plugin_output.size() + s.perf_data.size();
+}
+
+void append(char*& cursor, const std::string& text) {
+  std::memcpy(cursor, text.data(), text.size());
+  cursor += text.size();
+}
+
+// The fields hosts and services take the same way; `base` is the start of the snapshot's text block.
+void fill_state(io::StatusState& o, const CheckState& s, const char* base, char*& cursor) {
+  o.text_offset = static_cast<std::size_t>(cursor - base);
+  o.output_size = static_cast<std::uint32_t>(s.plugin_output.size());
+  o.long_output_size = static_cast<std::uint32_t>(s.long_plugin_output.size());
+  o.perf_data_size = static_cast<std::uint32_t>(s.perf_data.size());
+  append(cursor, s.plugin_output);
+  append(cursor, s.long_plugin_output);
+  append(cursor, s.perf_data);
+  o.last_check = s.last_check;
+  o.next_check = s.next_check;
+  o.last_state_change = s.last_state_change;
+  o.last_hard_state_change = s.last_hard_state_change;
+  o.execution_time = s.execution_time;
+  o.latency = s.latency;
+  o.current_attempt = s.current_attempt;
+  o.current_state = static_cast<std::uint8_t>(s.current_state);
+  o.last_hard_state = static_cast<std::uint8_t>(s.last_hard_state);
+  o.check_type = static_cast<std::uint8_t>(s.check_type);
+  o.state_type = static_cast<std::uint8_t>(s.state_type);
+  o.has_been_checked = s.has_been_checked;
+}
+
+// Fills `snap` (fresh or recycled: every field is overwritten).
+void fill(io::StatusSnapshot& snap, const model::Model& model, const config::MainConfig& main,
+          const std::vector<HostState>& hosts, const std::vector<ServiceState>& services,
+          const ProgramStatus& program, std::shared_ptr<const void> keep_alive) {
+  snap.model = &model;
+  snap.keep_alive = std::move(keep_alive);
+  fill_program(snap.program, main, program);
+  snap.comments.clear();
+  snap.downtimes.clear();
+
+  const std::size_t host_count = std::min(model.hosts.size(), hosts.size());
+  const std::size_t service_count = std::min(model.services.size(), services.size());
+
+  // Sized first: one block for all texts, reused while it is large enough.
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < host_count; ++i) total += text_size(hosts[i]);
+  for (std::size_t i = 0; i < service_count; ++i) total += text_size(services[i]);
+  if (total > snap.text_capacity || snap.text == nullptr) {
+    snap.text_capacity = total + total / 8 + 4096;
+    snap.text.reset(new char[snap.text_capacity]);
+  }
+  snap.text_size = total;
+  const char* base = snap.text.get();
+  char* cursor = snap.text.get();
+
+  snap.hosts.resize(host_count);
+  for (std::size_t i = 0; i < host_count; ++i) {
+    const HostState& s = hosts[i];
+    io::StatusState& o = snap.hosts[i];
+    fill_state(o, s, base, cursor);
+    o.last_time = {s.last_time_up, s.last_time_down, s.last_time_unreachable, 0};
+  }
+  snap.services.resize(service_count);
+  for (std::size_t i = 0; i < service_count; ++i) {
+    const ServiceState& s = services[i];
+    io::StatusState& o = snap.services[i];
+    fill_state(o, s, base, cursor);
+    o.last_time = {s.last_time_ok, s.last_time_warning, s.last_time_unknown, s.last_time_critical};
+  }
+}
+
+}  // namespace
+
+// The memory of the last snapshot released (by the writer, usually on its thread), kept for the next build.
+struct StatusSnapshotBuilder::Spare {
+  std::mutex mutex;
+  std::unique_ptr<io::StatusSnapshot> snapshot;  // guarded by mutex
+};
+
+StatusSnapshotBuilder::StatusSnapshotBuilder() : spare_(std::make_shared<Spare>()) {}
+StatusSnapshotBuilder::~StatusSnapshotBuilder() = default;
+
+std::shared_ptr<const io::StatusSnapshot> StatusSnapshotBuilder::build(
+    const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
+    const std::vector<ServiceState>& services, const ProgramStatus& program,
+    std::shared_ptr<const void> keep_alive) {
+  std::unique_ptr<io::StatusSnapshot> snap;
+  {
+    std::lock_guard lock(spare_->mutex);
+    snap = std::move(spare_->snapshot);
+  }
+  if (snap == nullptr) snap = std::make_unique<io::StatusSnapshot>();
+  fill(*snap, model, main, hosts, services, program, std::move(keep_alive));
+  // Whoever drops the last reference gives the memory back. The model is let go at once (the keep-alive
+  // may be the last reference to a model replaced by a reload); the arrays and the text block are kept.
+  return std::shared_ptr<const io::StatusSnapshot>(
+      snap.release(), [spare = std::weak_ptr<Spare>(spare_)](const io::StatusSnapshot* done) {
+        std::unique_ptr<io::StatusSnapshot> owned(const_cast<io::StatusSnapshot*>(done));
+        owned->keep_alive.reset();
+        owned->model = nullptr;
+        if (const std::shared_ptr<Spare> pool = spare.lock()) {
+          std::lock_guard lock(pool->mutex);
+          if (pool->snapshot == nullptr) pool->snapshot = std::move(owned);
+        }
+      });
+}
+
+std::shared_ptr<const io::StatusSnapshot> make_status_snapshot(const model::Model& model,
+                                                               const config::MainConfig& main,
+                                                               const std::vector<HostState>& hosts,
+                                                               const std::vector<ServiceState>& services,
+                                                               const ProgramStatus& program,
+                                                               std::shared_ptr<const void> keep_alive) {
+  auto snap = std::make_shared<io::StatusSnapshot>();
+  fill(*snap, model, main, hosts, services, program, std::move(keep_alive));
+  return snap;
+}
+
+}  // namespace vedette::engine
