@@ -117,6 +117,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     }
     rotation_timer_ = loop_.add_timer(*this);
     status_timer_ = loop_.add_timer(*this);
+    tick_timer_ = loop_.add_timer(*this);
     scheduled_at_.resize(checks);
     generation_.resize(checks, 0);
     rng_.seed(options.random_seed != 0 ? options.random_seed
@@ -129,7 +130,11 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     loop::block_loop_signals();  // the caller should have done so before the constructor started threads
     signals_ = std::make_unique<loop::SignalFd>();
     loop_.watch(signals_->fd(), loop::Interest::read, *this);
-    loop_.watch(results_.fd(), loop::Interest::read, *this);
+    // Results are picked up by polling the queue once per iteration; while checks run, a tick makes sure
+    // an iteration comes at least every k_result_tick. Waking the core for each result instead doubled its
+    // wakeups, and with them its CPU per check (bench/perfbench/run.sh).
+    results_.use_polling();
+    loop_.set_timer_slack(k_timer_slack);
     loop_.add_before_poll(*this);
     program_start_ = now_epoch();
     log(fmt::format("Vedette {} starting... (PID={})", VEDETTE_VERSION, ::getpid()));
@@ -209,6 +214,11 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
  private:
   static constexpr std::uint32_t k_not_a_check = 0xFFFFFFFFu;
+  // Checks due within this window start together (up to this much early, never late); results are
+  // collected at least this often. Chosen with bench/perfbench/run.sh: each sleep/wake of the core costs
+  // tens of µs on the VMs Vedette is measured on.
+  static constexpr Duration k_timer_slack = std::chrono::milliseconds(20);
+  static constexpr Duration k_result_tick = std::chrono::milliseconds(20);
 
   Time now_epoch() const { return to_epoch(clock_.wall_now()); }
   bool is_service(std::uint32_t check) const { return check < services_.size(); }
@@ -259,6 +269,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   // loop::TimerHandler: a check is due. Collected here, run in before_poll() as one batch.
   void on_timer(loop::TimerId id) override {
+    if (id == tick_timer_) return;  // before_poll() collects the results
     if (id == status_timer_) {
       publish_status();
       return;
@@ -292,10 +303,19 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     loop_.arm_timer(rotation_timer_, loop_.now() + std::max(Duration::zero(), until));
   }
 
+  // Once per iteration, in this order: apply finished checks (they may schedule host checks now), start
+  // the due ones as one batch, keep a tick while checks are out, then hand the log lines over.
   void before_poll() override {
+    if (results_.has_results()) {
+      results_.drain(results_batch_);
+      for (exec::CheckResult& r : results_batch_) handle_result(r);
+      results_batch_.clear();
+    }
     if (!due_.empty()) run_due_checks();
     if (!jobs_.empty()) executor_.submit_batch(jobs_);
     jobs_.clear();
+    if (running_ > 0 && !loop_.is_armed(tick_timer_))
+      loop_.arm_timer(tick_timer_, loop_.now() + k_result_tick);
     log_.flush();
   }
 
@@ -425,11 +445,6 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       if (got.contains(SIGINT)) stop("Caught SIGINT, shutting down...");
       // SIGHUP (reload) arrives with the persistence issue; until then it is ignored.
       return;
-    }
-    if (fd == results_.fd()) {
-      results_.drain(results_batch_);
-      for (exec::CheckResult& r : results_batch_) handle_result(r);
-      results_batch_.clear();
     }
   }
 
@@ -591,6 +606,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   std::uint32_t running_ = 0;
   loop::TimerId rotation_timer_ = 0;
   loop::TimerId status_timer_ = 0;
+  loop::TimerId tick_timer_ = 0;
   Time next_rotation_ = 0;
   Time program_start_ = 0;
   std::mt19937_64 rng_;

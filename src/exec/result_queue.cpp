@@ -12,7 +12,7 @@ void ResultQueue::push(CheckResult&& result) {
     was_empty = items_.empty();
     items_.push_back(std::move(result));
   }
-  if (was_empty) wakeup_.signal();
+  if (was_empty) signal();
 }
 
 void ResultQueue::push_batch(std::vector<CheckResult>& results) {
@@ -29,14 +29,24 @@ void ResultQueue::push_batch(std::vector<CheckResult>& results) {
     }
   }
   results.clear();
-  if (was_empty) wakeup_.signal();
+  if (was_empty) signal();
+}
+
+void ResultQueue::signal() {
+  if (polled_.load(std::memory_order_relaxed))
+    pending_.store(true, std::memory_order_release);
+  else
+    wakeup_.signal();
 }
 
 void ResultQueue::drain(std::vector<CheckResult>& out) {
   out.clear();
   // Clear the flag before taking the items: a push that lands after the swap finds the queue empty and
   // signals again. The other order could swallow that signal and strand a result until the next one.
-  wakeup_.clear();
+  if (polled_.load(std::memory_order_relaxed))
+    pending_.store(false, std::memory_order_relaxed);
+  else
+    wakeup_.clear();
   std::lock_guard lock(mutex_);
   items_.swap(out);
 }

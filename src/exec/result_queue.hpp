@@ -7,6 +7,7 @@
 #include "exec/check_job.hpp"
 #include "exec/wakeup_fd.hpp"
 
+#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -26,10 +27,21 @@ class ResultQueue {
 
   [[nodiscard]] int fd() const { return wakeup_.fd(); }
 
+  // Polled mode, for a core that looks at the queue on every loop iteration anyway: producers then set a
+  // flag instead of writing the eventfd, and the core drains without reading it. Waking the core for every
+  // result doubled its wakeups per check (bench/perfbench). Core thread, before the first push.
+  void use_polling() { polled_.store(true, std::memory_order_relaxed); }
+  // Core thread, polled mode: whether a drain would find anything (one atomic load, no syscall).
+  [[nodiscard]] bool has_results() const { return pending_.load(std::memory_order_acquire); }
+
  private:
+  void signal();
+
   std::mutex mutex_;
   std::vector<CheckResult> items_;  // guarded by mutex_
   WakeupFd wakeup_;
+  std::atomic<bool> polled_{false};
+  std::atomic<bool> pending_{false};
 };
 
 }  // namespace vedette::exec

@@ -128,7 +128,7 @@ void Loop::dispatch_fds(std::span<const Ready> ready) {
 }
 
 void Loop::run_due_timers() {
-  const TimerKey now = to_key(now_);
+  const TimerKey now = to_key(now_ + slack_);
   ++pass_;
   while (!timers_.empty()) {
     const TimerEntry due = timers_.top();

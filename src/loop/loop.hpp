@@ -68,6 +68,9 @@ class Loop {
 
   // Timers. Ids are dense and reused after remove_timer(); arm_timer() inserts or re-keys in place.
   void reserve_timers(std::uint32_t count);
+  // Timers due within `slack` of now run in the same iteration, a little early, instead of each waking the
+  // loop on its own: on virtual machines a sleep/wake costs tens of µs, more than the work of a check.
+  void set_timer_slack(Duration slack) { slack_ = slack; }
   TimerId add_timer(TimerHandler& handler);
   void arm_timer(TimerId id, MonoTime when);
   void disarm_timer(TimerId id);
@@ -121,6 +124,7 @@ class Loop {
   Token next_token_ = 0;
   std::vector<BeforePollHook*> hooks_;
   bool work_pending_ = false;
+  Duration slack_{0};
   bool stopping_ = false;
   std::thread::id owner_;
   LoopStats stats_;

@@ -354,6 +354,29 @@ TEST(ExecExecutorLoad, ShutdownKillsRunningGroupsAndRefusesJobs) {
   std::remove(pid_file.c_str());
 }
 
+TEST(ExecResultQueue, PolledModeSetsAFlagInsteadOfWritingTheEventfd) {
+  ResultQueue queue;
+  queue.use_polling();
+  EXPECT_FALSE(queue.has_results());
+  CheckResult r;
+  r.id = 7;
+  queue.push(std::move(r));
+  pollfd p{queue.fd(), POLLIN, 0};
+  EXPECT_EQ(::poll(&p, 1, 0), 0) << "no syscall on the producer side, nothing to read on the core's";
+  EXPECT_TRUE(queue.has_results());
+  std::vector<CheckResult> out;
+  queue.drain(out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].id, 7u);
+  EXPECT_FALSE(queue.has_results());
+  std::vector<CheckResult> batch(2);
+  queue.push_batch(batch);
+  EXPECT_TRUE(queue.has_results());
+  out.clear();
+  queue.drain(out);
+  EXPECT_EQ(out.size(), 2u);
+}
+
 TEST(ExecResultQueue, EventfdWrittenOnlyOnEmptyToNonEmpty) {
   ResultQueue queue;
   for (std::uint32_t i = 0; i < 3; ++i) {

@@ -86,6 +86,28 @@ TEST(Loop, TimersFireInOrderAndOnTimeWithManualClock) {
   EXPECT_EQ(loop.poll_timeout(), k_forever);
 }
 
+TEST(Loop, TimerSlackRunsTimersDueWithinItInTheSameIteration) {
+  ManualClock clock;
+  Loop loop(clock);
+  loop.set_timer_slack(milliseconds(20));
+  Recorder rec(loop);
+  const MonoTime t0 = loop.now();
+  const TimerId a = loop.add_timer(rec);
+  const TimerId b = loop.add_timer(rec);
+  const TimerId c = loop.add_timer(rec);
+  loop.arm_timer(a, t0 + milliseconds(100));
+  loop.arm_timer(b, t0 + milliseconds(115));  // within the slack of a: runs with it, 15 ms early
+  loop.arm_timer(c, t0 + milliseconds(130));  // beyond it: waits for its own iteration
+  EXPECT_EQ(loop.poll_timeout(), milliseconds(100)) << "the loop still sleeps until the first timer is due";
+  clock.advance(milliseconds(100));
+  loop.run_once(PollMode::no_wait);
+  EXPECT_EQ(rec.fired, (std::vector<TimerId>{a, b}));
+  EXPECT_EQ(loop.poll_timeout(), milliseconds(30));
+  clock.advance(milliseconds(30));
+  loop.run_once(PollMode::no_wait);
+  EXPECT_EQ(rec.fired, (std::vector<TimerId>{a, b, c}));
+}
+
 TEST(Loop, ReArmingInTheCallbackReKeysInPlace) {
   ManualClock clock;
   Loop loop(clock);
