@@ -22,19 +22,19 @@ namespace {
   /* host */                                                                                                 \
   X(HOSTNAME)                                                                                                \
   X(HOSTDISPLAYNAME)                                                                                         \
-  X(HOSTALIAS) X(HOSTADDRESS) X(HOSTSTATE) X(HOSTSTATEID) X(LASTHOSTSTATE) X(LASTHOSTSTATEID)                \
-      X(HOSTCHECKTYPE) X(HOSTSTATETYPE) X(HOSTOUTPUT) X(LONGHOSTOUTPUT) X(HOSTPERFDATA) X(HOSTCHECKCOMMAND)  \
-          X(HOSTATTEMPT) X(MAXHOSTATTEMPTS) X(HOSTDOWNTIME) X(HOSTPERCENTCHANGE) X(HOSTDURATIONSEC)          \
-              X(HOSTDURATION) X(HOSTEXECUTIONTIME) X(HOSTLATENCY) X(LASTHOSTCHECK) X(LASTHOSTSTATECHANGE)    \
-                  X(LASTHOSTUP) X(LASTHOSTDOWN) X(LASTHOSTUNREACHABLE) X(HOSTNOTIFICATIONNUMBER)             \
-                      X(HOSTNOTIFICATIONID) X(HOSTEVENTID) X(LASTHOSTEVENTID) X(HOSTPROBLEMID)               \
-                          X(LASTHOSTPROBLEMID) X(HOSTPROBLEMSTART) X(HOSTPROBLEMEND)                         \
-                              X(HOSTPROBLEMDURATIONSEC) X(HOSTPROBLEMDURATION) X(HOSTACTIONURL)              \
-                                  X(HOSTNOTESURL) X(HOSTNOTES) X(HOSTGROUPNAMES) X(TOTALHOSTSERVICES)        \
-                                      X(TOTALHOSTSERVICESOK) X(TOTALHOSTSERVICESWARNING)                     \
-                                          X(TOTALHOSTSERVICESUNKNOWN) X(TOTALHOSTSERVICESCRITICAL)           \
-                                              X(HOSTACKAUTHOR) X(HOSTACKAUTHORNAME) X(HOSTACKAUTHORALIAS)    \
-                                                  X(HOSTACKCOMMENT) /* hostgroup */                          \
+  X(HOSTALIAS)                                                                                               \
+  X(HOSTADDRESS) X(HOSTSTATE) X(HOSTSTATEID) X(LASTHOSTSTATE) X(LASTHOSTSTATEID) X(HOSTCHECKTYPE)            \
+      X(HOSTSTATETYPE) X(HOSTOUTPUT) X(LONGHOSTOUTPUT) X(HOSTPERFDATA) X(HOSTCHECKCOMMAND) X(HOSTATTEMPT)    \
+          X(MAXHOSTATTEMPTS) X(HOSTDOWNTIME) X(HOSTPERCENTCHANGE) X(HOSTDURATIONSEC) X(HOSTDURATION)         \
+              X(HOSTEXECUTIONTIME) X(HOSTLATENCY) X(LASTHOSTCHECK) X(LASTHOSTSTATECHANGE) X(LASTHOSTUP)      \
+                  X(LASTHOSTDOWN) X(LASTHOSTUNREACHABLE) X(HOSTNOTIFICATIONNUMBER) X(HOSTNOTIFICATIONID)     \
+                      X(HOSTEVENTID) X(LASTHOSTEVENTID) X(HOSTPROBLEMID) X(LASTHOSTPROBLEMID)                \
+                          X(HOSTPROBLEMSTART) X(HOSTPROBLEMEND) X(HOSTPROBLEMDURATIONSEC)                    \
+                              X(HOSTPROBLEMDURATION) X(HOSTACTIONURL) X(HOSTNOTESURL) X(HOSTNOTES)           \
+                                  X(HOSTGROUPNAMES) X(TOTALHOSTSERVICES) X(TOTALHOSTSERVICESOK)              \
+                                      X(TOTALHOSTSERVICESWARNING) X(TOTALHOSTSERVICESUNKNOWN)                \
+                                          X(TOTALHOSTSERVICESCRITICAL) X(HOSTACKAUTHOR) X(HOSTACKAUTHORNAME) \
+                                              X(HOSTACKAUTHORALIAS) X(HOSTACKCOMMENT) /* hostgroup */        \
       X(HOSTGROUPNAME) X(HOSTGROUPALIAS) X(HOSTGROUPMEMBERS) X(HOSTGROUPACTIONURL) X(HOSTGROUPNOTESURL)      \
           X(HOSTGROUPNOTES) /* service */                                                                    \
       X(SERVICEDESC) X(SERVICEDISPLAYNAME) X(SERVICEOUTPUT) X(LONGSERVICEOUTPUT) X(SERVICEPERFDATA)          \

@@ -14,8 +14,9 @@ TEST(Diagnostics, FormatsLikeNaemon) {
   ASSERT_EQ(diags.all().size(), 3u);
   EXPECT_EQ(diags.error_count(), 2u);
   EXPECT_EQ(diags.warning_count(), 1u);
-  EXPECT_EQ(Diagnostics::format(diags.all()[0]),
-            "Error: Could not find any host matching 'web01' (config file '/etc/x.cfg', starting on line 12)");
+  EXPECT_EQ(
+      Diagnostics::format(diags.all()[0]),
+      "Error: Could not find any host matching 'web01' (config file '/etc/x.cfg', starting on line 12)");
   EXPECT_EQ(Diagnostics::format(diags.all()[1]),
             "Warning: Unknown option 'foo' (config file '/etc/naemon.cfg', line 3)");
   EXPECT_EQ(Diagnostics::format(diags.all()[2]), "Error: No object configuration files");
