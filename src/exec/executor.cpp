@@ -2,7 +2,7 @@
 
 #include "exec/result_queue.hpp"
 #include "exec/spawner.hpp"
-#include "exec/wakeup_fd.hpp"
+#include "loop/wakeup.hpp"
 
 #include <fmt/format.h>
 
@@ -145,7 +145,7 @@ class Executor::Worker {
       for (int i = 0; i < n; ++i) {
         const std::uint64_t token = events[i].data.u64;
         if (token == k_inbox_token) {
-          inbox_wakeup_.clear();
+          inbox_wakeup_.drain();
           if (stopping_.load(std::memory_order_acquire)) return shut_down();
           {
             std::lock_guard lock(inbox_mutex_);
@@ -426,7 +426,7 @@ class Executor::Worker {
 
   std::mutex inbox_mutex_;
   std::vector<CheckJob> inbox_;  // guarded by inbox_mutex_
-  WakeupFd inbox_wakeup_;
+  loop::Wakeup inbox_wakeup_;
   std::atomic<bool> stopping_{false};
 
   // Executor thread only from here on.

@@ -46,7 +46,7 @@ void ResultQueue::drain(std::vector<CheckResult>& out) {
   if (polled_.load(std::memory_order_relaxed))
     pending_.store(false, std::memory_order_relaxed);
   else
-    wakeup_.clear();
+    wakeup_.drain();
   std::lock_guard lock(mutex_);
   items_.swap(out);
 }

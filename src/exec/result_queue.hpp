@@ -5,7 +5,7 @@
 #pragma once
 
 #include "exec/check_job.hpp"
-#include "exec/wakeup_fd.hpp"
+#include "loop/wakeup.hpp"
 
 #include <atomic>
 #include <mutex>
@@ -39,7 +39,7 @@ class ResultQueue {
 
   std::mutex mutex_;
   std::vector<CheckResult> items_;  // guarded by mutex_
-  WakeupFd wakeup_;
+  loop::Wakeup wakeup_;
   std::atomic<bool> polled_{false};
   std::atomic<bool> pending_{false};
 };
