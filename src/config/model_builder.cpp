@@ -783,6 +783,49 @@ class Builder {
     }
   }
 
+  // The option letters of hosts and of services.
+  struct OptionTables {
+    const OptionTable& flap_detection;
+    const OptionTable& notification;
+    const OptionTable& stalking;
+  };
+  static constexpr OptionTables k_host_tables{k_host_state_options, k_host_notification_options,
+                                              k_host_stalking_options};
+  static constexpr OptionTables k_service_tables{k_service_state_options, k_service_notification_options,
+                                                 k_service_stalking_options};
+
+  // The directives hosts and services read the same way, with Naemon's defaults.
+  void checkable_values(const RawObject& obj, const OptionTables& tables, model::Checkable& c) {
+    c.notes = intern(obj.get("notes"));
+    c.notes_url = intern(obj.get("notes_url"));
+    c.action_url = intern(obj.get("action_url"));
+    c.icon_image = intern(obj.get("icon_image"));
+    c.icon_image_alt = intern(obj.get("icon_image_alt"));
+    c.check_interval = number_attr(obj, "check_interval", 5.0);
+    c.retry_interval = number_attr(obj, "retry_interval", 1.0);
+    c.max_check_attempts = int_attr(obj, "max_check_attempts", -2);
+    c.hourly_value = int_attr(obj, "hourly_value", 1);
+    c.freshness_threshold = number_attr(obj, "freshness_threshold", 0);
+    c.low_flap_threshold = number_attr(obj, "low_flap_threshold", 0);
+    c.high_flap_threshold = number_attr(obj, "high_flap_threshold", 0);
+    c.notification_interval = number_attr(obj, "notification_interval", 30.0);
+    c.first_notification_delay = number_attr(obj, "first_notification_delay", 0);
+    c.flap_detection_options =
+        options_attr(obj, "flap_detection_options", tables.flap_detection, model::k_opt_all);
+    c.notification_options = options_attr(obj, "notification_options", tables.notification, model::k_opt_all);
+    c.stalking_options = options_attr(obj, "stalking_options", tables.stalking, model::k_opt_nothing);
+    c.active_checks_enabled = bool_attr(obj, "active_checks_enabled", true);
+    c.passive_checks_enabled = bool_attr(obj, "passive_checks_enabled", true);
+    c.obsess = bool_attr(obj, "obsess", true);
+    c.event_handler_enabled = bool_attr(obj, "event_handler_enabled", true);
+    c.check_freshness = bool_attr(obj, "check_freshness", false);
+    c.flap_detection_enabled = bool_attr(obj, "flap_detection_enabled", true);
+    c.notifications_enabled = bool_attr(obj, "notifications_enabled", true);
+    c.process_perf_data = bool_attr(obj, "process_perf_data", true);
+    c.retain_status_information = bool_attr(obj, "retain_status_information", true);
+    c.retain_nonstatus_information = bool_attr(obj, "retain_nonstatus_information", true);
+  }
+
   void build_hosts() {
     model_->hosts.reserve(store_.of(ObjectType::host).size());
     for_each_registered(ObjectType::host, [&](const RawObject& obj) {
@@ -809,40 +852,11 @@ class Builder {
       h.notification_period = period_attr(obj, "notification_period", [&](std::string_view n) {
         return fmt::format("Failed to locate notification_period '{}' for host '{}'!", n, name);
       });
-      h.notes = intern(obj.get("notes"));
-      h.notes_url = intern(obj.get("notes_url"));
-      h.action_url = intern(obj.get("action_url"));
-      h.icon_image = intern(obj.get("icon_image"));
-      h.icon_image_alt = intern(obj.get("icon_image_alt"));
       h.vrml_image = intern(obj.get("vrml_image"));
       h.statusmap_image = intern(obj.get("statusmap_image"));
       h.initial_state = initial_state(obj, true);
       h.check_timeout = int_attr(obj, "check_timeout", options_.host_check_timeout);
-      h.check_interval = number_attr(obj, "check_interval", 5.0);
-      h.retry_interval = number_attr(obj, "retry_interval", 1.0);
-      h.max_check_attempts = int_attr(obj, "max_check_attempts", -2);
-      h.hourly_value = int_attr(obj, "hourly_value", 1);
-      h.freshness_threshold = number_attr(obj, "freshness_threshold", 0);
-      h.low_flap_threshold = number_attr(obj, "low_flap_threshold", 0);
-      h.high_flap_threshold = number_attr(obj, "high_flap_threshold", 0);
-      h.notification_interval = number_attr(obj, "notification_interval", 30.0);
-      h.first_notification_delay = number_attr(obj, "first_notification_delay", 0);
-      h.flap_detection_options =
-          options_attr(obj, "flap_detection_options", k_host_state_options, model::k_opt_all);
-      h.notification_options =
-          options_attr(obj, "notification_options", k_host_notification_options, model::k_opt_all);
-      h.stalking_options =
-          options_attr(obj, "stalking_options", k_host_stalking_options, model::k_opt_nothing);
-      h.active_checks_enabled = bool_attr(obj, "active_checks_enabled", true);
-      h.passive_checks_enabled = bool_attr(obj, "passive_checks_enabled", true);
-      h.obsess = bool_attr(obj, "obsess", true);
-      h.event_handler_enabled = bool_attr(obj, "event_handler_enabled", true);
-      h.check_freshness = bool_attr(obj, "check_freshness", false);
-      h.flap_detection_enabled = bool_attr(obj, "flap_detection_enabled", true);
-      h.notifications_enabled = bool_attr(obj, "notifications_enabled", true);
-      h.process_perf_data = bool_attr(obj, "process_perf_data", true);
-      h.retain_status_information = bool_attr(obj, "retain_status_information", true);
-      h.retain_nonstatus_information = bool_attr(obj, "retain_nonstatus_information", true);
+      checkable_values(obj, k_host_tables, h);
       coords(obj, h);
       h.custom_variables = custom_variables(obj);
       check_host_values(h, obj);
@@ -1133,42 +1147,13 @@ class Builder {
       return fmt::format("notification_period '{}' for service '{}' on host '{}' could not be found!", n,
                          s.description, host.name);
     });
-    s.notes = intern(obj.get("notes"));
-    s.notes_url = intern(obj.get("notes_url"));
-    s.action_url = intern(obj.get("action_url"));
-    s.icon_image = intern(obj.get("icon_image"));
-    s.icon_image_alt = intern(obj.get("icon_image_alt"));
     s.initial_state = initial_state(obj, false);
     s.check_timeout = int_attr(obj, "check_timeout", options_.service_check_timeout);
-    s.check_interval = number_attr(obj, "check_interval", 5.0);
-    s.retry_interval = number_attr(obj, "retry_interval", 1.0);
-    s.max_check_attempts = int_attr(obj, "max_check_attempts", -2);
-    s.hourly_value = int_attr(obj, "hourly_value", 1);
-    s.freshness_threshold = number_attr(obj, "freshness_threshold", 0);
-    s.low_flap_threshold = number_attr(obj, "low_flap_threshold", 0);
-    s.high_flap_threshold = number_attr(obj, "high_flap_threshold", 0);
-    if (obj.find("notification_interval") != nullptr)
-      s.notification_interval = number_attr(obj, "notification_interval", 30.0);
-    else
+    checkable_values(obj, k_service_tables, s);
+    // Implied inheritance: a service without its own notification_interval takes its host's.
+    if (obj.find("notification_interval") == nullptr)
       s.notification_interval = number_attr(host_obj, "notification_interval", 30.0);
-    s.first_notification_delay = number_attr(obj, "first_notification_delay", 0);
-    s.flap_detection_options =
-        options_attr(obj, "flap_detection_options", k_service_state_options, model::k_opt_all);
-    s.notification_options =
-        options_attr(obj, "notification_options", k_service_notification_options, model::k_opt_all);
-    s.stalking_options =
-        options_attr(obj, "stalking_options", k_service_stalking_options, model::k_opt_nothing);
     s.is_volatile = bool_attr(obj, "is_volatile", false);
-    s.active_checks_enabled = bool_attr(obj, "active_checks_enabled", true);
-    s.passive_checks_enabled = bool_attr(obj, "passive_checks_enabled", true);
-    s.obsess = bool_attr(obj, "obsess", true);
-    s.event_handler_enabled = bool_attr(obj, "event_handler_enabled", true);
-    s.check_freshness = bool_attr(obj, "check_freshness", false);
-    s.flap_detection_enabled = bool_attr(obj, "flap_detection_enabled", true);
-    s.notifications_enabled = bool_attr(obj, "notifications_enabled", true);
-    s.process_perf_data = bool_attr(obj, "process_perf_data", true);
-    s.retain_status_information = bool_attr(obj, "retain_status_information", true);
-    s.retain_nonstatus_information = bool_attr(obj, "retain_nonstatus_information", true);
     s.custom_variables = custom_variables(obj);
     // Contacts come from the host only when the service names neither contacts nor contact groups.
     const RawObject& contact_source =

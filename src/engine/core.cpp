@@ -119,6 +119,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     status_timer_ = loop_.add_timer(*this);
     tick_timer_ = loop_.add_timer(*this);
     scheduled_at_.resize(checks);
+    submitted_at_.resize(checks);
     generation_.resize(checks, 0);
     rng_.seed(options.random_seed != 0 ? options.random_seed
                                        : static_cast<std::uint64_t>(clock_.now().time_since_epoch().count()));
@@ -432,7 +433,6 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     job.env = std::move(expanded_.env);
     job.timeout_ms = static_cast<std::uint32_t>(std::max(1, timeout_s)) * 1000u;
     expanded_ = {};
-    submitted_at_.resize(scheduled_at_.size());
     submitted_at_[check] = scheduled;
     jobs_.push_back(std::move(job));
   }

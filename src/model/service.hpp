@@ -1,17 +1,15 @@
 // A service's configuration (cold data, read-only after load). Run-time state lives elsewhere.
 #pragma once
 
-#include "model/command.hpp"
-#include "model/custom_variable.hpp"
+#include "model/checkable.hpp"
 #include "model/ids.hpp"
-#include "model/options.hpp"
 
 #include <string_view>
 #include <vector>
 
 namespace vedette::model {
 
-struct Service {
+struct Service : Checkable {
   HostId host = no_id<HostId>();
   std::string_view host_name;
   std::string_view description;
@@ -19,39 +17,7 @@ struct Service {
   std::vector<ServiceId> parents;
   std::vector<ServiceId> children;
   std::vector<ServicegroupId> servicegroups;
-  std::vector<ContactId> contacts;
-  std::vector<ContactgroupId> contact_groups;
-  CommandCall check_command;
-  CommandCall event_handler;
-  TimeperiodId check_period = no_id<TimeperiodId>();
-  TimeperiodId notification_period = no_id<TimeperiodId>();
-  std::string_view notes, notes_url, action_url, icon_image, icon_image_alt;
-  int initial_state = 0;
-  int check_timeout = 0;  // seconds; 0 = service_check_timeout
-  double check_interval = 5.0;
-  double retry_interval = 1.0;
-  int max_check_attempts = 0;
-  int hourly_value = 0;
-  double freshness_threshold = 0;
-  double low_flap_threshold = 0;
-  double high_flap_threshold = 0;
-  double notification_interval = 30.0;
-  double first_notification_delay = 0;
-  OptionSet flap_detection_options = k_opt_all;
-  OptionSet notification_options = k_opt_all;
-  OptionSet stalking_options = k_opt_nothing;
   bool is_volatile = false;
-  bool active_checks_enabled = true;
-  bool passive_checks_enabled = true;
-  bool obsess = true;
-  bool event_handler_enabled = true;
-  bool check_freshness = false;
-  bool flap_detection_enabled = true;
-  bool notifications_enabled = true;
-  bool process_perf_data = true;
-  bool retain_status_information = true;
-  bool retain_nonstatus_information = true;
-  std::vector<CustomVariable> custom_variables;
 };
 
 }  // namespace vedette::model
