@@ -2,7 +2,7 @@
 // ../shared/bench/peers/spawn_bench.c). Per check: checks/s (items_per_second), CPU µs of the executor
 // threads, of the submitting (core) thread, and of the plugin itself.
 //
-//   build/<dir>/spawn_bench --benchmark_min_time=3s
+//   build/<dir>/bench/spawn_bench --benchmark_min_time=3
 #include "exec/executor.hpp"
 #include "exec/result_queue.hpp"
 #include "exec/spawner.hpp"
@@ -56,12 +56,15 @@ void BM_BarePosixSpawnWait(benchmark::State& state) {
 BENCHMARK(BM_BarePosixSpawnWait)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 // The Spawner alone (pipes, process group, /dev/null, pidfd) with a blocking wait: what the executor's
-// setup costs over the bare loop, before any epoll work.
+// setup costs over the bare loop, before any epoll work. range(0): 0 = clone_vfork, 1 = posix_spawn.
 void BM_SpawnerWait(benchmark::State& state) {
-  Spawner spawner;
+  const auto method = state.range(0) == 0 ? SpawnMethod::clone_vfork : SpawnMethod::posix_spawn;
+  state.SetLabel(state.range(0) == 0 ? "clone_vfork" : "posix_spawn");
+  Spawner spawner({.use_pidfd = true, .method = method});
   CheckJob job;
   job.argv = {"/bin/true"};
   const double cpu0 = thread_cpu_us();
+  const double child0 = children_cpu_us();
   for (auto _ : state) {
     SpawnedChild child;
     if (spawner.spawn(job, child).status != SpawnStatus::ok) {
@@ -72,15 +75,21 @@ void BM_SpawnerWait(benchmark::State& state) {
     ::waitpid(child.pid, &status, 0);
     close_child_fds(child);
   }
+  const double n = static_cast<double>(state.iterations());
   state.SetItemsProcessed(state.iterations());
-  state.counters["spawner_cpu_us"] = (thread_cpu_us() - cpu0) / static_cast<double>(state.iterations());
+  state.counters["spawner_cpu_us"] = (thread_cpu_us() - cpu0) / n;
+  state.counters["plugin_cpu_us"] = (children_cpu_us() - child0) / n;
 }
-BENCHMARK(BM_SpawnerWait)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SpawnerWait)->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
-// range(0): executor threads; range(1): checks kept in flight.
+// range(0): executor threads; range(1): checks kept in flight; range(2): 0 = clone_vfork, 1 = posix_spawn.
 void BM_ExecutorTrue(benchmark::State& state) {
   ResultQueue queue;
-  Executor executor(queue, {.threads = static_cast<unsigned>(state.range(0))});
+  ExecutorOptions options;
+  options.threads = static_cast<unsigned>(state.range(0));
+  options.spawn_method = state.range(2) == 0 ? SpawnMethod::clone_vfork : SpawnMethod::posix_spawn;
+  state.SetLabel(state.range(2) == 0 ? "clone_vfork" : "posix_spawn");
+  Executor executor(queue, options);
   const auto window = static_cast<std::size_t>(state.range(1));
   std::vector<CheckJob> jobs;
   std::vector<CheckResult> results;
@@ -128,10 +137,8 @@ void BM_ExecutorTrue(benchmark::State& state) {
   while (in_flight > 0) wait_some();
 }
 BENCHMARK(BM_ExecutorTrue)
-    ->Args({1, 1})
-    ->Args({1, 16})
-    ->Args({2, 16})
-    ->Args({2, 64})
+    ->ArgsProduct({{1}, {1, 16}, {0, 1}})
+    ->ArgsProduct({{2}, {16, 64}, {0, 1}})
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 

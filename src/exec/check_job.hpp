@@ -31,6 +31,9 @@ struct CheckJob {
   std::uint32_t timeout_ms = 60'000;  // 0 means 60 s, as in Naemon's worker
   // Applies to stdout and to stderr separately; bytes past it are read and discarded.
   std::uint32_t output_cap_bytes = k_default_output_cap_bytes;
+  // CLOCK_MONOTONIC ns before which the plugin is not started; 0 (or a time past) starts it at once. The
+  // core hands checks over a little before they are due, so that it need not wake for each one.
+  std::int64_t not_before_ns = 0;
 };
 
 enum class Outcome : std::uint8_t {
@@ -60,8 +63,8 @@ struct CheckResult {
   // reaped or killed. Naemon's execution_time is (end - start); its latency is start - scheduled time.
   std::int64_t start_us = 0;
   std::int64_t end_us = 0;
-  // Wall clock µs when the executor thread took the job off its queue: start_us - dequeued_us is the spawn
-  // delay behind other jobs, dequeued_us - (core's submit time) the queueing delay.
+  // Wall clock µs when the executor thread took the job off its queue, or for a job handed over early when
+  // it fell due: start_us - dequeued_us is the spawn delay behind other jobs.
   std::int64_t dequeued_us = 0;
   // CPU of the plugin process itself (wait4 rusage; grandchildren it did not wait for are not counted).
   std::int64_t plugin_user_us = 0;

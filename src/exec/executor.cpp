@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <pthread.h>
 #include <queue>
@@ -86,16 +87,20 @@ class Executor::Worker {
     ::close(epoll_fd_);
   }
 
-  // Any thread. Appends [first, last) to the inbox; wakes the thread only if the inbox was empty.
+  // Any thread. Appends [first, last) to the inbox. Wakes the thread only if it sleeps past the earliest
+  // start time among them: a thread that wakes in time anyway (for a job it holds or a timeout) looks at the
+  // inbox then, and the eventfd write, with the cross-CPU wakeup it causes, is saved.
   template <typename It>
   void enqueue(It first, It last) {
-    bool was_empty;
+    std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
+    for (It it = first; it != last; ++it) earliest = std::min(earliest, it->not_before_ns);
+    bool wake;
     {
       std::lock_guard lock(inbox_mutex_);
-      was_empty = inbox_.empty();
       inbox_.insert(inbox_.end(), first, last);
+      wake = earliest < sleeps_until_ns_ - start_slack_ns();
     }
-    if (was_empty) inbox_wakeup_.signal();
+    if (wake) inbox_wakeup_.signal();
   }
 
   void stop() {
@@ -128,6 +133,17 @@ class Executor::Worker {
     bool reaped = false;
   };
 
+  // A job handed over before its start time, in a min-heap on (not_before_ns, order): equal times start
+  // in the order they were submitted.
+  struct Waiting {
+    std::int64_t not_before_ns;
+    std::uint64_t order;
+    CheckJob job;
+    bool operator>(const Waiting& other) const {
+      return not_before_ns != other.not_before_ns ? not_before_ns > other.not_before_ns : order > other.order;
+    }
+  };
+
   struct Deadline {
     std::int64_t at_ns;
     std::uint32_t slot;
@@ -140,21 +156,28 @@ class Executor::Worker {
     std::vector<CheckJob> jobs;
     epoll_event events[64];
     while (true) {
-      const int n = ::epoll_wait(epoll_fd_, events, 64, next_timeout_ms());
+      // Take the inbox, then publish when this thread will wake next, under the lock enqueue() takes: a job
+      // enqueued after the look is either seen by the next look or compared with that time (enqueue).
+      std::int64_t wake_at;
+      while (true) {
+        start_or_hold(jobs);
+        wake_at = next_wake_ns();
+        std::lock_guard lock(inbox_mutex_);
+        if (inbox_.empty()) {
+          sleeps_until_ns_ = wake_at;
+          break;
+        }
+        jobs.swap(inbox_);
+      }
+      if (!done_.empty()) results_.push_batch(done_);  // jobs that failed to spawn
+      const int n = wait(events, 64, wake_at);
       if (n < 0 && errno != EINTR) die("epoll_wait");
       for (int i = 0; i < n; ++i) {
         const std::uint64_t token = events[i].data.u64;
         if (token == k_inbox_token) {
           inbox_wakeup_.drain();
           if (stopping_.load(std::memory_order_acquire)) return shut_down();
-          {
-            std::lock_guard lock(inbox_mutex_);
-            jobs.swap(inbox_);
-          }
-          const std::int64_t dequeued = wall_us();
-          for (auto& job : jobs) start(job, dequeued);
-          jobs.clear();
-          continue;
+          continue;  // the inbox is taken at the top of the loop
         }
         const auto slot = static_cast<std::uint32_t>((token & 0xffffffffu) >> 2);
         const auto serial = static_cast<std::uint32_t>(token >> 32);
@@ -175,22 +198,65 @@ class Executor::Worker {
         if (r.serial == serial) settle(slot);
       }
       const std::int64_t now = mono_ns();
+      start_waiting(now);
       expire_deadlines(now);
       if (!polled_.empty()) poll_children();
       results_.push_batch(done_);
     }
   }
 
-  int next_timeout_ms() {
-    while (!deadlines_.empty() && !deadline_is_live(deadlines_.top())) deadlines_.pop();
-    std::int64_t wait_ns = -1;
-    if (!deadlines_.empty()) wait_ns = std::max<std::int64_t>(0, deadlines_.top().at_ns - mono_ns());
-    if (!polled_.empty()) {
-      const std::int64_t poll_ns = std::chrono::nanoseconds(options_.poll_interval).count();
-      wait_ns = wait_ns < 0 ? poll_ns : std::min(wait_ns, poll_ns);
+  std::int64_t start_slack_ns() const { return std::chrono::nanoseconds(options_.start_slack).count(); }
+
+  // Starts the jobs of `jobs` whose time has come, holds the others; leaves `jobs` empty.
+  void start_or_hold(std::vector<CheckJob>& jobs) {
+    if (jobs.empty()) return;
+    const std::int64_t start_by = mono_ns() + start_slack_ns();
+    for (auto& job : jobs) {
+      if (job.not_before_ns <= start_by) {
+        start(job, wall_us());
+      } else {
+        waiting_.push_back({job.not_before_ns, next_order_++, std::move(job)});
+        std::push_heap(waiting_.begin(), waiting_.end(), std::greater<>{});
+      }
     }
-    if (wait_ns < 0) return -1;
-    return static_cast<int>(std::min<std::int64_t>((wait_ns + 999'999) / 1'000'000, 60'000));
+    jobs.clear();
+  }
+
+  // Starts every held job whose time has come (within the start slack), earliest first.
+  void start_waiting(std::int64_t now) {
+    const std::int64_t start_by = now + start_slack_ns();
+    while (!waiting_.empty() && waiting_.front().not_before_ns <= start_by) {
+      std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<>{});
+      Waiting w = std::move(waiting_.back());
+      waiting_.pop_back();
+      start(w.job, wall_us());
+    }
+  }
+
+  // epoll_wait until `wake_at` (CLOCK_MONOTONIC ns; k_never: no timeout). epoll_pwait2 takes the timeout
+  // in ns: a job due in 0.3 ms is not started up to 1 ms late.
+  int wait(epoll_event* events, int max, std::int64_t wake_at) {
+    const std::int64_t wait_ns = wake_at == k_never ? -1 : std::max<std::int64_t>(0, wake_at - mono_ns());
+    if (has_pwait2_) {
+      timespec ts{static_cast<time_t>(wait_ns / 1'000'000'000), static_cast<long>(wait_ns % 1'000'000'000)};
+      const int n = ::epoll_pwait2(epoll_fd_, events, max, wait_ns < 0 ? nullptr : &ts, nullptr);
+      if (n >= 0 || errno != ENOSYS) return n;
+      has_pwait2_ = false;  // kernels before 5.11
+    }
+    const int ms =
+        wait_ns < 0 ? -1 : static_cast<int>(std::min<std::int64_t>((wait_ns + 999'999) / 1'000'000, 60'000));
+    return ::epoll_wait(epoll_fd_, events, max, ms);
+  }
+
+  // When the thread must wake without an event: the next timeout, held job or poll; k_never if none.
+  std::int64_t next_wake_ns() {
+    while (!deadlines_.empty() && !deadline_is_live(deadlines_.top())) deadlines_.pop();
+    std::int64_t at = k_never;
+    if (!deadlines_.empty()) at = deadlines_.top().at_ns;
+    if (!waiting_.empty()) at = std::min(at, waiting_.front().not_before_ns);
+    if (!polled_.empty())
+      at = std::min(at, mono_ns() + std::chrono::nanoseconds(options_.poll_interval).count());
+    return at;
   }
 
   bool deadline_is_live(const Deadline& d) const {
@@ -410,6 +476,7 @@ class Executor::Worker {
       r.state = State::free;
     }
     done_.clear();
+    waiting_.clear();
     std::lock_guard lock(inbox_mutex_);
     inbox_.clear();
     cpu_at_exit_ns_.store(cpu_time().count(), std::memory_order_release);
@@ -424,8 +491,11 @@ class Executor::Worker {
   std::atomic<std::int64_t> cpu_at_exit_ns_{0};
   std::atomic<bool> exited_{false};
 
+  static constexpr std::int64_t k_never = std::numeric_limits<std::int64_t>::max();
+
   std::mutex inbox_mutex_;
-  std::vector<CheckJob> inbox_;  // guarded by inbox_mutex_
+  std::vector<CheckJob> inbox_;             // guarded by inbox_mutex_
+  std::int64_t sleeps_until_ns_ = k_never;  // guarded by inbox_mutex_; in the past while the thread is awake
   loop::Wakeup inbox_wakeup_;
   std::atomic<bool> stopping_{false};
 
@@ -437,13 +507,16 @@ class Executor::Worker {
   std::vector<std::uint32_t> polled_;  // slots of children without a pidfd
   std::vector<std::uint32_t> polled_copy_;
   std::vector<CheckResult> done_;  // pushed to results_ once per iteration
+  std::vector<Waiting> waiting_;   // heap, earliest first
+  std::uint64_t next_order_ = 0;
+  bool has_pwait2_ = true;
   char scratch_[k_read_chunk];
 
   std::thread thread_;  // last: started once everything above is constructed
 };
 
 Executor::Executor(ResultQueue& results, ExecutorOptions options)
-    : spawner_(std::make_unique<Spawner>(options.use_pidfd)) {
+    : spawner_(std::make_unique<Spawner>(SpawnerOptions{options.use_pidfd, options.spawn_method})) {
   const unsigned n = std::max(1u, options.threads);
   workers_.reserve(n);
   for (unsigned i = 0; i < n; ++i)

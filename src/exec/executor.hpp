@@ -1,7 +1,8 @@
 // Executor threads ("exec-N") that run CheckJobs and push CheckResults into a ResultQueue. submit() may be
 // called from any thread (the core thread, in practice) and never waits for a spawn: it queues the job to
-// one executor thread and wakes it. Each thread spawns, watches its children's pipes and pidfds in its own
-// epoll, enforces timeouts, and batches its finished results into one ResultQueue push per iteration.
+// one executor thread and wakes it. Each thread holds jobs handed over before their start time
+// (CheckJob::not_before_ns) until then, spawns, watches its children's pipes and pidfds in its own epoll,
+// enforces timeouts, and batches its finished results into one ResultQueue push per iteration.
 //
 //   ResultQueue results;
 //   Executor executor(results, {.threads = 2});
@@ -9,6 +10,7 @@
 #pragma once
 
 #include "exec/check_job.hpp"
+#include "exec/spawner.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -19,7 +21,6 @@
 namespace vedette::exec {
 
 class ResultQueue;
-class Spawner;
 
 struct ExecutorOptions {
   unsigned threads = 2;
@@ -29,7 +30,11 @@ struct ExecutorOptions {
   std::chrono::milliseconds exit_grace{10};
   // Off only to test the fallback: without pidfds, children are polled with wait4(WNOHANG).
   bool use_pidfd = true;
-  std::chrono::milliseconds poll_interval{2};  // fallback only
+  SpawnMethod spawn_method = SpawnMethod::clone_vfork;  // see spawner.hpp
+  std::chrono::milliseconds poll_interval{2};           // fallback only
+  // Jobs whose start times lie this close together start in the same wakeup (the later ones this much
+  // early at most).
+  std::chrono::microseconds start_slack{500};
 };
 
 class Executor {

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <memory>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <string_view>
@@ -18,16 +20,17 @@ extern char** environ;
 namespace vedette::exec {
 namespace {
 
-// Set when the kernel said ENOSYS once, so later spawns do not ask again.
-std::atomic<bool> g_pidfd_unsupported{false};
+// Set when the kernel said no once, so later spawns do not ask again.
+std::atomic<bool> g_pidfd_open_unsupported{false};
+std::atomic<bool> g_clone_pidfd_unsupported{false};
 
 int open_pidfd(pid_t pid) {
 #ifdef SYS_pidfd_open
-  if (g_pidfd_unsupported.load(std::memory_order_relaxed)) return -1;
+  if (g_pidfd_open_unsupported.load(std::memory_order_relaxed)) return -1;
   // pidfds are always close-on-exec. A child that already exited is a zombie until we reap it, so this
   // cannot miss it and the pid cannot have been reused.
   const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  if (fd < 0 && errno == ENOSYS) g_pidfd_unsupported.store(true, std::memory_order_relaxed);
+  if (fd < 0 && errno == ENOSYS) g_pidfd_open_unsupported.store(true, std::memory_order_relaxed);
   return fd;
 #else
   (void)pid;
@@ -42,12 +45,25 @@ bool is_resource_error(int error) {
   return error == EAGAIN || error == ENOMEM || error == EMFILE || error == ENFILE;
 }
 
+// The child's fds are dup2'ed onto 0-2, so none of ours may be 0-2 itself (possible only if the daemon
+// runs with a standard fd closed). Moves `fd` to 3 or above, keeping close-on-exec.
+bool keep_above_stdio(int& fd) {
+  if (fd > STDERR_FILENO) return true;
+  const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+  if (moved < 0) return false;
+  ::close(fd);
+  fd = moved;
+  return true;
+}
+
 // Pipe whose read end (ours) is non-blocking; the write end stays blocking because the plugin owns it.
 bool make_pipe(int fds[2]) {
   if (::pipe2(fds, O_CLOEXEC) != 0) return false;
-  if (::fcntl(fds[0], F_SETFL, O_NONBLOCK) != 0) {
+  if (::fcntl(fds[0], F_SETFL, O_NONBLOCK) != 0 || !keep_above_stdio(fds[0]) || !keep_above_stdio(fds[1])) {
+    const int error = errno;
     ::close(fds[0]);
     ::close(fds[1]);
+    errno = error;
     return false;
   }
   return true;
@@ -57,15 +73,134 @@ std::string_view env_name(std::string_view entry) {
   return entry.substr(0, entry.find('='));
 }
 
+// Signals an inherited SIG_IGN must not pass on to plugins (it would survive exec); Naemon's runcmd resets
+// SIGPIPE. Handlers need no reset: exec restores those to the default by itself.
+constexpr int k_default_signals[] = {SIGPIPE, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGCHLD};
+
+// What the clone_vfork child needs, all prepared by the parent: the child shares the parent's memory and
+// must not allocate, lock or touch anything but this until it execs.
+struct ChildPlan {
+  const char* file;  // contains a '/': executed as is; otherwise looked up in search_path
+  char** argv;       // argv[-1] is a spare slot: "/bin/sh" goes there for the ENOEXEC fallback
+  char* const* envp;
+  const char* search_path;  // PATH as execvp reads it
+  int stdin_fd, stdout_fd, stderr_fd;
+  int error;  // written by the child when it cannot exec; the parent reads it once clone returns
+};
+
+// The file could not be executed as a program: run it through the shell, as execvp does.
+[[gnu::no_sanitize_address]] void exec_file(ChildPlan& plan, const char* path) {
+  ::execve(path, plan.argv, plan.envp);
+  if (errno != ENOEXEC) return;
+  plan.argv[-1] = const_cast<char*>("/bin/sh");
+  plan.argv[0] = const_cast<char*>(path);
+  ::execve("/bin/sh", plan.argv - 1, plan.envp);
+}
+
+// execvp's PATH walk: EACCES from any directory wins over a later ENOENT; errors that say the directory
+// entry is missing or unusable move on to the next directory, any other error stops the search.
+[[gnu::no_sanitize_address]] void exec_searching(ChildPlan& plan) {
+  const std::size_t name_len = std::strlen(plan.file);
+  char path[4096];
+  bool denied = false;
+  const char* dir = plan.search_path;
+  while (true) {
+    const char* end = std::strchr(dir, ':');
+    const std::size_t dir_len = end != nullptr ? static_cast<std::size_t>(end - dir) : std::strlen(dir);
+    if (dir_len + name_len + 2 <= sizeof path) {
+      std::size_t n = 0;
+      if (dir_len == 0) {
+        path[n++] = '.';  // an empty PATH entry is the current directory
+      } else {
+        std::memcpy(path, dir, dir_len);
+        n = dir_len;
+      }
+      path[n++] = '/';
+      std::memcpy(path + n, plan.file, name_len + 1);
+      exec_file(plan, path);
+      if (errno == EACCES) {
+        denied = true;
+      } else if (errno != ENOENT && errno != ENOTDIR && errno != ESTALE && errno != ENODEV &&
+                 errno != ETIMEDOUT) {
+        return;
+      }
+    }
+    if (end == nullptr) break;
+    dir = end + 1;
+  }
+  errno = denied ? EACCES : ENOENT;
+}
+
+// dup2 clears close-on-exec on the copy, except when source and target are the same fd.
+[[gnu::no_sanitize_address]] bool move_fd(int from, int to) {
+  if (from == to) return ::fcntl(to, F_SETFD, 0) == 0;
+  return ::dup2(from, to) == to;
+}
+
+// Runs in the child, on the parent's memory, while the parent thread waits (CLONE_VFORK): only
+// async-signal-safe calls, no allocation. Sanitizer instrumentation would write shadow memory the parent
+// owns, so there is none here.
+[[gnu::no_sanitize_address]] int run_child(void* arg) {
+  ChildPlan& plan = *static_cast<ChildPlan*>(arg);
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  for (int sig : k_default_signals) ::sigaction(sig, &dfl, nullptr);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);  // the executor threads block the daemon's signals
+  if (::setpgid(0, 0) == 0 && move_fd(plan.stdin_fd, STDIN_FILENO) &&
+      move_fd(plan.stdout_fd, STDOUT_FILENO) && move_fd(plan.stderr_fd, STDERR_FILENO)) {
+    // Every fd the daemon opens is close-on-exec; this also covers any a library opened without it.
+    (void)::close_range(STDERR_FILENO + 1, ~0U, 0);
+    if (std::strchr(plan.file, '/') != nullptr) {
+      exec_file(plan, plan.file);
+    } else {
+      exec_searching(plan);
+    }
+  }
+  plan.error = errno != 0 ? errno : ENOEXEC;
+  ::_exit(127);
+}
+
+// The clone_vfork child's stack: one per calling thread, allocated on its first spawn. The child only runs
+// exec_searching's path buffer and libc's syscall wrappers on it.
+constexpr std::size_t k_child_stack_bytes = 64 * 1024;
+
+char* child_stack_top() {
+  thread_local std::unique_ptr<char[]> stack;
+  if (!stack) stack = std::make_unique<char[]>(k_child_stack_bytes);
+  // Stacks grow down on every Linux architecture Vedette builds for; keep the top 16-byte aligned.
+  const auto top = reinterpret_cast<std::uintptr_t>(stack.get() + k_child_stack_bytes) & ~std::uintptr_t{15};
+  return reinterpret_cast<char*>(top);
+}
+
 }  // namespace
 
-Spawner::Spawner(bool use_pidfd) : use_pidfd_(use_pidfd) {
+// One spawn's inputs, shared by both methods.
+struct Spawner::Prepared {
+  explicit Prepared(const CheckJob& j) : job(j) {}
+  const CheckJob& job;
+  std::vector<char*> argv_storage;  // [0] spare for the shell fallback, then argv, then nullptr
+  std::vector<std::string> added;   // the job's NAME=value
+  std::vector<char*> merged;        // envp when the job adds variables
+  char* const* envp = nullptr;
+  int out[2] = {-1, -1};
+  int err[2] = {-1, -1};
+
+  char** argv() { return argv_storage.data() + 1; }
+  const char* file() const { return job.use_shell ? "/bin/sh" : job.argv[0].c_str(); }
+};
+
+Spawner::Spawner(SpawnerOptions options) : options_(options) {
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) environment_.emplace_back(*e);
   envp_.reserve(environment_.size() + 1);
   for (auto& entry : environment_) envp_.push_back(entry.data());
   envp_.push_back(nullptr);
+  // execvp's default when PATH is unset.
+  const char* path = std::getenv("PATH");
+  search_path_ = path != nullptr ? path : "/bin:/usr/bin";
   dev_null_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (dev_null_ < 0) {
+  if (dev_null_ < 0 || !keep_above_stdio(dev_null_)) {
     std::fprintf(stderr, "vedette: open /dev/null: %s\n", std::strerror(errno));
     std::abort();
   }
@@ -79,69 +214,101 @@ SpawnReport Spawner::spawn(const CheckJob& job, SpawnedChild& child) const {
   child = SpawnedChild{};
   if (job.argv.empty() || (job.use_shell && job.argv.size() != 1)) return {SpawnStatus::exec_failed, EINVAL};
 
-  // argv as char* without copying the strings; posix_spawn does not write through them.
-  std::vector<char*> argv;
+  // argv as char* without copying the strings; neither method writes through them.
+  Prepared p(job);
   if (job.use_shell) {
-    argv = {const_cast<char*>("/bin/sh"), const_cast<char*>("-c"), const_cast<char*>(job.argv[0].c_str()),
-            nullptr};
+    p.argv_storage = {nullptr, const_cast<char*>("/bin/sh"), const_cast<char*>("-c"),
+                      const_cast<char*>(job.argv[0].c_str()), nullptr};
   } else {
-    argv.reserve(job.argv.size() + 1);
-    for (const auto& arg : job.argv) argv.push_back(const_cast<char*>(arg.c_str()));
-    argv.push_back(nullptr);
+    p.argv_storage.reserve(job.argv.size() + 2);
+    p.argv_storage.push_back(nullptr);
+    for (const auto& arg : job.argv) p.argv_storage.push_back(const_cast<char*>(arg.c_str()));
+    p.argv_storage.push_back(nullptr);
   }
 
   // Environment: the snapshot, minus names the job overrides, plus the job's NAME=value pairs (Naemon's
   // runcmd uses setenv(..., 1), so the job wins).
-  std::vector<std::string> added;
-  std::vector<char*> merged;
-  char* const* envp = envp_.data();
+  p.envp = envp_.data();
   if (!job.env.empty()) {
-    added.reserve(job.env.size());
-    for (const auto& [name, value] : job.env) added.push_back(name + "=" + value);
-    merged.reserve(environment_.size() + added.size() + 1);
+    p.added.reserve(job.env.size());
+    for (const auto& [name, value] : job.env) p.added.push_back(name + "=" + value);
+    p.merged.reserve(environment_.size() + p.added.size() + 1);
     for (const auto& entry : environment_) {
       const std::string_view name = env_name(entry);
       bool overridden = false;
       for (const auto& [add_name, value] : job.env) overridden = overridden || add_name == name;
-      if (!overridden) merged.push_back(const_cast<char*>(entry.c_str()));
+      if (!overridden) p.merged.push_back(const_cast<char*>(entry.c_str()));
     }
-    for (auto& entry : added) merged.push_back(entry.data());
-    merged.push_back(nullptr);
-    envp = merged.data();
+    for (auto& entry : p.added) p.merged.push_back(entry.data());
+    p.merged.push_back(nullptr);
+    p.envp = p.merged.data();
   }
 
-  int out[2];
-  int err[2];
-  if (!make_pipe(out)) return {SpawnStatus::spawn_failed, errno};
-  if (!make_pipe(err)) {
+  if (!make_pipe(p.out)) return {SpawnStatus::spawn_failed, errno};
+  if (!make_pipe(p.err)) {
     const int error = errno;
-    ::close(out[0]);
-    ::close(out[1]);
+    ::close(p.out[0]);
+    ::close(p.out[1]);
     return {SpawnStatus::spawn_failed, error};
   }
 
-  // Every fd this process opens is O_CLOEXEC (pipe2, open, eventfd, epoll_create1, pidfd), so exec itself
-  // closes everything but 0-2 and no close loop runs in the child. closefrom(3) below is one close_range(2)
-  // in the child that also covers fds some library opened without O_CLOEXEC.
+  const SpawnReport report =
+      options_.method == SpawnMethod::clone_vfork ? spawn_clone(p, child) : spawn_posix(p, child);
+  ::close(p.out[1]);
+  ::close(p.err[1]);
+  if (report.status != SpawnStatus::ok) {
+    ::close(p.out[0]);
+    ::close(p.err[0]);
+    return report;
+  }
+  child.stdout_fd = p.out[0];
+  child.stderr_fd = p.err[0];
+  return report;
+}
+
+SpawnReport Spawner::spawn_clone(Prepared& p, SpawnedChild& child) const {
+  ChildPlan plan{p.file(), p.argv(), p.envp, search_path_.c_str(), dev_null_, p.out[1], p.err[1], 0};
+  int pidfd = -1;
+  int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
+  const bool want_pidfd = options_.use_pidfd && !g_clone_pidfd_unsupported.load(std::memory_order_relaxed);
+  if (want_pidfd) flags |= CLONE_PIDFD;
+  pid_t pid = ::clone(run_child, child_stack_top(), flags, &plan, &pidfd);
+  if (pid < 0 && errno == EINVAL && want_pidfd) {
+    g_clone_pidfd_unsupported.store(true, std::memory_order_relaxed);  // kernels before 5.2
+    pidfd = -1;
+    pid = ::clone(run_child, child_stack_top(), flags & ~CLONE_PIDFD, &plan, &pidfd);
+  }
+  if (pid < 0) return {SpawnStatus::spawn_failed, errno};
+  // The parent resumes once the child has exec'd or exited; an exec failure is in plan.error.
+  if (plan.error != 0) {
+    int status;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (pidfd >= 0) ::close(pidfd);
+    return {is_resource_error(plan.error) ? SpawnStatus::spawn_failed : SpawnStatus::exec_failed, plan.error};
+  }
+  child.pid = pid;
+  if (options_.use_pidfd) child.pidfd = pidfd >= 0 ? pidfd : open_pidfd(pid);
+  return {};
+}
+
+SpawnReport Spawner::spawn_posix(Prepared& p, SpawnedChild& child) const {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, dev_null_, STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, p.out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, p.err[1], STDERR_FILENO);
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
 #endif
 
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  // Own process group (pgid = pid) so a timeout can kill the plugin and everything it started. An empty
-  // signal mask because the daemon's threads block the signals its signalfd reads. SIGPIPE and friends
-  // back to default: Naemon's runcmd resets SIGPIPE, and an inherited SIG_IGN would survive exec.
   sigset_t empty;
   sigemptyset(&empty);
   sigset_t defaults;
   sigemptyset(&defaults);
-  for (int sig : {SIGPIPE, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGCHLD}) sigaddset(&defaults, sig);
+  for (int sig : k_default_signals) sigaddset(&defaults, sig);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&attr, 0);
   posix_spawnattr_setsigmask(&attr, &empty);
@@ -149,33 +316,23 @@ SpawnReport Spawner::spawn(const CheckJob& job, SpawnedChild& child) const {
 
   pid_t pid = -1;
   int rc;
-  if (job.use_shell) {
-    rc = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, argv.data(), envp);
+  if (p.job.use_shell) {
+    rc = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, p.argv(), p.envp);
   } else {
-    // PATH search as Naemon's execvp. execvp also runs a file without a #! line through /bin/sh; glibc's
-    // posix_spawnp no longer does, so do it here for paths (Naemon's plugins are almost always paths).
-    rc = ::posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), envp);
-    if (rc == ENOEXEC && job.argv[0].find('/') != std::string::npos) {
-      argv.insert(argv.begin(), const_cast<char*>("/bin/sh"));
-      rc = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, argv.data(), envp);
+    // glibc's posix_spawnp no longer runs a file without a #! line through /bin/sh as execvp does; do it
+    // here for paths (Naemon's plugins are almost always paths).
+    rc = ::posix_spawnp(&pid, p.file(), &actions, &attr, p.argv(), p.envp);
+    if (rc == ENOEXEC && p.job.argv[0].find('/') != std::string::npos) {
+      p.argv_storage[0] = const_cast<char*>("/bin/sh");
+      rc = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, p.argv_storage.data(), p.envp);
     }
   }
   posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
-  ::close(out[1]);
-  ::close(err[1]);
-
-  if (rc != 0) {
-    ::close(out[0]);
-    ::close(err[0]);
-    // glibc reports exec errors through the return value and has already reaped that child.
-    return {is_resource_error(rc) ? SpawnStatus::spawn_failed : SpawnStatus::exec_failed, rc};
-  }
-
+  // glibc reports exec errors through the return value and has already reaped that child.
+  if (rc != 0) return {is_resource_error(rc) ? SpawnStatus::spawn_failed : SpawnStatus::exec_failed, rc};
   child.pid = pid;
-  child.stdout_fd = out[0];
-  child.stderr_fd = err[0];
-  child.pidfd = use_pidfd_ ? open_pidfd(pid) : -1;
+  if (options_.use_pidfd) child.pidfd = open_pidfd(pid);
   return {};
 }
 

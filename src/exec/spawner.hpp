@@ -1,7 +1,14 @@
-// Starts one plugin process the way every check needs it: posix_spawn (vfork semantics, so the cost does
-// not grow with the daemon's memory), its own process group, stdin on /dev/null, stdout and stderr on two
-// pipes (Naemon's worker keeps them apart: stderr is only shown when stdout is empty), no other fd.
+// Starts one plugin process the way every check needs it: vfork semantics (the cost does not grow with the
+// daemon's memory), its own process group, stdin on /dev/null, stdout and stderr on two pipes (Naemon's
+// worker keeps them apart: stderr is only shown when stdout is empty), no other fd, an empty signal mask.
 // spawn() may be called from several threads at once; the caller owns the fds it gets back.
+//
+// Two ways, same result (tests/unit/exec run both; bench/exec/spawn_bench.cpp measures them side by side):
+//  - clone_vfork (default): clone(CLONE_VM | CLONE_VFORK | CLONE_PIDFD) on a stack each calling thread
+//    keeps, the pidfd coming from the same call. glibc's posix_spawn maps and unmaps a fresh child stack per
+//    call; on virtual machines the munmap's TLB shootdown across the daemon's threads cost more than the
+//    clone itself, and its child checks the disposition of all 64 signals with a syscall each.
+//  - posix_spawn: glibc's posix_spawnp plus pidfd_open, the portable reference.
 #pragma once
 
 #include "exec/check_job.hpp"
@@ -14,7 +21,7 @@ namespace vedette::exec {
 
 struct SpawnedChild {
   pid_t pid = -1;
-  // pidfd_open(pid): readable once the child has exited. -1 when pidfds are unavailable (old kernel,
+  // The child's pidfd: readable once the child has exited. -1 when pidfds are unavailable (old kernel,
   // disabled, or out of fds): then the caller must poll wait4(pid, WNOHANG). Nothing else in the process
   // may reap our children (no waitpid(-1), no SIGCHLD set to SIG_IGN), so the pid stays ours until then.
   int pidfd = -1;
@@ -24,8 +31,8 @@ struct SpawnedChild {
 
 enum class SpawnStatus : std::uint8_t {
   ok,
-  exec_failed,   // the child was created but could not exec (already reaped by posix_spawn); see error
-  spawn_failed,  // no child: pipe2, posix_spawn's clone, or the like failed; see error
+  exec_failed,   // the child was created but could not exec (already reaped); see error
+  spawn_failed,  // no child: pipe2, clone or the like failed; see error
 };
 
 struct SpawnReport {
@@ -33,10 +40,17 @@ struct SpawnReport {
   int error = 0;  // errno for exec_failed / spawn_failed
 };
 
+enum class SpawnMethod : std::uint8_t { clone_vfork, posix_spawn };
+
+struct SpawnerOptions {
+  bool use_pidfd = true;  // off only to test the wait4 polling fallback
+  SpawnMethod method = SpawnMethod::clone_vfork;
+};
+
 class Spawner {
  public:
   // Snapshots the daemon's environment now (later setenv calls are not seen, and need no lock).
-  explicit Spawner(bool use_pidfd = true);
+  explicit Spawner(SpawnerOptions options = {});
   ~Spawner();
   Spawner(const Spawner&) = delete;
   Spawner& operator=(const Spawner&) = delete;
@@ -45,10 +59,15 @@ class Spawner {
   [[nodiscard]] SpawnReport spawn(const CheckJob& job, SpawnedChild& child) const;
 
  private:
+  struct Prepared;
+  SpawnReport spawn_clone(Prepared& p, SpawnedChild& child) const;
+  SpawnReport spawn_posix(Prepared& p, SpawnedChild& child) const;
+
   std::vector<std::string> environment_;  // "NAME=value"
   std::vector<char*> envp_;               // into environment_, null-terminated
+  std::string search_path_;               // PATH at construction, for names without a '/'
   int dev_null_ = -1;
-  bool use_pidfd_;
+  SpawnerOptions options_;
 };
 
 // Closes every fd of `child` that is open and resets them to -1.

@@ -2,6 +2,7 @@
 
 #include "exec/plugin_output.hpp"
 #include "exec/result_queue.hpp"
+#include "exec/spawner.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,6 +19,7 @@
 #include <string>
 #include <sys/stat.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -89,11 +91,17 @@ std::string temp_path(const std::string& name) {
       .string();
 }
 
-class ExecExecutor : public ::testing::TestWithParam<bool> {
+const char* method_name(SpawnMethod method) {
+  return method == SpawnMethod::clone_vfork ? "clone" : "posix_spawn";
+}
+
+// Every executor behaviour with pidfds and with the wait4 polling fallback, under both spawn methods.
+class ExecExecutor : public ::testing::TestWithParam<std::tuple<bool, SpawnMethod>> {
  protected:
   ExecutorOptions options() const {
     ExecutorOptions o;
-    o.use_pidfd = GetParam();
+    o.use_pidfd = std::get<0>(GetParam());
+    o.spawn_method = std::get<1>(GetParam());
     return o;
   }
 };
@@ -162,21 +170,38 @@ TEST_P(ExecExecutor, KilledBySignal) {
   EXPECT_EQ(v.output.output, "half");
 }
 
-INSTANTIATE_TEST_SUITE_P(Pidfd, ExecExecutor, ::testing::Values(true, false),
-                         [](const auto& info) { return info.param ? "pidfd" : "polled"; });
+INSTANTIATE_TEST_SUITE_P(Modes, ExecExecutor,
+                         ::testing::Combine(::testing::Values(true, false),
+                                            ::testing::Values(SpawnMethod::clone_vfork,
+                                                              SpawnMethod::posix_spawn)),
+                         [](const auto& info) {
+                           return std::string(std::get<0>(info.param) ? "pidfd_" : "polled_") +
+                                  method_name(std::get<1>(info.param));
+                         });
 
-TEST(ExecSpawn, NotExecutableFile) {
+// What a plugin sees, under both spawn methods.
+class ExecSpawn : public ::testing::TestWithParam<SpawnMethod> {
+ protected:
+  ExecutorOptions options() const {
+    ExecutorOptions o;
+    o.spawn_method = GetParam();
+    return o;
+  }
+  CheckResult run(CheckJob job) const { return run_one(std::move(job), options()); }
+};
+
+TEST_P(ExecSpawn, NotExecutableFile) {
   const std::string path = temp_path("not-executable");
   { std::ofstream(path) << "#!/bin/sh\necho never\n"; }
   ::chmod(path.c_str(), 0644);
   // Direct exec: Naemon's child reports execvp's errno as its exit status.
-  CheckResult r = run_one(argv_job({path}));
+  CheckResult r = run(argv_job({path}));
   EXPECT_EQ(r.outcome, Outcome::exec_failed);
   EXPECT_EQ(r.exit_code, EACCES);
   EXPECT_EQ(r.error_output, "execvp(" + path + ", ...) failed. errno is 13: Permission denied\n");
   EXPECT_EQ(interpret_check_result(r, 3).output.output, "(Return code of 13 is out of bounds)");
   // Through the shell: 126.
-  r = run_one(shell_job(path + " arg"));
+  r = run(shell_job(path + " arg"));
   EXPECT_EQ(r.outcome, Outcome::exited);
   EXPECT_EQ(r.exit_code, 126);
   EXPECT_EQ(interpret_check_result(r, 3).output.output,
@@ -184,8 +209,8 @@ TEST(ExecSpawn, NotExecutableFile) {
   std::remove(path.c_str());
 }
 
-TEST(ExecSpawn, MissingPlugin) {
-  CheckResult r = run_one(argv_job({"/nonexistent/check_nothing", "-H", "x"}));
+TEST_P(ExecSpawn, MissingPlugin) {
+  CheckResult r = run(argv_job({"/nonexistent/check_nothing", "-H", "x"}));
   EXPECT_EQ(r.outcome, Outcome::exec_failed);
   EXPECT_EQ(r.exit_code, ENOENT);
   CheckVerdict v = interpret_check_result(r, 3);
@@ -194,39 +219,39 @@ TEST(ExecSpawn, MissingPlugin) {
             "(No output on stdout) stderr: execvp(/nonexistent/check_nothing, ...) failed. errno is 2: No "
             "such file "
             "or directory");
-  r = run_one(shell_job("/nonexistent/check_nothing -H x | cat"));
+  r = run(shell_job("/nonexistent/check_nothing -H x | cat"));
   EXPECT_EQ(r.outcome, Outcome::exited);
-  r = run_one(shell_job("/nonexistent/check_nothing -H x"));
+  r = run(shell_job("/nonexistent/check_nothing -H x"));
   EXPECT_EQ(r.exit_code, 127);
   v = interpret_check_result(r, 3);
   EXPECT_EQ(v.output.output, "(Return code of 127 is out of bounds - plugin may be missing)");
 }
 
-TEST(ExecSpawn, ScriptWithoutShebangRunsThroughShellAsExecvpDoes) {
+TEST_P(ExecSpawn, ScriptWithoutShebangRunsThroughShellAsExecvpDoes) {
   const std::string path = temp_path("no-shebang");
   { std::ofstream(path) << "echo from script $1\nexit 1\n"; }
   ::chmod(path.c_str(), 0755);
-  const CheckResult r = run_one(argv_job({path, "x"}));
+  const CheckResult r = run(argv_job({path, "x"}));
   EXPECT_EQ(r.outcome, Outcome::exited);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.output, "from script x\n");
   std::remove(path.c_str());
 }
 
-TEST(ExecSpawn, ShellAndNoShell) {
-  CheckResult r = run_one(argv_job({"/bin/echo", "a  b", "$HOME", "'q'"}));
+TEST_P(ExecSpawn, ShellAndNoShell) {
+  CheckResult r = run(argv_job({"/bin/echo", "a  b", "$HOME", "'q'"}));
   EXPECT_EQ(r.output, "a  b $HOME 'q'\n");
-  r = run_one(shell_job("echo $((1+2)) | tr 3 x"));
+  r = run(shell_job("echo $((1+2)) | tr 3 x"));
   EXPECT_EQ(r.output, "x\n");
-  r = run_one(argv_job({"echo", "found", "in", "PATH"}));  // execvp's PATH search
+  r = run(argv_job({"echo", "found", "in", "PATH"}));  // execvp's PATH search
   EXPECT_EQ(r.output, "found in PATH\n");
 }
 
-TEST(ExecSpawn, EnvironmentAdditionsOverride) {
+TEST_P(ExecSpawn, EnvironmentAdditionsOverride) {
   ::setenv("VEDETTE_EXEC_TEST_INHERITED", "daemon", 1);
   ::setenv("VEDETTE_EXEC_TEST_OVERRIDDEN", "daemon", 1);
   ResultQueue queue;
-  Executor executor(queue);  // snapshots the environment here
+  Executor executor(queue, options());  // snapshots the environment here
   CheckJob job = shell_job("echo $VEDETTE_EXEC_TEST_INHERITED-$VEDETTE_EXEC_TEST_OVERRIDDEN-$NAGIOS_X");
   job.env = {{"VEDETTE_EXEC_TEST_OVERRIDDEN", "job"}, {"NAGIOS_X", "1"}};
   ASSERT_TRUE(executor.submit(std::move(job)));
@@ -235,21 +260,21 @@ TEST(ExecSpawn, EnvironmentAdditionsOverride) {
   EXPECT_EQ(results[0].output, "daemon-job-1\n");
 }
 
-TEST(ExecSpawn, StdinIsDevNullAndStderrSeparate) {
+TEST_P(ExecSpawn, StdinIsDevNullAndStderrSeparate) {
   const CheckResult r =
-      run_one(shell_job("cat; readlink /proc/self/fd/0; readlink /proc/$$/fd/0; echo err >&2", 5000));
+      run(shell_job("cat; readlink /proc/self/fd/0; readlink /proc/$$/fd/0; echo err >&2", 5000));
   EXPECT_EQ(r.outcome, Outcome::exited);
   EXPECT_EQ(r.output, "/dev/null\n/dev/null\n");
   EXPECT_EQ(r.error_output, "err\n");
 }
 
-TEST(ExecSpawn, NoLeakedFdsAndOwnProcessGroup) {
+TEST_P(ExecSpawn, NoLeakedFdsAndOwnProcessGroup) {
   const int leaky = ::open("/dev/null", O_RDONLY);  // deliberately without O_CLOEXEC
   ASSERT_GE(leaky, 3);
-  CheckResult r = run_one(argv_job({"/bin/ls", "/proc/self/fd"}));
+  CheckResult r = run(argv_job({"/bin/ls", "/proc/self/fd"}));
   ::close(leaky);
   EXPECT_EQ(r.output, "0\n1\n2\n3\n");  // 3 is the directory ls itself opened
-  r = run_one(shell_job("set -- $(cat /proc/$$/stat); echo $1 $5"));
+  r = run(shell_job("set -- $(cat /proc/$$/stat); echo $1 $5"));
   std::istringstream in(r.output);
   long pid = 0;
   long pgid = -1;
@@ -259,15 +284,68 @@ TEST(ExecSpawn, NoLeakedFdsAndOwnProcessGroup) {
   EXPECT_NE(pgid, ::getpgrp());
 }
 
-TEST(ExecSpawn, CheckDummyIfPresent) {
+TEST_P(ExecSpawn, CheckDummyIfPresent) {
   const char* dummy = "/usr/lib/nagios/plugins/check_dummy";
   if (::access(dummy, X_OK) != 0) GTEST_SKIP() << dummy << " not installed";
-  const CheckResult r = run_one(argv_job({dummy, "1", "disk; nearly full"}));
+  const CheckResult r = run(argv_job({dummy, "1", "disk; nearly full"}));
   EXPECT_EQ(r.exit_code, 1);
   const CheckVerdict v = interpret_check_result(r, 3);
   EXPECT_EQ(v.state, 1);
   EXPECT_EQ(v.output.output, "WARNING: disk: nearly full");
 }
+
+TEST_P(ExecSpawn, PathSearchAsExecvp) {
+  // A directory earlier in PATH holding a non-executable file of that name: execvp goes on, and would
+  // report EACCES only if no later directory had it.
+  const std::string dir = temp_path("path-dir");
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir + "/vedette_echo_probe") << "#!/bin/sh\necho never\n"; }
+  ::chmod((dir + "/vedette_echo_probe").c_str(), 0644);
+  { std::ofstream(dir + "/echo") << "#!/bin/sh\necho never\n"; }
+  ::chmod((dir + "/echo").c_str(), 0644);
+  const std::string saved = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+  ::setenv("PATH", (dir + ":" + saved).c_str(), 1);
+  CheckResult found = run(argv_job({"echo", "later", "dir"}));
+  CheckResult denied = run(argv_job({"vedette_echo_probe"}));
+  CheckResult missing = run(argv_job({"vedette_no_such_plugin"}));
+  ::setenv("PATH", saved.c_str(), 1);
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(found.output, "later dir\n");
+  EXPECT_EQ(denied.outcome, Outcome::exec_failed);
+  EXPECT_EQ(denied.exit_code, EACCES);
+  EXPECT_EQ(missing.outcome, Outcome::exec_failed);
+  EXPECT_EQ(missing.exit_code, ENOENT);
+}
+
+TEST_P(ExecSpawn, SignalsBackToDefaultAndUnblocked) {
+  // The executor threads block the daemon's signals and the daemon may ignore SIGPIPE: neither may reach
+  // the plugin.
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  struct sigaction saved {};
+  ::sigaction(SIGPIPE, &ignore, &saved);
+  sigset_t block;
+  sigemptyset(&block);
+  sigaddset(&block, SIGTERM);
+  sigaddset(&block, SIGHUP);
+  sigset_t old_mask;
+  ::pthread_sigmask(SIG_BLOCK, &block, &old_mask);  // inherited by the executor threads started below
+  const CheckResult r = run(argv_job({"/bin/grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status"}));
+  ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  ::sigaction(SIGPIPE, &saved, nullptr);
+  // Signals 1-31 only: glibc's posix_spawn leaves its own internal signals 32 and 33 ignored.
+  std::istringstream in(r.output);
+  std::string blk_label, ign_label;
+  std::uint64_t blocked = ~0ull, ignored = ~0ull;
+  in >> blk_label >> std::hex >> blocked >> ign_label >> ignored;
+  EXPECT_EQ(blk_label, "SigBlk:");
+  EXPECT_EQ(blocked, 0u) << r.output;
+  EXPECT_EQ(ignored & 0x7fffffffu, 0u) << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, ExecSpawn,
+                         ::testing::Values(SpawnMethod::clone_vfork, SpawnMethod::posix_spawn),
+                         [](const auto& info) { return std::string(method_name(info.param)); });
 
 TEST(ExecOutput, TenMegabytesCappedAndResultArrives) {
   CheckJob job = shell_job("head -c 10000000 /dev/zero | tr '\\0' x; echo done >&2", 10'000);
@@ -352,6 +430,64 @@ TEST(ExecExecutorLoad, ShutdownKillsRunningGroupsAndRefusesJobs) {
   EXPECT_FALSE(executor.submit(argv_job({"/bin/true"})));
   executor.shutdown();  // idempotent
   std::remove(pid_file.c_str());
+}
+
+std::int64_t mono_ns_now() {
+  timespec ts;
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+std::int64_t wall_us_now() {
+  timespec ts;
+  ::clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000 + ts.tv_nsec / 1000;
+}
+
+CheckJob held_job(std::uint32_t id, std::int64_t start_in_ms) {
+  CheckJob job = argv_job({"/bin/true"});
+  job.id = id;
+  job.not_before_ns = mono_ns_now() + start_in_ms * 1'000'000;
+  return job;
+}
+
+// Jobs handed over early start at their own time, not before (beyond the start slack) and not when the
+// thread happens to wake: one due sooner than everything the thread holds must wake it.
+TEST(ExecExecutorHeldJobs, StartAtTheirTimeInTimeOrder) {
+  ResultQueue queue;
+  Executor executor(queue, {.threads = 1});
+  const std::int64_t submitted_us = wall_us_now();
+  std::vector<CheckJob> batch;
+  batch.push_back(held_job(0, 600));
+  batch.push_back(held_job(1, 300));
+  executor.submit_batch(batch);
+  ASSERT_TRUE(executor.submit(held_job(2, 100)));  // sooner than anything held: must wake the thread
+  ASSERT_TRUE(executor.submit(held_job(3, 0)));    // now
+  auto results = collect(queue, 4);
+  ASSERT_EQ(results.size(), 4u);
+  std::map<std::uint32_t, std::int64_t> started_after_ms;
+  for (const auto& r : results) started_after_ms[r.id] = (r.start_us - submitted_us) / 1000;
+  EXPECT_LT(started_after_ms[3], 90);
+  EXPECT_GE(started_after_ms[2], 99);
+  EXPECT_GE(started_after_ms[1], 299);
+  EXPECT_GE(started_after_ms[0], 599);
+  // Late starts only by what a loaded machine adds: none waits for the 600 ms job.
+  EXPECT_LT(started_after_ms[2], 400);
+  EXPECT_LT(started_after_ms[1], 550);
+  for (const auto& r : results) EXPECT_EQ(r.outcome, Outcome::exited);
+}
+
+TEST(ExecExecutorHeldJobs, ShutdownDropsHeldJobs) {
+  ResultQueue queue;
+  Executor executor(queue, {.threads = 1});
+  ASSERT_TRUE(executor.submit(held_job(0, 60'000)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const auto started = Clock::now();
+  executor.shutdown();
+  EXPECT_LT(Clock::now() - started, std::chrono::seconds(1));
+  std::vector<CheckResult> out;
+  queue.drain(out);
+  EXPECT_TRUE(out.empty());
 }
 
 TEST(ExecResultQueue, PolledModeSetsAFlagInsteadOfWritingTheEventfd) {
