@@ -119,6 +119,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     status_timer_ = loop_.add_timer(*this);
     tick_timer_ = loop_.add_timer(*this);
     scheduled_at_.resize(checks);
+    due_at_.resize(checks);
     submitted_at_.resize(checks);
     generation_.resize(checks, 0);
     rng_.seed(options.random_seed != 0 ? options.random_seed
@@ -132,10 +133,10 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     signals_ = std::make_unique<loop::SignalFd>();
     loop_.watch(signals_->fd(), loop::Interest::read, *this);
     // Results are picked up by polling the queue once per iteration; while checks run, a tick makes sure
-    // an iteration comes at least every k_result_tick. Waking the core for each result instead doubled its
-    // wakeups, and with them its CPU per check (bench/perfbench/run.sh).
+    // an iteration comes at least every k_result_period. Waking the core for each result instead doubled
+    // its wakeups, and with them its CPU per check (bench/perfbench/run.sh).
     results_.use_polling();
-    loop_.set_timer_slack(k_timer_slack);
+    loop_.set_timer_slack(k_dispatch_ahead);
     loop_.add_before_poll(*this);
     program_start_ = now_epoch();
     log(fmt::format("Vedette {} starting... (PID={})", VEDETTE_VERSION, ::getpid()));
@@ -190,7 +191,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       if (!main_.accept_passive_host_checks ||
           !model_.hosts[model::index(host_it->second)].passive_checks_enabled)
         return;
-      apply_host(host_it->second, r, now);
+      apply_host(host_it->second, r, now, now_instant());
       return;
     }
     model::ServiceId sid = model_.find_service(p.host_name, p.service_description);
@@ -205,7 +206,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       return;
     if (r.state < 0 || r.state > 3) r.state = k_state_unknown;
     std::replace(r.output.begin(), r.output.end(), ';', ':');
-    apply_service(sid, r, now);
+    apply_service(sid, r, now, now_instant());
   }
 
   const model::Model& model() const { return model_; }
@@ -215,12 +216,22 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
  private:
   static constexpr std::uint32_t k_not_a_check = 0xFFFFFFFFu;
-  // Checks due within this window start together (up to this much early, never late); results are
-  // collected at least this often. Chosen with bench/perfbench/run.sh: each sleep/wake of the core costs
-  // tens of µs on the VMs Vedette is measured on.
-  static constexpr Duration k_timer_slack = std::chrono::milliseconds(20);
-  static constexpr Duration k_result_tick = std::chrono::milliseconds(20);
+  // While checks run the core wakes once per k_result_period: it applies the results that came in and
+  // hands the executors every check falling due within k_dispatch_ahead, each with its own start time,
+  // which the executor keeps. So the core wakes about ten times a second however many checks run, no
+  // check starts late for it, and as the executors still hold the previous batch when the next arrives,
+  // they need no wakeup for it (Executor::submit_batch). Chosen with bench/perfbench/run.sh: each
+  // sleep/wake costs tens of µs on the VMs Vedette is measured on, more than the work of a check.
+  static constexpr Duration k_result_period = std::chrono::milliseconds(100);
+  static constexpr Duration k_dispatch_ahead = 2 * k_result_period;
 
+  // A point in time on both clocks: the monotonic one drives timers, the wall one names times in files.
+  struct Instant {
+    MonoTime mono;
+    loop::WallTime wall;
+  };
+
+  Instant now_instant() const { return {loop_.now(), clock_.wall_now()}; }
   Time now_epoch() const { return to_epoch(clock_.wall_now()); }
   bool is_service(std::uint32_t check) const { return check < services_.size(); }
   std::uint32_t check_of(model::HostId h) const {
@@ -230,14 +241,14 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   double interval_seconds(double interval) const { return interval * main_.interval_length; }
 
-  // Arms the check's timer `delay` from now; next_check follows in wall time.
-  void schedule(std::uint32_t check, Duration delay) {
-    const MonoTime when = loop_.now() + delay;
-    scheduled_at_[check] = clock_.wall_now() + delay;
-    loop_.arm_timer(timer_of_[check], when);
-    CheckState& st = state_of(check);
-    st.next_check = to_epoch(scheduled_at_[check]);
+  // Arms the check's timer `delay` after `base`; next_check follows in wall time.
+  void schedule_from(std::uint32_t check, Instant base, Duration delay) {
+    due_at_[check] = base.mono + delay;
+    scheduled_at_[check] = base.wall + delay;
+    loop_.arm_timer(timer_of_[check], due_at_[check]);
+    state_of(check).next_check = to_epoch(scheduled_at_[check]);
   }
+  void schedule(std::uint32_t check, Duration delay) { schedule_from(check, now_instant(), delay); }
 
   // Naemon's schedule_*_check(now): an earlier check already scheduled stands.
   void schedule_now(std::uint32_t check) {
@@ -276,6 +287,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       return;
     }
     if (id == rotation_timer_) {
+      // Timers may fire up to k_dispatch_ahead early; a rotation waits for its exact time.
+      const Duration early = std::chrono::seconds(next_rotation_) - clock_.wall_now().time_since_epoch();
+      if (early > Duration::zero()) {
+        loop_.arm_timer(rotation_timer_, loop_.now() + early);
+        return;
+      }
       log_.rotate(next_rotation_, main_.log_rotation_method);
       schedule_log_rotation();
       return;
@@ -316,17 +333,21 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     if (!jobs_.empty()) executor_.submit_batch(jobs_);
     jobs_.clear();
     if (running_ > 0 && !loop_.is_armed(tick_timer_))
-      loop_.arm_timer(tick_timer_, loop_.now() + k_result_tick);
+      loop_.arm_timer(tick_timer_, loop_.now() + k_result_period);
     log_.flush();
   }
 
+  // Each check runs as of its due time (or now, if that has passed): it is rescheduled from there, its
+  // check_period and macros see that time, and the executor starts it then.
   void run_due_checks() {
-    const Time now = now_epoch();
+    const Instant now = now_instant();
     for (std::uint32_t check : due_) {
+      const Instant at =
+          due_at_[check] > now.mono ? Instant{due_at_[check], now.wall + (due_at_[check] - now.mono)} : now;
       if (is_service(check))
-        run_service_check(model::ServiceId{check}, now);
+        run_service_check(model::ServiceId{check}, at);
       else
-        run_host_check(model::HostId{check - static_cast<std::uint32_t>(services_.size())}, now);
+        run_host_check(model::HostId{check - static_cast<std::uint32_t>(services_.size())}, at);
     }
     due_.clear();
   }
@@ -337,26 +358,27 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   }
 
   // Naemon's handle_service_check_event() for a scheduled check.
-  void run_service_check(model::ServiceId sid, Time now) {
+  void run_service_check(model::ServiceId sid, Instant at) {
     const std::uint32_t check = check_of(sid);
     const model::Service& cfg = model_.services[model::index(sid)];
     ServiceState& st = services_[model::index(sid)];
     const loop::WallTime scheduled = scheduled_at_[check];
+    const Time now = to_epoch(at.wall);
     const double interval = interval_seconds(cfg.check_interval);
-    if (interval > 0 && !st.is_executing) schedule(check, seconds(interval));
+    if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
     if (max_concurrent_reached()) {
       if (cfg.retry_interval != 0 && !st.is_executing)
-        schedule(check, seconds(interval_seconds(cfg.retry_interval)));
+        schedule_from(check, at, seconds(interval_seconds(cfg.retry_interval)));
       return;
     }
     if (!main_.execute_service_checks || !cfg.active_checks_enabled || st.is_executing) return;
     if (st.last_check + static_cast<Time>(main_.cached_service_check_horizon) > now && st.last_check <= now)
       return;
     if (!in_period(cfg.check_period, now)) {
-      postpone_to_period(check, cfg.check_period, now, interval);
+      postpone_to_period(check, cfg.check_period, at, interval);
       return;
     }
-    start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::service, scheduled,
+    start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::service, scheduled, at.mono,
                 MacroContext{.model = model_,
                              .main = main_,
                              .host = cfg.host,
@@ -368,27 +390,28 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                              .program_start = program_start_});
   }
 
-  void run_host_check(model::HostId hid, Time now) {
+  void run_host_check(model::HostId hid, Instant at) {
     const std::uint32_t check = check_of(hid);
     const model::Host& cfg = model_.hosts[model::index(hid)];
     HostState& st = hosts_[model::index(hid)];
     const loop::WallTime scheduled = scheduled_at_[check];
+    const Time now = to_epoch(at.wall);
     const double interval = interval_seconds(cfg.check_interval);
-    if (interval > 0 && !st.is_executing) schedule(check, seconds(interval));
+    if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
     if (!main_.execute_host_checks || !cfg.active_checks_enabled || st.is_executing) return;
     if (max_concurrent_reached()) return;
     if (!in_period(cfg.check_period, now)) {
-      postpone_to_period(check, cfg.check_period, now, interval);
+      postpone_to_period(check, cfg.check_period, at, interval);
       return;
     }
     if (!cfg.check_command.is_set()) {
       // Naemon runs no plugin for a host without check_command: the host is assumed UP.
       CheckOutcome r;
       r.start = r.finish = now;
-      apply_host(hid, r, now);
+      apply_host(hid, r, now, at);
       return;
     }
-    start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::host, scheduled,
+    start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::host, scheduled, at.mono,
                 MacroContext{.model = model_,
                              .main = main_,
                              .host = hid,
@@ -407,17 +430,18 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   // Outside its check_period a check waits for the next valid time (Naemon: plus a random share of the
   // check window, so a period that opens does not release every check at once).
-  void postpone_to_period(std::uint32_t check, model::TimeperiodId period, Time now, double window) {
+  void postpone_to_period(std::uint32_t check, model::TimeperiodId period, Instant at, double window) {
+    const Time now = to_epoch(at.wall);
     const std::time_t next =
         evaluator_.next_valid_time(timeperiod::PeriodIndex{model::index(period)},
                                    static_cast<std::time_t>(now), static_cast<std::time_t>(now));
     if (next <= now) return;  // no valid time within the horizon: stay on the normal schedule
     const double spread = window > 1 ? std::uniform_real_distribution<double>(0, window - 1)(rng_) : 0;
-    schedule(check, seconds(static_cast<double>(next - now) + spread));
+    schedule_from(check, at, seconds(static_cast<double>(next - now) + spread));
   }
 
   void start_check(std::uint32_t check, const model::CommandCall& call, int timeout_s, exec::CheckKind kind,
-                   loop::WallTime scheduled, const MacroContext& ctx) {
+                   loop::WallTime scheduled, MonoTime start_at, const MacroContext& ctx) {
     if (!call.is_set()) return;
     const model::Command& command = model_.commands[model::index(call.command)];
     expand_command(command.compiled, ctx, model_.args_of(call), expanded_);
@@ -432,6 +456,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     job.use_shell = expanded_.shell;
     job.env = std::move(expanded_.env);
     job.timeout_ms = static_cast<std::uint32_t>(std::max(1, timeout_s)) * 1000u;
+    job.not_before_ns = static_cast<std::int64_t>(loop::to_key(start_at));  // steady_clock is CLOCK_MONOTONIC
     expanded_ = {};
     submitted_at_[check] = scheduled;
     jobs_.push_back(std::move(job));
@@ -464,21 +489,30 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     out.output = verdict.output.output;
     out.long_output = verdict.output.long_output;
     out.perf_data = verdict.output.perf_data;
+    // Results wait up to a result period for the core: reschedule from when the check ended, as if the
+    // result had been applied at once.
+    Instant ended = now_instant();
+    const Duration lag = std::chrono::microseconds(to_epoch_us(ended.wall) - r.end_us);
+    if (lag > Duration::zero() && lag < 2 * k_result_period) {
+      ended.mono -= lag;
+      ended.wall -= lag;
+    }
     if (is_service(r.id)) {
       const model::Service& svc = model_.services[r.id];
       std::string warning = exec::check_warning_text(verdict, r.kind, svc.host_name, svc.description);
       if (!warning.empty()) log(warning);
-      apply_service(model::ServiceId{r.id}, out, now);
+      apply_service(model::ServiceId{r.id}, out, now, ended);
     } else {
       const model::HostId hid{r.id - static_cast<std::uint32_t>(services_.size())};
       std::string warning =
           exec::check_warning_text(verdict, r.kind, model_.hosts[model::index(hid)].name, {});
       if (!warning.empty()) log(warning);
-      apply_host(hid, out, now);
+      apply_host(hid, out, now, ended);
     }
   }
 
-  void apply_service(model::ServiceId sid, const CheckOutcome& r, Time now) {
+  // `base`: when the result counts as applied; retries and the next regular check are scheduled from it.
+  void apply_service(model::ServiceId sid, const CheckOutcome& r, Time now, Instant base) {
     const model::Service& cfg = model_.services[model::index(sid)];
     ServiceState& st = services_[model::index(sid)];
     HostState& host = hosts_[model::index(cfg.host)];
@@ -497,14 +531,14 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       st.current_attempt, st.plugin_output));
     const std::uint32_t check = check_of(sid);
     if (fx.use_retry_interval) {
-      schedule(check, seconds(interval_seconds(cfg.retry_interval)));
+      schedule_from(check, base, seconds(interval_seconds(cfg.retry_interval)));
     } else if (!loop_.is_armed(timer_of_[check]) && cfg.check_interval != 0) {
-      schedule(check, seconds(interval_seconds(cfg.check_interval)));
+      schedule_from(check, base, seconds(interval_seconds(cfg.check_interval)));
     }
     if (fx.check_host_now) schedule_now(check_of(cfg.host));
   }
 
-  void apply_host(model::HostId hid, const CheckOutcome& r, Time now) {
+  void apply_host(model::HostId hid, const CheckOutcome& r, Time now, Instant base) {
     const model::Host& cfg = model_.hosts[model::index(hid)];
     HostState& st = hosts_[model::index(hid)];
     bool any_parent_up = false;
@@ -520,9 +554,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       state_type_name(st.state_type), st.current_attempt, st.plugin_output));
     const std::uint32_t check = check_of(hid);
     if (fx.use_retry_interval) {
-      schedule(check, seconds(interval_seconds(cfg.retry_interval)));
+      schedule_from(check, base, seconds(interval_seconds(cfg.retry_interval)));
     } else if (!loop_.is_armed(timer_of_[check]) && cfg.check_interval != 0) {
-      schedule(check, seconds(interval_seconds(cfg.check_interval)));
+      schedule_from(check, base, seconds(interval_seconds(cfg.check_interval)));
     }
     // Naemon re-checks the neighbourhood: after a recovery the parents and children that are not UP, after
     // a failure the parents that are UP and the children that are not UNREACHABLE.
@@ -596,7 +630,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   std::vector<ServiceState> services_;
   std::vector<loop::TimerId> timer_of_;        // by check id
   std::vector<std::uint32_t> check_of_timer_;  // by timer id
-  std::vector<loop::WallTime> scheduled_at_;   // by check id: when its timer is (or was last) due
+  std::vector<MonoTime> due_at_;               // by check id: when its timer is (or was last) due
+  std::vector<loop::WallTime> scheduled_at_;   // the same instant on the wall clock
   std::vector<loop::WallTime> submitted_at_;   // by check id: the scheduled time of the running check
   std::vector<std::uint32_t> generation_;      // by check id: drops results of checks rescheduled away
   std::vector<std::uint32_t> due_;
