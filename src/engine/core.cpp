@@ -218,11 +218,13 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   static constexpr std::uint32_t k_not_a_check = 0xFFFFFFFFu;
   // While checks run the core wakes once per k_result_period: it applies the results that came in and
   // hands the executors every check falling due within k_dispatch_ahead, each with its own start time,
-  // which the executor keeps. So the core wakes about ten times a second however many checks run, no
-  // check starts late for it, and as the executors still hold the previous batch when the next arrives,
-  // they need no wakeup for it (Executor::submit_batch). Chosen with bench/perfbench/run.sh: each
-  // sleep/wake costs tens of µs on the VMs Vedette is measured on, more than the work of a check.
-  static constexpr Duration k_result_period = std::chrono::milliseconds(100);
+  // which the executor keeps. So the core wakes four times a second however many checks run, no check
+  // starts late for it, and as the executors still hold the previous batch when the next arrives, they
+  // need no wakeup for it (Executor::enqueue). Chosen with bench/perfbench: each wakeup of the core costs
+  // ~100 µs of CPU on the VMs Vedette is measured on, more than the work of many checks; at 10k services
+  // and 100 checks/s the core spent ~17 µs per check with a 100 ms period and 7-11 µs with 250 ms.
+  // Results so wait up to 250 ms before they show (docs/compatibility.md).
+  static constexpr Duration k_result_period = std::chrono::milliseconds(250);
   static constexpr Duration k_dispatch_ahead = 2 * k_result_period;
 
   // A point in time on both clocks: the monotonic one drives timers, the wall one names times in files.
