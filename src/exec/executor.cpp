@@ -131,6 +131,7 @@ class Executor::Worker {
     CheckResult result;  // filled as the job goes; id, generation, kind, start set at spawn
     std::uint32_t cap = 0;
     bool reaped = false;
+    bool pipes_watched = false;
   };
 
   // A job handed over before its start time, in a min-heap on (not_before_ns, order): equal times start
@@ -144,11 +145,17 @@ class Executor::Worker {
     }
   };
 
+  enum class DeadlineKind : std::uint8_t {
+    timeout,      // while running: kill the group
+    watch_pipes,  // while running, pipes not yet watched: watch them (see start())
+    exit_grace,   // exited, a pipe still open: take what arrived and finish
+  };
+
   struct Deadline {
     std::int64_t at_ns;
     std::uint32_t slot;
     std::uint32_t serial;
-    State for_state;  // running: the timeout; exited: the end of the exit grace
+    DeadlineKind kind;
     bool operator>(const Deadline& other) const { return at_ns > other.at_ns; }
   };
 
@@ -260,7 +267,17 @@ class Executor::Worker {
   }
 
   bool deadline_is_live(const Deadline& d) const {
-    return d.slot < slots_.size() && slots_[d.slot].serial == d.serial && slots_[d.slot].state == d.for_state;
+    if (d.slot >= slots_.size() || slots_[d.slot].serial != d.serial) return false;
+    const Running& r = slots_[d.slot];
+    switch (d.kind) {
+      case DeadlineKind::timeout:
+        return r.state == State::running;
+      case DeadlineKind::watch_pipes:
+        return r.state == State::running && !r.pipes_watched;
+      case DeadlineKind::exit_grace:
+        return r.state == State::exited;
+    }
+    return false;
   }
 
   void start(CheckJob& job, std::int64_t dequeued_us) {
@@ -306,16 +323,30 @@ class Executor::Worker {
     r.result = std::move(result);
     r.cap = job.output_cap_bytes;
     r.reaped = false;
-    watch(r.child.stdout_fd, make_token(r.serial, slot, k_stdout));
-    watch(r.child.stderr_fd, make_token(r.serial, slot, k_stderr));
+    r.pipes_watched = false;
+    // Most plugins exit within milliseconds, their output waiting in the pipes: then the pidfd alone
+    // reports the end and both pipes are read once, which saves two epoll_ctl calls and a wakeup or two
+    // per check. The pipes are watched only for a plugin still running after pipe_watch_delay (a pipe
+    // holds 64 KiB: a plugin writing more waits for us at most that long).
     if (r.child.pidfd >= 0) {
       watch(r.child.pidfd, make_token(r.serial, slot, k_pidfd));
+      deadlines_.push({start_ns + std::chrono::nanoseconds(options_.pipe_watch_delay).count(), slot, r.serial,
+                       DeadlineKind::watch_pipes});
     } else {
+      watch_pipes(slot);
       polled_.push_back(slot);
     }
     // Naemon's worker gives a job without a timeout 60 seconds.
     const std::int64_t timeout_ms = job.timeout_ms == 0 ? 60'000 : job.timeout_ms;
-    deadlines_.push({start_ns + timeout_ms * 1'000'000, slot, r.serial, State::running});
+    deadlines_.push({start_ns + timeout_ms * 1'000'000, slot, r.serial, DeadlineKind::timeout});
+  }
+
+  void watch_pipes(std::uint32_t slot) {
+    Running& r = slots_[slot];
+    if (r.pipes_watched) return;
+    r.pipes_watched = true;
+    if (r.child.stdout_fd >= 0) watch(r.child.stdout_fd, make_token(r.serial, slot, k_stdout));
+    if (r.child.stderr_fd >= 0) watch(r.child.stderr_fd, make_token(r.serial, slot, k_stderr));
   }
 
   void watch(int fd, std::uint64_t token) {
@@ -384,8 +415,9 @@ class Executor::Worker {
     read_stream(r, r.child.stdout_fd, result.output, result.output_truncated, k_reads_per_event);
     read_stream(r, r.child.stderr_fd, result.error_output, result.error_output_truncated, k_reads_per_event);
     if (r.child.stdout_fd >= 0 || r.child.stderr_fd >= 0) {
-      deadlines_.push(
-          {mono_ns() + std::chrono::nanoseconds(options_.exit_grace).count(), slot, r.serial, State::exited});
+      watch_pipes(slot);
+      deadlines_.push({mono_ns() + std::chrono::nanoseconds(options_.exit_grace).count(), slot, r.serial,
+                       DeadlineKind::exit_grace});
     }
   }
 
@@ -422,10 +454,22 @@ class Executor::Worker {
       }
       if (d.at_ns > now) return;
       deadlines_.pop();
-      if (d.for_state == State::running) {
-        time_out(d.slot);
-      } else {
-        finish(d.slot);  // a grandchild still holds a pipe: keep what arrived, leave it running
+      switch (d.kind) {
+        case DeadlineKind::timeout:
+          time_out(d.slot);
+          break;
+        case DeadlineKind::watch_pipes:
+          watch_pipes(d.slot);
+          break;
+        case DeadlineKind::exit_grace: {
+          // A grandchild still holds a pipe: keep what arrived, leave it running.
+          Running& r = slots_[d.slot];
+          read_stream(r, r.child.stdout_fd, r.result.output, r.result.output_truncated, k_reads_per_event);
+          read_stream(r, r.child.stderr_fd, r.result.error_output, r.result.error_output_truncated,
+                      k_reads_per_event);
+          finish(d.slot);
+          break;
+        }
       }
     }
   }

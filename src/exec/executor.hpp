@@ -32,6 +32,9 @@ struct ExecutorOptions {
   bool use_pidfd = true;
   SpawnMethod spawn_method = SpawnMethod::clone_vfork;  // see spawner.hpp
   std::chrono::milliseconds poll_interval{2};           // fallback only
+  // A plugin still running this long after its start gets its pipes watched; one that exits sooner is read
+  // once, when its pidfd reports the exit (with pidfds only).
+  std::chrono::milliseconds pipe_watch_delay{10};
   // Jobs whose start times lie this close together start in the same wakeup (the later ones this much
   // early at most).
   std::chrono::microseconds start_slack{500};
