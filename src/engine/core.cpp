@@ -18,6 +18,7 @@
 #include <ctime>
 #include <functional>
 #include <random>
+#include <thread>
 #include <unistd.h>
 
 namespace vedette::engine {
@@ -226,6 +227,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   // Results so wait up to 250 ms before they show (docs/compatibility.md).
   static constexpr Duration k_result_period = std::chrono::milliseconds(250);
   static constexpr Duration k_dispatch_ahead = 2 * k_result_period;
+  // At SIGTERM: how long running checks may take to finish (stopping stays well within 20 s).
+  static constexpr Duration k_shutdown_grace = std::chrono::seconds(5);
 
   // A point in time on both clocks: the monotonic one drives timers, the wall one names times in files.
   struct Instant {
@@ -478,6 +481,10 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   void handle_result(const exec::CheckResult& r) {
     if (r.id >= generation_.size() || r.generation != generation_[r.id]) return;  // rescheduled away
     if (running_ > 0) --running_;
+    if (r.outcome == exec::Outcome::cancelled) {  // never started: as if it had not been due yet
+      state_of(r.id).is_executing = false;
+      return;
+    }
     const Time now = now_epoch();
     const exec::CheckVerdict verdict = exec::interpret_check_result(r, main_.service_check_timeout_state);
     CheckOutcome out;
@@ -604,7 +611,18 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     return out;
   }
 
+  // Nothing new starts; checks already running get k_shutdown_grace to finish and be applied (logged, in
+  // status.dat and retention.dat); the executor then kills what is left.
   void shutdown() {
+    executor_.cancel_held();
+    const MonoTime until = clock_.now() + k_shutdown_grace;
+    while (running_ > 0 && clock_.now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (!results_.has_results()) continue;
+      results_.drain(results_batch_);
+      for (exec::CheckResult& r : results_batch_) handle_result(r);
+      results_batch_.clear();
+    }
     executor_.shutdown();
     status_.remove_file();  // Naemon removes status.dat when it stops
     log(fmt::format("Successfully shutdown... (PID={})", ::getpid()));

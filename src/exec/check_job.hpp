@@ -44,6 +44,7 @@ enum class Outcome : std::uint8_t {
   // "execvp(...) failed" to stderr and exits with errno: exit_code = spawn_errno, stderr holds that text.
   exec_failed,
   spawn_failed,  // no child ran: pipe, pidfd or clone failed (EMFILE, EAGAIN, ENOMEM); spawn_errno says why
+  cancelled,     // held for a later start and cancelled before it (Executor::cancel_held): nothing ran
 };
 
 struct CheckResult {

@@ -103,6 +103,11 @@ class Executor::Worker {
     if (wake) inbox_wakeup_.signal();
   }
 
+  void cancel_held() {
+    cancel_held_.store(true, std::memory_order_release);
+    inbox_wakeup_.signal();
+  }
+
   void stop() {
     if (!thread_.joinable()) return;
     stopping_.store(true, std::memory_order_release);
@@ -166,6 +171,7 @@ class Executor::Worker {
       // Take the inbox, then publish when this thread will wake next, under the lock enqueue() takes: a job
       // enqueued after the look is either seen by the next look or compared with that time (enqueue).
       std::int64_t wake_at;
+      if (cancel_held_.exchange(false, std::memory_order_acq_rel)) cancel_waiting();
       while (true) {
         start_or_hold(jobs);
         wake_at = next_wake_ns();
@@ -213,6 +219,27 @@ class Executor::Worker {
   }
 
   std::int64_t start_slack_ns() const { return std::chrono::nanoseconds(options_.start_slack).count(); }
+
+  // cancel_held(): everything queued or held comes back as cancelled.
+  void cancel_waiting() {
+    std::vector<CheckJob> queued;
+    {
+      std::lock_guard lock(inbox_mutex_);
+      queued.swap(inbox_);
+    }
+    auto cancel = [this](const CheckJob& job) {
+      CheckResult result;
+      result.id = job.id;
+      result.generation = job.generation;
+      result.kind = job.kind;
+      result.outcome = Outcome::cancelled;
+      result.start_us = result.end_us = wall_us();
+      done_.push_back(std::move(result));
+    };
+    for (const CheckJob& job : queued) cancel(job);
+    for (const Waiting& w : waiting_) cancel(w.job);
+    waiting_.clear();
+  }
 
   // Starts the jobs of `jobs` whose time has come, holds the others; leaves `jobs` empty.
   void start_or_hold(std::vector<CheckJob>& jobs) {
@@ -542,6 +569,7 @@ class Executor::Worker {
   std::int64_t sleeps_until_ns_ = k_never;  // guarded by inbox_mutex_; in the past while the thread is awake
   loop::Wakeup inbox_wakeup_;
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> cancel_held_{false};
 
   // Executor thread only from here on.
   std::vector<Running> slots_;
@@ -594,6 +622,10 @@ std::size_t Executor::submit_batch(std::vector<CheckJob>& jobs) {
   }
   jobs.clear();
   return total;
+}
+
+void Executor::cancel_held() {
+  for (auto& worker : workers_) worker->cancel_held();
 }
 
 void Executor::shutdown() {

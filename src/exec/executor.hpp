@@ -55,6 +55,10 @@ class Executor {
   // most one wakeup per thread. Returns how many were accepted (all or none).
   std::size_t submit_batch(std::vector<CheckJob>& jobs);
 
+  // Any thread. Every job not yet started (queued, or held for its start time) comes back at once as a
+  // result with Outcome::cancelled; running plugins go on. New jobs are still accepted.
+  void cancel_held();
+
   // Stops accepting jobs, SIGKILLs the process group of every plugin still running, reaps them and joins
   // the threads. Results not yet pushed are dropped; queued jobs are dropped. Idempotent; not concurrent
   // with itself.
