@@ -9,14 +9,19 @@
 #include "io/log_file.hpp"
 #include "io/status_file.hpp"
 #include "loop/signals.hpp"
+#include "retention/apply.hpp"
+#include "retention/snapshot.hpp"
+#include "retention/writer.hpp"
 #include "timeperiod/day_cache.hpp"
 #include "timeperiod/evaluator.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <ctime>
 #include <functional>
+#include <mutex>
 #include <random>
 #include <thread>
 #include <unistd.h>
@@ -43,6 +48,24 @@ Duration seconds(double s) {
 io::StatusWriterOptions status_options(const config::MainConfig& main) {
   io::StatusWriterOptions out;
   out.path = main.status_file;
+  return out;
+}
+
+// Failures of the retention writer thread, logged by the core thread (the log is the core's).
+struct RetentionErrors {
+  std::mutex mutex;
+  std::vector<std::string> messages;  // guarded by mutex
+  std::atomic<bool> pending{false};
+};
+
+retention::WriterOptions retention_options(const config::MainConfig& main, RetentionErrors& errors) {
+  retention::WriterOptions out;
+  if (main.retain_state_information) out.path = main.state_retention_file;
+  out.on_error = [&errors](std::string_view message) {
+    std::lock_guard lock(errors.mutex);
+    errors.messages.emplace_back(message);
+    errors.pending.store(true, std::memory_order_relaxed);
+  };
   return out;
 }
 
@@ -78,16 +101,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
         log_(log_options(main_, options,
                          [this](std::int64_t) { log_states(main_.log_current_states, "CURRENT"); })),
         status_(status_options(main_)),
+        retention_writer_(retention_options(main_, retention_errors_)),
         evaluator_(periods_, &day_cache_) {
-    settings_.service_check_timeout_state = main_.service_check_timeout_state;
-    settings_.log_service_retries = main_.log_service_retries;
-    settings_.log_host_retries = main_.log_host_retries;
-    settings_.log_passive_checks = main_.log_passive_checks;
-    settings_.passive_host_checks_are_soft = main_.passive_host_checks_are_soft;
-    settings_.translate_passive_host_checks = main_.translate_passive_host_checks;
-    settings_.use_aggressive_host_checking = main_.use_aggressive_host_checking;
-    settings_.execute_host_checks = main_.execute_host_checks;
-    settings_.cached_host_check_horizon = static_cast<Time>(main_.cached_host_check_horizon);
+    apply_main_settings();
 
     services_.resize(model_.services.size());
     hosts_.resize(model_.hosts.size());
@@ -118,6 +134,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     }
     rotation_timer_ = loop_.add_timer(*this);
     status_timer_ = loop_.add_timer(*this);
+    retention_timer_ = loop_.add_timer(*this);
     tick_timer_ = loop_.add_timer(*this);
     scheduled_at_.resize(checks);
     due_at_.resize(checks);
@@ -148,9 +165,11 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     if (!local.empty() && local.back() == '\n') local.remove_suffix(1);
     log(fmt::format("Local time is {}", local));
     log("LOG VERSION: 2.0");
+    restore_retained_state();
     log_states(main_.log_initial_states, "INITIAL");
     schedule_initial_checks();
     schedule_log_rotation();
+    schedule_retention_save();
     // As Naemon: status.dat exists as soon as the core runs, then is rewritten every status_update_interval.
     status_.remove_file();
     publish_status();
@@ -268,20 +287,105 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     return hosts_[check - services_.size()];
   }
 
+  // The main-config values the state logic reads; again after retention.dat may have changed them.
+  void apply_main_settings() {
+    settings_.service_check_timeout_state = main_.service_check_timeout_state;
+    settings_.log_service_retries = main_.log_service_retries;
+    settings_.log_host_retries = main_.log_host_retries;
+    settings_.log_passive_checks = main_.log_passive_checks;
+    settings_.passive_host_checks_are_soft = main_.passive_host_checks_are_soft;
+    settings_.translate_passive_host_checks = main_.translate_passive_host_checks;
+    settings_.use_aggressive_host_checking = main_.use_aggressive_host_checking;
+    settings_.execute_host_checks = main_.execute_host_checks;
+    settings_.cached_host_check_horizon = static_cast<Time>(main_.cached_host_check_horizon);
+  }
+
   void schedule_initial_checks() {
     // As Naemon: each check's first run falls at a random point within its own interval, so checks spread
-    // evenly from the start and nothing runs in a burst.
+    // evenly from the start and nothing runs in a burst; with use_retained_scheduling_info a retained
+    // next_check is kept where Naemon keeps it (retention::initial_check_delay).
+    const Time now = now_epoch();
+    const bool retained = main_.use_retained_scheduling_info && retained_scheduling_ok_;
+    auto first_delay = [&](const CheckState& st, double interval) {
+      const double random01 = std::uniform_real_distribution<double>(0, 1)(rng_);
+      if (!retained) return seconds(random01 * interval);
+      return seconds(retention::initial_check_delay(st.next_check, now, interval,
+                                                    main_.retained_scheduling_randomize_window, random01));
+    };
     for (std::uint32_t s = 0; s < services_.size(); ++s) {
       const double interval = interval_seconds(model_.services[s].check_interval);
       if (interval <= 0) continue;
-      schedule(s, seconds(std::uniform_real_distribution<double>(0, interval)(rng_)));
+      schedule(s, first_delay(services_[s], interval));
     }
     for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
       const double interval = interval_seconds(model_.hosts[h].check_interval);
       if (interval <= 0) continue;
-      schedule(check_of(model::HostId{h}),
-               seconds(std::uniform_real_distribution<double>(0, interval)(rng_)));
+      schedule(check_of(model::HostId{h}), first_delay(hosts_[h], interval));
     }
+  }
+
+  // retention.dat at start-up: states, outputs and check times back in place before the INITIAL state
+  // lines and the first checks (Naemon's read_initial_state_information). A missing file is a first start.
+  void restore_retained_state() {
+    if (!main_.retain_state_information) return;
+    const Time now = now_epoch();
+    retention::LoadResult r =
+        retention::load(main_.state_retention_file, {model_, cfg_.main, hosts_, services_}, now);
+    for (const retention::Warning& w : r.warnings)
+      log(fmt::format("Warning: {}", retention::format_warning(main_.state_retention_file, w)));
+    if (r.status == retention::Data::Status::error) {
+      log(fmt::format("Error: Cannot read retention file '{}': {}", main_.state_retention_file, r.error));
+      return;
+    }
+    retention_carried_ = std::move(r.applied.carried);
+    retention_counters_ = r.applied.program;
+    retained_comments_ = std::move(r.applied.comments);
+    retained_downtimes_ = std::move(r.applied.downtimes);
+    retained_scheduling_ok_ = r.applied.scheduling_info_ok;
+    apply_main_settings();  // use_retained_program_state may have changed program-wide flags
+  }
+
+  // Naemon's auto-save: every retention_update_interval × interval_length seconds (minutes by default).
+  void schedule_retention_save() {
+    if (!main_.retain_state_information || main_.retention_update_interval <= 0) return;
+    arm_periodic(retention_timer_, retention_due_,
+                 seconds(static_cast<double>(main_.retention_update_interval) *
+                         static_cast<double>(main_.interval_length)));
+  }
+
+  // Re-arms a periodic timer one period after its previous due time (not after now: timers fire up to
+  // k_dispatch_ahead early, and the period must not shrink by that much each time).
+  void arm_periodic(loop::TimerId timer, MonoTime& due, Duration period) {
+    due = due == MonoTime{} ? loop_.now() + period : std::max(due + period, loop_.now());
+    loop_.arm_timer(timer, due);
+  }
+
+  // A snapshot for the retention writer thread (~2 ms at 100k services); it formats and writes.
+  void publish_retention() {
+    retention_writes_seen_ = retention_writer_.stats().writes;
+    retention_writer_.publish(retention_snapshots_.build({.model = model_,
+                                                          .main = main_,
+                                                          .hosts = hosts_,
+                                                          .services = services_,
+                                                          .counters = retention_counters_,
+                                                          .carried = retention_carried_,
+                                                          .now = now_epoch(),
+                                                          .comments = retained_comments_,
+                                                          .downtimes = retained_downtimes_}));
+  }
+
+  // Log lines for what the retention writer thread did since the last look (the log is the core's).
+  void report_retention() {
+    {
+      std::lock_guard lock(retention_errors_.mutex);
+      for (const std::string& e : retention_errors_.messages) log(fmt::format("Error: {}", e));
+      retention_errors_.messages.clear();
+      retention_errors_.pending.store(false, std::memory_order_relaxed);
+    }
+    if (!autosave_pending_) return;
+    if (retention_writer_.stats().writes == retention_writes_seen_) return;
+    autosave_pending_ = false;
+    log("Auto-save of retention data completed successfully.");
   }
 
   // loop::TimerHandler: a check is due. Collected here, run in before_poll() as one batch.
@@ -289,6 +393,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     if (id == tick_timer_) return;  // before_poll() collects the results
     if (id == status_timer_) {
       publish_status();
+      return;
+    }
+    if (id == retention_timer_) {
+      publish_retention();
+      autosave_pending_ = true;
+      schedule_retention_save();
       return;
     }
     if (id == rotation_timer_) {
@@ -313,9 +423,13 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     program.now = now_epoch();
     program.program_start = program_start_;
     program.pid = static_cast<int>(::getpid());
+    program.modified_host_attributes = retention_counters_.modified_host_attributes;
+    program.modified_service_attributes = retention_counters_.modified_service_attributes;
+    program.next_comment_id = retention_counters_.next_comment_id;
+    program.next_downtime_id = retention_counters_.next_downtime_id;
+    program.next_event_id = retention_counters_.next_event_id;
     status_.publish(status_snapshots_.build(model_, main_, hosts_, services_, program));
-    loop_.arm_timer(status_timer_,
-                    loop_.now() + std::chrono::seconds(std::max(1, main_.status_update_interval)));
+    arm_periodic(status_timer_, status_due_, std::chrono::seconds(std::max(1, main_.status_update_interval)));
   }
 
   // log_rotation_method: the next rotation in local time, as a monotonic timer (wall time only names it).
@@ -337,8 +451,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     if (!due_.empty()) run_due_checks();
     if (!jobs_.empty()) executor_.submit_batch(jobs_);
     jobs_.clear();
-    if (running_ > 0 && !loop_.is_armed(tick_timer_))
+    if ((running_ > 0 || autosave_pending_) && !loop_.is_armed(tick_timer_))
       loop_.arm_timer(tick_timer_, loop_.now() + k_result_period);
+    if (autosave_pending_ || retention_errors_.pending.load(std::memory_order_relaxed)) report_retention();
     log_.flush();
   }
 
@@ -624,6 +739,13 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       results_batch_.clear();
     }
     executor_.shutdown();
+    if (main_.retain_state_information) {
+      publish_retention();
+      const bool written = retention_writer_.wait_idle(std::chrono::seconds(10)) &&
+                           retention_writer_.stats().writes > retention_writes_seen_;
+      report_retention();
+      if (written) log("Retention data successfully saved.");
+    }
     status_.remove_file();  // Naemon removes status.dat when it stops
     log(fmt::format("Successfully shutdown... (PID={})", ::getpid()));
     log_.flush();
@@ -641,6 +763,16 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   io::LogFile log_;
   io::StatusWriter status_;
   StatusSnapshotBuilder status_snapshots_;
+  RetentionErrors retention_errors_;  // before retention_writer_, whose thread reports into it
+  retention::Writer retention_writer_;
+  retention::SnapshotBuilder retention_snapshots_;
+  std::shared_ptr<const retention::Carried> retention_carried_;
+  retention::ProgramCounters retention_counters_;
+  std::vector<retention::Comment> retained_comments_;  // kept as read until the engine keeps comments
+  std::vector<retention::Downtime> retained_downtimes_;
+  std::uint64_t retention_writes_seen_ = 0;
+  bool autosave_pending_ = false;
+  bool retained_scheduling_ok_ = false;
   std::vector<timeperiod::Period> periods_;
   timeperiod::DayCache day_cache_;
   timeperiod::Evaluator evaluator_;
@@ -661,6 +793,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   std::uint32_t running_ = 0;
   loop::TimerId rotation_timer_ = 0;
   loop::TimerId status_timer_ = 0;
+  loop::TimerId retention_timer_ = 0;
+  MonoTime status_due_{};  // when the periodic timers are (or were last) due
+  MonoTime retention_due_{};
   loop::TimerId tick_timer_ = 0;
   Time next_rotation_ = 0;
   Time program_start_ = 0;

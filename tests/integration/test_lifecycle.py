@@ -96,5 +96,69 @@ class SigtermShutdown(unittest.TestCase):
             self.fail("the hanging plugin survived the shutdown")
 
 
+class Retention(unittest.TestCase):
+    MAIN = """\
+status_file=status.dat
+retain_state_information=1
+state_retention_file=retention.dat
+retention_update_interval=1
+log_initial_states=1
+"""
+
+    def test_states_survive_a_restart_and_autosave_runs(self):
+        objects = HOST + """
+define service {
+  host_name web01
+  service_description DISK
+  check_command check_state_file!disk.state
+  max_check_attempts 1
+  check_interval 1
+  contacts admin
+}
+"""
+        v = RunningVedette(self, objects=objects, main_extra=self.MAIN, start=False)
+        v.set_state("disk.state", 2, "DISK CRITICAL - 99% full")
+        v.start()
+        v.wait_for(r"SERVICE ALERT: web01;DISK;CRITICAL;HARD;1;DISK CRITICAL - 99% full")
+        # retention_update_interval is in interval_length units: every second here.
+        v.wait_for(r"Auto-save of retention data completed successfully\.", count=2)
+        self.assertEqual(v.stop(), 0)
+        saves = [int(line[1:11]) for line in v.log().splitlines() if "Auto-save" in line]
+        self.assertLessEqual(len(saves), saves[-1] - saves[0] + 2, "one save per second, not more")
+        self.assertIn("Retention data successfully saved.", v.log())
+        with open(v.path("retention.dat")) as f:
+            saved = f.read()
+        block = saved[saved.index("service {"):]
+        block = block[:block.index("}")]
+        self.assertIn("host_name=web01\n", block)
+        self.assertIn("service_description=DISK\n", block)
+        self.assertIn("current_state=2\n", block)
+        self.assertIn("plugin_output=DISK CRITICAL - 99% full\n", block)
+
+        # The next start sees the retained state before any check runs (the check now says OK).
+        v.set_state("disk.state", 0, "DISK OK")
+        os.rename(v.log_path, v.path("first.log"))
+        with open(v.path("objects.cfg")) as f:
+            text = f.read()
+        with open(v.path("objects.cfg"), "w") as f:
+            f.write(text.replace("check_interval 1\n  contacts admin\n}\n", "check_interval 600\n  contacts admin\n}\n"))
+        v.start()
+        v.wait_for(r"INITIAL SERVICE STATE: web01;DISK;CRITICAL;HARD;1;DISK CRITICAL - 99% full")
+        self.assertEqual(v.stop(), 0)
+
+    def test_unknown_fields_warn_and_vanished_objects_are_dropped(self):
+        v = RunningVedette(self, objects=HOST, main_extra=self.MAIN, start=False)
+        with open(v.path("retention.dat"), "w") as f:
+            f.write("info {\ncreated=1700000000\nversion=1.5.2\n}\n"
+                    "host {\nhost_name=web01\nhas_been_checked=1\ncurrent_state=1\nstate_type=1\n"
+                    "plugin_output=was down\nfrobnicate=yes\n}\n"
+                    "host {\nhost_name=gone\ncurrent_state=1\n}\n")
+        v.start()
+        v.wait_for(r"Warning: .*/retention\.dat:11: unknown variable 'frobnicate' in a host block; ignored")
+        v.wait_for(r"INITIAL HOST STATE: web01;DOWN;HARD;1;was down")
+        self.assertNotIn("gone", v.log())
+        self.assertEqual(v.stop(), 0)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,6 +1,6 @@
-#include "engine/check_state.hpp"
+#include "state/check_state.hpp"
 
-namespace vedette::engine {
+namespace vedette::state {
 
 const char* service_state_name(int state) {
   switch (state) {
@@ -34,4 +34,4 @@ const char* state_type_name(StateType type) {
   return type == StateType::hard ? "HARD" : "SOFT";
 }
 
-}  // namespace vedette::engine
+}  // namespace vedette::state

@@ -1,0 +1,225 @@
+// retention.dat at 100k services (10,000 hosts x 10): the core thread's cost per save (taking the snapshot),
+// the writer thread's (formatting alone; format + write + fsync + rename), and the start-up read + apply.
+//
+//   build/<dir>/bench/retention_bench
+#include "retention/apply.hpp"
+#include "retention/snapshot.hpp"
+#include "retention/writer.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+namespace vedette::retention {
+namespace {
+
+constexpr int k_hosts = 10'000;
+constexpr int k_services_per_host = 10;
+constexpr Time k_now = 1'700'000'300;
+
+struct Fixture {
+  model::Model model;
+  config::MainConfig main;
+  std::vector<state::HostState> hosts;
+  std::vector<state::ServiceState> services;
+  ProgramCounters counters;
+  std::shared_ptr<Carried> carried = std::make_shared<Carried>();
+
+  Fixture() {
+    main.retain_state_information = true;
+    model.timeperiods.push_back({model.strings.intern("24x7"), model.strings.intern("24x7"), {}, {}});
+    model.timeperiod_by_name.emplace(model.timeperiods[0].name, model::TimeperiodId{0});
+    model.commands.push_back({model.strings.intern("check_ping"), {}});
+    model.command_by_name.emplace(model.commands[0].name, model::CommandId{0});
+    const auto period = model::TimeperiodId{0};
+    model.hosts.reserve(k_hosts);
+    model.services.reserve(std::size_t{k_hosts} * k_services_per_host);
+    for (int h = 0; h < k_hosts; ++h) {
+      model::Host host;
+      host.name = model.strings.intern(fmt::format("host{:05}.example.com", h));
+      host.check_command.raw = model.strings.intern("check-host-alive");
+      host.check_period = host.notification_period = period;
+      host.max_check_attempts = 3;
+      host.custom_variables.push_back({model.strings.intern("SITE"), model.strings.intern("dc1")});
+      for (int s = 0; s < k_services_per_host; ++s) {
+        model::Service svc;
+        svc.host = static_cast<model::HostId>(h);
+        svc.host_name = host.name;
+        svc.description = model.strings.intern(fmt::format("Service {}", s));
+        svc.check_command.raw = model.strings.intern("check_ping!100.0,20%!500.0,60%");
+        svc.check_period = svc.notification_period = period;
+        svc.max_check_attempts = 3;
+        host.services.push_back(static_cast<model::ServiceId>(model.services.size()));
+        model.services.push_back(svc);
+      }
+      model.host_by_name.emplace(host.name, static_cast<model::HostId>(h));
+      model.hosts.push_back(std::move(host));
+    }
+    hosts.resize(model.hosts.size());
+    services.resize(model.services.size());
+    for (std::size_t i = 0; i < hosts.size(); ++i) {
+      state::HostState& s = hosts[i];
+      s.has_been_checked = true;
+      s.last_check = 1'700'000'000 + static_cast<Time>(i % 300);
+      s.next_check = s.last_check + 300;
+      s.execution_time = 0.01 * static_cast<double>(i % 7);
+      s.latency = 0.001 * static_cast<double>(i % 13);
+      s.plugin_output = "PING OK - Packet loss = 0%, RTA = 0.52 ms";
+      s.perf_data = "rta=0.520000ms;3000.000000;5000.000000;0.000000 pl=0%;80;100;0";
+    }
+    for (std::size_t i = 0; i < services.size(); ++i) {
+      state::ServiceState& s = services[i];
+      s.has_been_checked = true;
+      s.current_state = static_cast<int>(i % 4 == 3 ? 2 : 0);
+      s.last_check = 1'700'000'000 + static_cast<Time>(i % 300);
+      s.next_check = s.last_check + 300;
+      s.execution_time = 0.01 * static_cast<double>(i % 7);
+      s.latency = 0.001 * static_cast<double>(i % 13);
+      s.plugin_output = "HTTP OK: HTTP/1.1 200 OK - 4522 bytes in 0.012 second response time";
+      s.perf_data = "time=0.012345s;;;0.000000 size=4522B;;;0";
+      if (i % 10 == 0) s.long_plugin_output = "line two\\nline three";
+    }
+    // What a file written by Naemon leaves behind: event and problem ids, flapping history.
+    carried->model = &model;
+    carried->hosts.resize(hosts.size());
+    carried->services.resize(services.size());
+    for (std::size_t i = 0; i < services.size(); ++i) {
+      CheckableExtras& e = carried->services[i];
+      e.current_event_id = i;
+      e.read_last_state_change = services[i].last_state_change;
+      if (services[i].current_state != 0) {
+        const std::string id = fmt::format("{:08x}-8dd0-48f3-be01-ae51274a84a8", i);
+        e.current_problem_id = {static_cast<std::uint32_t>(carried->text.size()),
+                                static_cast<std::uint32_t>(id.size())};
+        carried->text += id;
+        e.state_history[20] = 2;
+        e.percent_state_change = 6.25;
+      }
+    }
+  }
+
+  SnapshotSource source() const {
+    return {.model = model,
+            .main = main,
+            .hosts = hosts,
+            .services = services,
+            .counters = counters,
+            .carried = carried,
+            .now = k_now};
+  }
+};
+
+Fixture& fixture() {
+  static Fixture f;
+  return f;
+}
+
+// Core thread: the stall per save, as the core takes it (the memory of the snapshot the writer released last
+// is reused). The previous snapshot is released on another thread, as the writer does.
+void BM_RetentionSnapshot(benchmark::State& state) {
+  Fixture& f = fixture();
+  SnapshotBuilder builder;
+  const SnapshotSource source = f.source();
+  for (auto _ : state) {
+    auto snap = builder.build(source);
+    benchmark::DoNotOptimize(snap.get());
+    state.PauseTiming();
+    std::thread([old = std::move(snap)]() mutable { old.reset(); }).join();
+    state.ResumeTiming();
+  }
+  state.counters["ns_per_service"] =
+      benchmark::Counter(static_cast<double>(f.services.size()),
+                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_RetentionSnapshot)->Unit(benchmark::kMillisecond);
+
+// The same in fresh memory every time: what the builder's reuse saves.
+void BM_RetentionSnapshotFresh(benchmark::State& state) {
+  Fixture& f = fixture();
+  const SnapshotSource source = f.source();
+  for (auto _ : state) {
+    auto snap = make_snapshot(source);
+    benchmark::DoNotOptimize(snap.get());
+    state.PauseTiming();
+    std::thread([old = std::move(snap)]() mutable { old.reset(); }).join();
+    state.ResumeTiming();
+  }
+}
+BENCHMARK(BM_RetentionSnapshotFresh)->Unit(benchmark::kMillisecond);
+
+// Writer thread: formatting alone, into memory.
+void BM_RetentionFormat(benchmark::State& state) {
+  Fixture& f = fixture();
+  const auto snap = make_snapshot(f.source());
+  std::string out;
+  format_retention(*snap, out);  // grows the buffer once, outside the timing
+  for (auto _ : state) {
+    out.clear();
+    format_retention(*snap, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.counters["MB"] = static_cast<double>(out.size()) / 1e6;
+}
+BENCHMARK(BM_RetentionFormat)->Unit(benchmark::kMillisecond);
+
+// Writer thread: format + write + rename of a whole file (range(0): fsync of the file and the directory or
+// not), as the writer times it.
+void BM_RetentionWriteFile(benchmark::State& state) {
+  Fixture& f = fixture();
+  const auto snap = make_snapshot(f.source());
+  std::string dir_pattern =
+      (std::filesystem::temp_directory_path() / "vedette-retention-bench-XXXXXX").string();
+  const std::filesystem::path dir = ::mkdtemp(dir_pattern.data());
+  Writer writer({.path = (dir / "retention.dat").string(), .fsync = state.range(0) != 0});
+  WriterStats stats;
+  for (auto _ : state) {
+    writer.publish(snap);
+    writer.wait_idle(std::chrono::minutes(1));
+    stats = writer.stats();
+    state.SetIterationTime(static_cast<double>(stats.last_write_us) / 1e6);
+  }
+  state.counters["format_ms"] = static_cast<double>(stats.last_format_us) / 1e3;
+  state.counters["MB"] = static_cast<double>(stats.last_bytes) / 1e6;
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_RetentionWriteFile)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// Start-up: read (mmap) + parse + apply of the whole file, streaming, into fresh hot state.
+void BM_RetentionLoad(benchmark::State& state) {
+  Fixture& f = fixture();
+  std::string dir_pattern =
+      (std::filesystem::temp_directory_path() / "vedette-retention-bench-XXXXXX").string();
+  const std::filesystem::path dir = ::mkdtemp(dir_pattern.data());
+  const std::string path = (dir / "retention.dat").string();
+  std::string error;
+  if (!write_file(*make_snapshot(f.source()), {.path = path, .fsync = false}, error)) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  std::size_t applied = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::vector<state::HostState> hosts(f.hosts.size());
+    std::vector<state::ServiceState> services(f.services.size());
+    config::MainConfig main = f.main;
+    state.ResumeTiming();
+    const LoadResult r = load(path, {f.model, main, hosts, services}, k_now);
+    applied = r.applied.counts.services;
+    benchmark::DoNotOptimize(services.data());
+    state.PauseTiming();
+    std::thread([old = std::move(services)]() mutable { old.clear(); }).join();
+    state.ResumeTiming();
+  }
+  state.counters["services"] = static_cast<double>(applied);
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_RetentionLoad)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace vedette::retention

@@ -1,0 +1,185 @@
+// What retention.dat holds that Vedette's engine does not track yet: acknowledgements, notification
+// counters, flapping history, event and problem ids, modified attributes and their retained values, contact
+// notification times. apply() fills a Carried from the file at start-up; it is immutable afterwards and
+// every retention Snapshot shares it, so these fields go back into the next retention.dat and nothing
+// Naemon kept is lost by a restart under Vedette. When the engine gains one of these features, its fields
+// move into HostState/ServiceState and out of here.
+//
+// Built on the core thread by apply(); afterwards immutable, read by the core and the writer thread.
+// Indexed by the ids of the model it was applied to: after a reload, build a new one (write, read, apply).
+#pragma once
+
+#include "state/check_state.hpp"
+#include "model/model.hpp"
+#include "retention/modattr.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace vedette::retention {
+
+using Time = state::Time;
+
+// Naemon's `struct timeval` fields as retention.dat writes them ("sec.usec").
+struct Timeval {
+  std::int64_t sec = 0;
+  std::int32_t usec = 0;
+};
+
+// Naemon keeps the last 21 states of an object for flap detection (MAX_STATE_HISTORY_ENTRIES).
+inline constexpr std::size_t k_state_history_size = 21;
+
+// A string stored in Carried::text; keeps CheckableExtras small (they exist once per host and service).
+struct TextRef {
+  std::uint32_t offset = 0;
+  std::uint32_t size = 0;
+};
+
+// A custom variable changed at run time (CHANGE_CUSTOM_*_VAR): its name as the model stores it (upper case,
+// no '_') and its retained value.
+struct ModifiedVariable {
+  std::string name;
+  std::string value;
+};
+
+// The retained values of a host's or service's modified attributes, kept only where Naemon's reader would
+// have applied them (bit set in modified_attributes, command or timeperiod still defined, interval >= 0,
+// attempts >= 1, configured flag unchanged since the file was written). Empty optional: the configuration
+// applies. Rare: one per object that has any.
+struct ModifiedAttributes {
+  std::array<std::optional<bool>, k_flag_count> flags{};
+  std::optional<std::string> check_command;  // as written, "name!arg!arg"
+  std::optional<std::string> event_handler;
+  std::optional<std::string> check_period;  // timeperiod names
+  std::optional<std::string> notification_period;
+  std::optional<double> check_interval;  // in interval_length units, as configured
+  std::optional<double> retry_interval;
+  std::optional<int> max_check_attempts;
+  std::vector<ModifiedVariable> custom_variables;
+};
+
+// One host's or service's fields that the engine has no place for yet (144 bytes; one per object).
+struct CheckableExtras {
+  unsigned long modified_attributes = 0;  // after retained_*_attribute_mask, as the reader leaves it
+  unsigned long last_event_id = 0;
+  unsigned long current_event_id = 0;
+  Time problem_start = 0;
+  Time problem_end = 0;
+  Time last_notification = 0;
+  Time acknowledgement_end_time = 0;
+  Time last_update_sec = 0;
+  // last_state_change as the file had it: the writer drops acknowledgements and notification counters once
+  // the state has moved on without Vedette tracking them (see writer.hpp).
+  Time read_last_state_change = 0;
+  double percent_state_change = 0;
+  TextRef current_problem_id;
+  TextRef last_problem_id;
+  TextRef current_notification_id;
+  std::int32_t last_update_usec = 0;
+  std::int32_t current_notification_number = 0;
+  std::uint32_t modified = 0;  // 1 + index into Carried::modified; 0: no retained values
+  std::array<std::uint8_t, k_state_history_size> state_history{};  // oldest first, as written
+  // Hosts: bit 0 down, 1 unreachable. Services: bit 0 unknown, 1 warning, 2 critical (the order written).
+  std::uint8_t notified_on = 0;
+  std::uint8_t acknowledgement_type = 0;  // 0 none, 1 normal, 2 sticky
+  bool problem_has_been_acknowledged = false;
+  bool is_flapping = false;
+  bool check_flapping_recovery_notification = false;
+};
+
+struct ContactExtras {
+  unsigned long modified_attributes = 0;
+  unsigned long modified_host_attributes = 0;
+  unsigned long modified_service_attributes = 0;
+  Time last_host_notification = 0;
+  Time last_service_notification = 0;
+  std::optional<bool> host_notifications_enabled;
+  std::optional<bool> service_notifications_enabled;
+  std::optional<std::string> host_notification_period;
+  std::optional<std::string> service_notification_period;
+  std::vector<ModifiedVariable> custom_variables;
+};
+
+// A hostcomment/servicecomment block, field for field.
+struct Comment {
+  bool is_service = false;
+  std::string host_name;
+  std::string service_description;
+  int entry_type = 1;  // 1 user, 2 downtime, 3 flapping, 4 acknowledgement
+  unsigned long comment_id = 0;
+  int source = 0;  // 0 internal, 1 external
+  bool persistent = false;
+  Time entry_time = 0;
+  bool expires = false;
+  Time expire_time = 0;
+  std::string author;
+  std::string comment_data;
+};
+
+// A hostdowntime/servicedowntime block, field for field.
+struct Downtime {
+  bool is_service = false;
+  std::string host_name;
+  std::string service_description;
+  unsigned long comment_id = 0;
+  unsigned long downtime_id = 0;
+  Time entry_time = 0;
+  Time start_time = 0;
+  Time flex_downtime_start = 0;
+  Time end_time = 0;
+  unsigned long triggered_by = 0;
+  bool fixed = false;
+  unsigned long duration = 0;
+  bool is_in_effect = false;
+  bool start_notification_sent = false;
+  std::string author;
+  std::string comment;
+};
+
+// Program-wide values of the program block that are not options of MainConfig. The defaults are Naemon's
+// at start-up.
+struct ProgramCounters {
+  unsigned long modified_host_attributes = 0;
+  unsigned long modified_service_attributes = 0;
+  unsigned long next_comment_id = 1;
+  unsigned long next_downtime_id = 1;
+  unsigned long next_event_id = 1;
+};
+
+struct Carried {
+  const model::Model* model = nullptr;    // the model the ids below belong to; the writer checks it
+  std::vector<CheckableExtras> hosts;     // indexed like model.hosts
+  std::vector<CheckableExtras> services;  // indexed like model.services
+  std::vector<ContactExtras> contacts;    // indexed like model.contacts
+  std::vector<ModifiedAttributes> modified;
+  std::string text;  // the strings TextRefs point to
+
+  [[nodiscard]] std::string_view str(TextRef r) const { return {text.data() + r.offset, r.size}; }
+  [[nodiscard]] const ModifiedAttributes* modified_of(const CheckableExtras& e) const {
+    return e.modified == 0 ? nullptr : &modified[e.modified - 1];
+  }
+
+  // The value in effect for a host's or service's attribute: the retained one where Naemon's rules kept
+  // it, else the configuration. `e` may be null (an object the file did not have).
+  [[nodiscard]] bool flag(const model::Checkable& configured, const CheckableExtras* e, Flag f) const;
+  [[nodiscard]] double check_interval(const model::Checkable& configured, const CheckableExtras* e) const;
+  [[nodiscard]] double retry_interval(const model::Checkable& configured, const CheckableExtras* e) const;
+  [[nodiscard]] int max_check_attempts(const model::Checkable& configured, const CheckableExtras* e) const;
+
+  [[nodiscard]] const CheckableExtras* host(model::HostId id) const {
+    return model::index(id) < hosts.size() ? &hosts[model::index(id)] : nullptr;
+  }
+  [[nodiscard]] const CheckableExtras* service(model::ServiceId id) const {
+    return model::index(id) < services.size() ? &services[model::index(id)] : nullptr;
+  }
+};
+
+// The configured value of a flag (model::Checkable's field for it).
+[[nodiscard]] bool configured_flag(const model::Checkable& c, Flag f);
+
+}  // namespace vedette::retention

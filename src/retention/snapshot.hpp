@@ -1,0 +1,146 @@
+// What one retention.dat holds, taken on the core thread (every retention_update_interval and at shutdown)
+// and handed to retention::Writer, whose thread formats and writes it. Taking it copies only the run-time
+// values of the hot state (112 bytes per object plus the plugin texts); names, commands and configured
+// attributes are read from the model, and the fields the engine does not track from the shared Carried,
+// when the file is written.
+//
+//   SnapshotBuilder retention_snapshots;  // a member of the core: keeps the memory between saves
+//   writer.publish(retention_snapshots.build({model, main, hosts, services, counters, carried, now}));
+//
+// build() is core thread only; the Snapshot is immutable and may be read on any thread.
+// Cost at 100k services: bench/retention/retention_bench.cpp (BM_RetentionSnapshot*).
+#pragma once
+
+#include "config/main_config.hpp"
+#include "state/check_state.hpp"
+#include "model/model.hpp"
+#include "retention/carried.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vedette::retention {
+
+// The run-time part of one host or service block.
+struct ObjectStatus {
+  Time last_check = 0;
+  Time next_check = 0;
+  Time last_state_change = 0;
+  Time last_hard_state_change = 0;
+  // Hosts: last_time_up, _down, _unreachable. Services: last_time_ok, _warning, _unknown, _critical.
+  std::array<Time, 4> last_time{};
+  double execution_time = 0;
+  double latency = 0;
+  // plugin_output, long_plugin_output and performance_data, one after the other in Snapshot::text.
+  std::size_t text_offset = 0;
+  std::uint32_t output_size = 0;
+  std::uint32_t long_output_size = 0;
+  std::uint32_t perf_data_size = 0;
+  std::int32_t current_attempt = 1;
+  std::uint8_t current_state = 0;
+  std::uint8_t last_state = 0;
+  std::uint8_t last_hard_state = 0;
+  std::uint8_t check_type = 0;  // 0 active, 1 passive
+  std::uint8_t state_type = 1;  // 0 soft, 1 hard
+  bool has_been_checked = false;
+};
+
+// The program block's values: MainConfig's run-time flags and handlers as they are now.
+struct ProgramFlags {
+  bool enable_notifications = true;
+  bool active_service_checks_enabled = true;
+  bool passive_service_checks_enabled = true;
+  bool active_host_checks_enabled = true;
+  bool passive_host_checks_enabled = true;
+  bool enable_event_handlers = true;
+  bool obsess_over_services = false;
+  bool obsess_over_hosts = false;
+  bool check_service_freshness = true;
+  bool check_host_freshness = false;
+  bool enable_flap_detection = false;
+  bool process_performance_data = false;
+  std::string global_host_event_handler;
+  std::string global_service_event_handler;
+  std::string global_host_notification_handler;
+  std::string global_service_notification_handler;
+};
+
+// The retained_*_attribute_mask options: bits never written.
+struct AttributeMasks {
+  unsigned long host = 0;
+  unsigned long service = 0;
+  unsigned long process_host = 0;
+  unsigned long process_service = 0;
+  unsigned long contact_host = 0;
+  unsigned long contact_service = 0;
+};
+
+// Immutable once built. `model` must outlive the snapshot: put the model's owner in `keep_alive` when a
+// reload can replace the model while the writer still holds a snapshot.
+struct Snapshot {
+  const model::Model* model = nullptr;
+  std::shared_ptr<const void> keep_alive;
+  Time created = 0;     // info.created
+  std::string version;  // info.version
+  ProgramFlags program;
+  ProgramCounters counters;
+  AttributeMasks masks;
+  std::vector<ObjectStatus> hosts;     // indexed like model->hosts
+  std::vector<ObjectStatus> services;  // indexed like model->services
+  std::unique_ptr<char[]> text;        // run-time texts; never reallocated while views point into it
+  std::size_t text_size = 0;
+  std::size_t text_capacity = 0;
+  // Naemon's fields the engine does not track, from apply(); null writes Naemon's "none" values.
+  std::shared_ptr<const Carried> carried;
+  // Written as hostcomment/servicecomment and hostdowntime/servicedowntime blocks, in this order. Empty
+  // until the engine keeps comments and downtimes; the core fills them then (or, until then, may pass
+  // ApplyResult's lists to keep them across restarts unchanged).
+  std::vector<Comment> comments;
+  std::vector<Downtime> downtimes;
+
+  [[nodiscard]] std::string_view text_at(std::size_t offset, std::size_t size) const {
+    return {text.get() + offset, size};
+  }
+};
+
+struct SnapshotSource {
+  const model::Model& model;
+  const config::MainConfig& main;  // program flags, handlers and the retained_*_attribute_mask options
+  const std::vector<state::HostState>& hosts;        // indexed like model.hosts
+  const std::vector<state::ServiceState>& services;  // indexed like model.services
+  const ProgramCounters& counters;
+  std::shared_ptr<const Carried> carried;  // ApplyResult::carried; may be null
+  Time now = 0;
+  // Copied into the snapshot (see Snapshot::comments).
+  std::span<const Comment> comments = {};
+  std::span<const Downtime> downtimes = {};
+  std::shared_ptr<const void> keep_alive = {};
+  std::string_view version = VEDETTE_VERSION;
+};
+
+// Fresh memory for every save costs page faults on our VMs, so the builder takes back the memory of the
+// snapshot the writer released last and fills it again (as engine::StatusSnapshotBuilder does).
+class SnapshotBuilder {
+ public:
+  SnapshotBuilder();
+  ~SnapshotBuilder();
+  SnapshotBuilder(const SnapshotBuilder&) = delete;
+  SnapshotBuilder& operator=(const SnapshotBuilder&) = delete;
+
+  [[nodiscard]] std::shared_ptr<const Snapshot> build(const SnapshotSource& source);
+
+ private:
+  struct Spare;
+  std::shared_ptr<Spare> spare_;  // shared with the snapshots' deleters, which may outlive the builder
+};
+
+// One snapshot in fresh memory (tests, a one-off save); the core uses a SnapshotBuilder.
+[[nodiscard]] std::shared_ptr<const Snapshot> make_snapshot(const SnapshotSource& source);
+
+}  // namespace vedette::retention

@@ -1,0 +1,762 @@
+#include "retention/writer.hpp"
+
+#include <fmt/compile.h>
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <pthread.h>
+#include <signal.h>
+#include <thread>
+#include <unistd.h>
+#include <utility>
+
+namespace vedette::retention {
+namespace {
+
+// Text goes to write() in chunks of about this size, so a 100k-service file (~170 MB) is never in memory
+// whole.
+constexpr std::size_t k_chunk = std::size_t{1} << 20;
+
+// Appends retention.dat lines. Naemon writes with fprintf (%d, %lu, %f, %.3f, %.2f, %s); these give the
+// same bytes. Keys include their '='.
+class Out {
+ public:
+  explicit Out(std::string& s) : s_(s) {}
+
+  void raw(std::string_view text) { s_.append(text); }
+  void str(std::string_view key, std::string_view value) {
+    s_.append(key);
+    escaped(value);
+    s_.push_back('\n');
+  }
+  void num(std::string_view key, long long value) {
+    s_.append(key);
+    const fmt::format_int f(value);
+    s_.append(f.data(), f.size());
+    s_.push_back('\n');
+  }
+  void unum(std::string_view key, unsigned long value) {
+    s_.append(key);
+    const fmt::format_int f(value);
+    s_.append(f.data(), f.size());
+    s_.push_back('\n');
+  }
+  // A time_t printed with %lu, as Naemon does.
+  void time(std::string_view key, Time value) { unum(key, static_cast<unsigned long>(value)); }
+  void flag(std::string_view key, bool value) {
+    s_.append(key);
+    s_.push_back(value ? '1' : '0');
+    s_.push_back('\n');
+  }
+  template <int Decimals>
+  void fixed(std::string_view key, double value) {
+    s_.append(key);
+    // Whole numbers (intervals, most timings) skip the float formatter; the rest rounds as printf does.
+    if (value >= 0 && value < 1e15 && value == static_cast<double>(static_cast<long long>(value))) {
+      const fmt::format_int f(static_cast<long long>(value));
+      s_.append(f.data(), f.size());
+      s_.append(".000000", Decimals + 1);
+    } else if constexpr (Decimals == 6) {
+      fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{:.6f}"), value);
+    } else if constexpr (Decimals == 3) {
+      fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{:.3f}"), value);
+    } else {
+      fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{:.2f}"), value);
+    }
+    s_.push_back('\n');
+  }
+  // tv_str(): "%lld.%06ld".
+  void timeval(std::string_view key, Time sec, std::int32_t usec) {
+    s_.append(key);
+    fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{}.{:06}\n"), sec, usec);
+  }
+  void history(const std::array<std::uint8_t, k_state_history_size>& h) {
+    s_.append("state_history=");
+    for (std::size_t i = 0; i < h.size(); ++i) {
+      if (i > 0) s_.push_back(',');
+      const fmt::format_int f(h[i]);
+      s_.append(f.data(), f.size());
+    }
+    s_.push_back('\n');
+  }
+  // "_NAME=<modified>;<value>"
+  void custom(std::string_view name, bool modified, std::string_view value) {
+    s_.push_back('_');
+    s_.append(name);
+    s_.append(modified ? "=1;" : "=0;");
+    escaped(value);
+    s_.push_back('\n');
+  }
+
+ private:
+  // A value ends at its line. Naemon stores long output with newlines escaped as the two bytes "\n"; a raw
+  // newline that still reached a value here would end it early and turn the rest into a bogus line, so it
+  // is escaped the same way.
+  void escaped(std::string_view value) {
+    for (;;) {
+      const void* nl = value.empty() ? nullptr : std::memchr(value.data(), '\n', value.size());
+      if (nl == nullptr) {
+        s_.append(value);
+        return;
+      }
+      const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(nl) - value.data());
+      s_.append(value.data(), at);
+      s_.append("\\n");
+      value.remove_prefix(at + 1);
+    }
+  }
+
+  std::string& s_;
+};
+
+std::string_view period_name(const model::Model& m, model::TimeperiodId id) {
+  return model::is_set(id) ? m.timeperiods[model::index(id)].name : std::string_view{};
+}
+
+void write_header(Out& o, const Snapshot& s) {
+  o.raw(
+      "# Vedette state retention file, in Naemon's retention.dat format.\n"
+      "# Written automatically; edits are overwritten at the next save.\n");
+  o.raw("info {\n");
+  o.time("created=", s.created);
+  o.str("version=", s.version);
+  o.raw("}\n");
+}
+
+void write_program(Out& o, const Snapshot& s) {
+  const ProgramFlags& p = s.program;
+  o.raw("program {\n");
+  o.unum("modified_host_attributes=", s.counters.modified_host_attributes & ~s.masks.process_host);
+  o.unum("modified_service_attributes=", s.counters.modified_service_attributes & ~s.masks.process_service);
+  o.flag("enable_notifications=", p.enable_notifications);
+  o.flag("active_service_checks_enabled=", p.active_service_checks_enabled);
+  o.flag("passive_service_checks_enabled=", p.passive_service_checks_enabled);
+  o.flag("active_host_checks_enabled=", p.active_host_checks_enabled);
+  o.flag("passive_host_checks_enabled=", p.passive_host_checks_enabled);
+  o.flag("enable_event_handlers=", p.enable_event_handlers);
+  o.flag("obsess_over_services=", p.obsess_over_services);
+  o.flag("obsess_over_hosts=", p.obsess_over_hosts);
+  o.flag("check_service_freshness=", p.check_service_freshness);
+  o.flag("check_host_freshness=", p.check_host_freshness);
+  o.flag("enable_flap_detection=", p.enable_flap_detection);
+  o.flag("process_performance_data=", p.process_performance_data);
+  o.str("global_host_event_handler=", p.global_host_event_handler);
+  o.str("global_service_event_handler=", p.global_service_event_handler);
+  o.str("global_host_notification_handler=", p.global_host_notification_handler);
+  o.str("global_service_notification_handler=", p.global_service_notification_handler);
+  o.unum("next_comment_id=", s.counters.next_comment_id);
+  o.unum("next_downtime_id=", s.counters.next_downtime_id);
+  o.unum("next_event_id=", s.counters.next_event_id);
+  o.raw("}\n");
+}
+
+const CheckableExtras k_no_extras{};
+
+// Everything a host or service block needs besides the run-time status: configured and retained attributes,
+// the carried fields, and which of those are still valid for the state the object is in now.
+class ObjectView {
+ public:
+  ObjectView(const Snapshot& s, const model::Checkable& cfg, const CheckableExtras* ex,
+             const ObjectStatus& st)
+      : s_(s), cfg_(cfg), ex_(ex != nullptr ? *ex : k_no_extras), st_(st) {
+    mod_ = ex != nullptr && s.carried != nullptr ? s.carried->modified_of(*ex) : nullptr;
+    const bool same_state = st.last_state_change == ex_.read_last_state_change;
+    const bool problem = st.current_state != 0;
+    acknowledged_ =
+        ex_.problem_has_been_acknowledged && problem && (same_state || ex_.acknowledgement_type == 2);
+    notifications_valid_ = same_state && problem;
+  }
+
+  const CheckableExtras& ex() const { return ex_; }
+  std::string_view text(TextRef r) const {
+    return s_.carried != nullptr ? s_.carried->str(r) : std::string_view{};
+  }
+  bool modified(unsigned long bit) const { return (ex_.modified_attributes & bit) != 0; }
+
+  std::string_view command(const model::CommandCall& configured,
+                           const std::optional<std::string> ModifiedAttributes::*field,
+                           unsigned long bit) const {
+    if (mod_ != nullptr && modified(bit) && (mod_->*field).has_value()) return *(mod_->*field);
+    return configured.raw;
+  }
+  std::string_view period(model::TimeperiodId configured,
+                          const std::optional<std::string> ModifiedAttributes::*field,
+                          unsigned long bit) const {
+    if (mod_ != nullptr && modified(bit) && (mod_->*field).has_value()) return *(mod_->*field);
+    return period_name(*s_.model, configured);
+  }
+  double check_interval() const {
+    return mod_ != nullptr && mod_->check_interval ? *mod_->check_interval : cfg_.check_interval;
+  }
+  double retry_interval() const {
+    return mod_ != nullptr && mod_->retry_interval ? *mod_->retry_interval : cfg_.retry_interval;
+  }
+  int max_attempts() const {
+    return mod_ != nullptr && mod_->max_check_attempts ? *mod_->max_check_attempts : cfg_.max_check_attempts;
+  }
+
+  // "config:<key>=<configured>" and "<key>=<now>", only when they differ (as Naemon writes them).
+  void flag(Out& o, Flag f) const {
+    const bool configured = configured_flag(cfg_, f);
+    const std::optional<bool>& retained = mod_ != nullptr ? mod_->flags[static_cast<std::size_t>(f)] : k_none;
+    const bool now = retained.value_or(configured);
+    if (now == configured) return;
+    const FlagInfo& info = flag_info(f);
+    o.raw("config:");
+    o.raw(info.key);
+    o.flag("=", configured);
+    o.raw(info.key);
+    o.flag("=", now);
+  }
+
+  void notified_on(Out& o, std::string_view key, std::size_t bit) const {
+    o.flag(key, notifications_valid_ && (ex_.notified_on & (1u << bit)) != 0);
+  }
+  void notification_fields(Out& o, bool number_first) const {
+    if (number_first) {
+      o.num("current_notification_number=", notifications_valid_ ? ex_.current_notification_number : 0);
+      o.str("current_notification_id=", notifications_valid_ ? text(ex_.current_notification_id) : "");
+      o.time("last_notification=", ex_.last_notification);
+    } else {
+      o.time("last_notification=", ex_.last_notification);
+      o.num("current_notification_number=", notifications_valid_ ? ex_.current_notification_number : 0);
+      o.str("current_notification_id=", notifications_valid_ ? text(ex_.current_notification_id) : "");
+    }
+  }
+  void acknowledgement(Out& o) const {
+    o.flag("problem_has_been_acknowledged=", acknowledged_);
+    o.num("acknowledgement_type=", acknowledged_ ? ex_.acknowledgement_type : 0);
+    o.time("acknowledgement_end_time=", acknowledged_ ? ex_.acknowledgement_end_time : 0);
+  }
+  // Naemon stamps last_update whenever it touches the object; Vedette keeps no such stamp, so the later of
+  // the last check and the stamp read at start-up stands in for it.
+  void last_update(Out& o) const {
+    if (st_.has_been_checked && st_.last_check > ex_.last_update_sec) {
+      o.timeval("last_update=", st_.last_check, 0);
+    } else if (ex_.last_update_sec != 0) {
+      o.timeval("last_update=", ex_.last_update_sec, ex_.last_update_usec);
+    } else {
+      o.timeval("last_update=", s_.created, 0);
+    }
+  }
+  void custom_variables(Out& o) const {
+    for (const model::CustomVariable& v : cfg_.custom_variables) {
+      const ModifiedVariable* changed = nullptr;
+      if (mod_ != nullptr && modified(k_modattr_custom_variable)) {
+        for (const ModifiedVariable& m : mod_->custom_variables) {
+          if (m.name == v.name) changed = &m;
+        }
+      }
+      if (changed != nullptr) {
+        o.custom(v.name, true, changed->value);
+      } else {
+        o.custom(v.name, false, v.value);
+      }
+    }
+  }
+
+ private:
+  static constexpr std::optional<bool> k_none{};
+
+  const Snapshot& s_;
+  const model::Checkable& cfg_;
+  const CheckableExtras& ex_;
+  const ObjectStatus& st_;
+  const ModifiedAttributes* mod_ = nullptr;
+  bool acknowledged_ = false;
+  bool notifications_valid_ = false;
+};
+
+void write_outputs(Out& o, const Snapshot& s, const ObjectStatus& st) {
+  std::size_t at = st.text_offset;
+  o.str("plugin_output=", s.text_at(at, st.output_size));
+  at += st.output_size;
+  o.str("long_plugin_output=", s.text_at(at, st.long_output_size));
+  at += st.long_output_size;
+  o.str("performance_data=", s.text_at(at, st.perf_data_size));
+}
+
+// The lines hosts and services share at the top of their blocks, up to problem_end.
+void write_head(Out& o, const Snapshot& s, const model::Checkable& c, const ObjectView& v,
+                const ObjectStatus& st, unsigned long mask) {
+  const CheckableExtras& ex = v.ex();
+  o.unum("modified_attributes=", ex.modified_attributes & ~mask);
+  o.str("check_command=",
+        v.command(c.check_command, &ModifiedAttributes::check_command, k_modattr_check_command));
+  o.str("check_period=",
+        v.period(c.check_period, &ModifiedAttributes::check_period, k_modattr_check_timeperiod));
+  o.str("notification_period=", v.period(c.notification_period, &ModifiedAttributes::notification_period,
+                                         k_modattr_notification_timeperiod));
+  o.str("event_handler=",
+        v.command(c.event_handler, &ModifiedAttributes::event_handler, k_modattr_event_handler_command));
+  o.flag("has_been_checked=", st.has_been_checked);
+  o.fixed<3>("check_execution_time=", st.execution_time);
+  o.fixed<3>("check_latency=", st.latency);
+  o.num("check_type=", st.check_type);
+  o.num("current_state=", st.current_state);
+  o.num("last_state=", st.last_state);
+  o.num("last_hard_state=", st.last_hard_state);
+  o.unum("last_event_id=", ex.last_event_id);
+  o.unum("current_event_id=", ex.current_event_id);
+  o.str("current_problem_id=", v.text(ex.current_problem_id));
+  o.str("last_problem_id=", v.text(ex.last_problem_id));
+  o.time("problem_start=", ex.problem_start);
+  o.time("problem_end=", ex.problem_end);
+  (void)s;
+}
+
+void write_flapping(Out& o, const CheckableExtras& ex) {
+  o.flag("is_flapping=", ex.is_flapping);
+  o.fixed<2>("percent_state_change=", ex.percent_state_change);
+  o.flag("check_flapping_recovery_notification=", ex.check_flapping_recovery_notification);
+}
+
+void write_host(Out& o, const Snapshot& s, const model::Host& h, const CheckableExtras* ex,
+                const ObjectStatus& st) {
+  const ObjectView v(s, h, ex, st);
+  o.raw("host {\n");
+  o.str("host_name=", h.name);
+  write_head(o, s, h, v, st, s.masks.host);
+  write_outputs(o, s, st);
+  o.time("last_check=", st.last_check);
+  o.time("next_check=", st.next_check);
+  o.raw("check_options=0\n");
+  o.num("current_attempt=", st.current_attempt);
+  o.num("max_attempts=", v.max_attempts());
+  o.fixed<6>("normal_check_interval=", v.check_interval());
+  // Naemon writes the check interval here for hosts; the retry interval is what the key names.
+  o.fixed<6>("retry_check_interval=", v.retry_interval());
+  o.num("state_type=", st.state_type);
+  o.time("last_state_change=", st.last_state_change);
+  o.time("last_hard_state_change=", st.last_hard_state_change);
+  o.time("last_time_up=", st.last_time[0]);
+  o.time("last_time_down=", st.last_time[1]);
+  o.time("last_time_unreachable=", st.last_time[2]);
+  v.notified_on(o, "notified_on_down=", 0);
+  v.notified_on(o, "notified_on_unreachable=", 1);
+  v.notification_fields(o, false);
+  v.flag(o, Flag::notifications);
+  v.acknowledgement(o);
+  v.flag(o, Flag::active_checks);
+  v.flag(o, Flag::passive_checks);
+  v.flag(o, Flag::event_handler);
+  v.flag(o, Flag::flap_detection);
+  v.flag(o, Flag::process_perf_data);
+  v.flag(o, Flag::obsess);
+  write_flapping(o, v.ex());
+  v.last_update(o);
+  o.history(v.ex().state_history);
+  v.custom_variables(o);
+  o.raw("}\n");
+}
+
+// Naemon orders a service block differently from a host block (attempts before the last_time_* values,
+// outputs after them, acknowledgement among the flags, last_update before flapping); kept exactly.
+void write_service(Out& o, const Snapshot& s, const model::Service& c, const CheckableExtras* ex,
+                   const ObjectStatus& st) {
+  const ObjectView v(s, c, ex, st);
+  o.raw("service {\n");
+  o.str("host_name=", c.host_name);
+  o.str("service_description=", c.description);
+  write_head(o, s, c, v, st, s.masks.service);
+  o.num("current_attempt=", st.current_attempt);
+  o.num("max_attempts=", v.max_attempts());
+  o.fixed<6>("normal_check_interval=", v.check_interval());
+  o.fixed<6>("retry_check_interval=", v.retry_interval());
+  o.num("state_type=", st.state_type);
+  o.time("last_state_change=", st.last_state_change);
+  o.time("last_hard_state_change=", st.last_hard_state_change);
+  o.time("last_time_ok=", st.last_time[0]);
+  o.time("last_time_warning=", st.last_time[1]);
+  o.time("last_time_unknown=", st.last_time[2]);
+  o.time("last_time_critical=", st.last_time[3]);
+  write_outputs(o, s, st);
+  o.time("last_check=", st.last_check);
+  o.time("next_check=", st.next_check);
+  o.raw("check_options=0\n");
+  v.notified_on(o, "notified_on_unknown=", 0);
+  v.notified_on(o, "notified_on_warning=", 1);
+  v.notified_on(o, "notified_on_critical=", 2);
+  v.notification_fields(o, true);
+  v.flag(o, Flag::notifications);
+  v.flag(o, Flag::active_checks);
+  v.flag(o, Flag::passive_checks);
+  v.flag(o, Flag::event_handler);
+  v.acknowledgement(o);
+  v.flag(o, Flag::flap_detection);
+  v.flag(o, Flag::process_perf_data);
+  v.flag(o, Flag::obsess);
+  v.last_update(o);
+  write_flapping(o, v.ex());
+  o.history(v.ex().state_history);
+  v.custom_variables(o);
+  o.raw("}\n");
+}
+
+void write_contact(Out& o, const Snapshot& s, const model::Contact& c, const ContactExtras* ex) {
+  static const ContactExtras k_none{};
+  const ContactExtras& e = ex != nullptr ? *ex : k_none;
+  o.raw("contact {\n");
+  o.str("contact_name=", c.name);
+  o.unum("modified_attributes=", e.modified_attributes);
+  o.unum("modified_host_attributes=", e.modified_host_attributes & ~s.masks.contact_host);
+  o.unum("modified_service_attributes=", e.modified_service_attributes & ~s.masks.contact_service);
+  o.str("host_notification_period=", e.host_notification_period
+                                         ? std::string_view(*e.host_notification_period)
+                                         : period_name(*s.model, c.host_notification_period));
+  o.str("service_notification_period=", e.service_notification_period
+                                            ? std::string_view(*e.service_notification_period)
+                                            : period_name(*s.model, c.service_notification_period));
+  o.time("last_host_notification=", e.last_host_notification);
+  o.time("last_service_notification=", e.last_service_notification);
+  auto flag = [&](std::string_view key, bool configured, const std::optional<bool>& retained) {
+    const bool now = retained.value_or(configured);
+    if (now == configured) return;
+    o.raw("config:");
+    o.raw(key);
+    o.flag("=", configured);
+    o.raw(key);
+    o.flag("=", now);
+  };
+  flag("host_notifications_enabled", c.host_notifications_enabled, e.host_notifications_enabled);
+  flag("service_notifications_enabled", c.service_notifications_enabled, e.service_notifications_enabled);
+  for (const model::CustomVariable& v : c.custom_variables) {
+    const ModifiedVariable* changed = nullptr;
+    for (const ModifiedVariable& m : e.custom_variables) {
+      if (m.name == v.name) changed = &m;
+    }
+    o.custom(v.name, changed != nullptr, changed != nullptr ? std::string_view(changed->value) : v.value);
+  }
+  o.raw("}\n");
+}
+
+void write_comment(Out& o, const Comment& c) {
+  o.raw(c.is_service ? "servicecomment {\n" : "hostcomment {\n");
+  o.str("host_name=", c.host_name);
+  if (c.is_service) o.str("service_description=", c.service_description);
+  o.num("entry_type=", c.entry_type);
+  o.unum("comment_id=", c.comment_id);
+  o.num("source=", c.source);
+  o.flag("persistent=", c.persistent);
+  o.time("entry_time=", c.entry_time);
+  o.flag("expires=", c.expires);
+  o.time("expire_time=", c.expire_time);
+  o.str("author=", c.author);
+  o.str("comment_data=", c.comment_data);
+  o.raw("}\n");
+}
+
+// comment_id before downtime_id: retention.dat's order (status.dat has them the other way round).
+void write_downtime(Out& o, const Downtime& d) {
+  o.raw(d.is_service ? "servicedowntime {\n" : "hostdowntime {\n");
+  o.str("host_name=", d.host_name);
+  if (d.is_service) o.str("service_description=", d.service_description);
+  o.unum("comment_id=", d.comment_id);
+  o.unum("downtime_id=", d.downtime_id);
+  o.time("entry_time=", d.entry_time);
+  o.time("start_time=", d.start_time);
+  o.time("flex_downtime_start=", d.flex_downtime_start);
+  o.time("end_time=", d.end_time);
+  o.unum("triggered_by=", d.triggered_by);
+  o.flag("fixed=", d.fixed);
+  o.unum("duration=", d.duration);
+  o.flag("is_in_effect=", d.is_in_effect);
+  o.flag("start_notification_sent=", d.start_notification_sent);
+  o.str("author=", d.author);
+  o.str("comment=", d.comment);
+  o.raw("}\n");
+}
+
+// Formats the whole file into `buf`, handing it to `drain` whenever it holds k_chunk bytes or more (and at
+// the end). Stops early and returns false when drain does.
+template <typename Drain>
+bool format_chunked(const Snapshot& s, std::string& buf, Drain&& drain) {
+  Out o(buf);
+  auto maybe_drain = [&] { return buf.size() < k_chunk || drain(buf); };
+  write_header(o, s);
+  write_program(o, s);
+  if (s.model != nullptr) {
+    const model::Model& m = *s.model;
+    // A Carried belongs to the model it was applied to; one left over from before a reload is not used.
+    const Carried* carried = s.carried != nullptr && s.carried->model == s.model ? s.carried.get() : nullptr;
+    for (std::size_t i = 0; i < s.hosts.size(); ++i) {
+      write_host(o, s, m.hosts[i],
+                 carried != nullptr ? carried->host(model::HostId{static_cast<std::uint32_t>(i)}) : nullptr,
+                 s.hosts[i]);
+      if (!maybe_drain()) return false;
+    }
+    for (std::size_t i = 0; i < s.services.size(); ++i) {
+      write_service(
+          o, s, m.services[i],
+          carried != nullptr ? carried->service(model::ServiceId{static_cast<std::uint32_t>(i)}) : nullptr,
+          s.services[i]);
+      if (!maybe_drain()) return false;
+    }
+    for (std::size_t i = 0; i < m.contacts.size(); ++i) {
+      const ContactExtras* ex =
+          carried != nullptr && i < carried->contacts.size() ? &carried->contacts[i] : nullptr;
+      write_contact(o, s, m.contacts[i], ex);
+      if (!maybe_drain()) return false;
+    }
+  }
+  for (const Comment& c : s.comments) {
+    write_comment(o, c);
+    if (!maybe_drain()) return false;
+  }
+  for (const Downtime& d : s.downtimes) {
+    write_downtime(o, d);
+    if (!maybe_drain()) return false;
+  }
+  return buf.empty() || drain(buf);
+}
+
+bool write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return false;
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+std::uint64_t micros_since(std::chrono::steady_clock::time_point start) {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start)
+          .count());
+}
+
+// The directory entry of the rename must reach the disk too, or a crash right after the save can bring back
+// the old file (or none).
+int fsync_directory(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  const int rc = ::fsync(fd) == 0 ? 0 : errno;
+  ::close(fd);
+  return rc;
+}
+
+struct WriteReport {
+  std::uint64_t bytes = 0;
+  std::uint64_t format_us = 0;
+};
+
+// Naemon's temp name, "<file>XXXXXX", created 0600 by mkstemp as Naemon's is.
+bool write_snapshot(const Snapshot& snapshot, const WriteOptions& options, std::string& buffer,
+                    std::string& error, WriteReport& report) {
+  const auto start = std::chrono::steady_clock::now();
+  std::string tmp = options.path + "XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) {
+    error = fmt::format("Unable to create temp file '{}' for writing retention data: {}", tmp,
+                        std::strerror(errno));
+    return false;
+  }
+  ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+
+  std::chrono::steady_clock::duration io_time{};
+  int saved = 0;
+  buffer.clear();
+  bool ok = format_chunked(snapshot, buffer, [&](std::string& chunk) {
+    const auto io_start = std::chrono::steady_clock::now();
+    const bool written = write_all(fd, chunk.data(), chunk.size());
+    io_time += std::chrono::steady_clock::now() - io_start;
+    if (!written) {
+      saved = errno;
+      return false;
+    }
+    report.bytes += chunk.size();
+    chunk.clear();
+    return true;
+  });
+  report.format_us =
+      micros_since(start) -
+      static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(io_time).count());
+  if (ok && options.fsync && ::fsync(fd) != 0) {
+    saved = errno;
+    ok = false;
+  }
+  if (::close(fd) != 0 && ok) {
+    saved = errno;
+    ok = false;
+  }
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    error = fmt::format("Unable to save retention file: {}", std::strerror(saved));
+    return false;
+  }
+  if (::rename(tmp.c_str(), options.path.c_str()) != 0) {
+    saved = errno;
+    ::unlink(tmp.c_str());
+    error = fmt::format("Unable to update retention file '{}': {}", options.path, std::strerror(saved));
+    return false;
+  }
+  if (options.fsync) {
+    if (const int rc = fsync_directory(options.path); rc != 0) {
+      // The new file is in place; only its durability across a crash is in doubt.
+      error = fmt::format("Unable to sync the directory of retention file '{}': {}", options.path,
+                          std::strerror(rc));
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void format_retention(const Snapshot& snapshot, std::string& out) {
+  (void)format_chunked(snapshot, out, [](std::string&) { return true; });
+}
+
+bool write_file(const Snapshot& snapshot, const WriteOptions& options, std::string& error) {
+  if (options.path.empty()) return true;
+  std::string buffer;
+  WriteReport report;
+  return write_snapshot(snapshot, options, buffer, error, report);
+}
+
+class Writer::Worker {
+ public:
+  explicit Worker(WriterOptions options) : options_(std::move(options)) {
+    thread_ = std::thread([this] { run(); });
+  }
+
+  ~Worker() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+
+  void publish(std::shared_ptr<const Snapshot> snapshot) {
+    if (options_.path.empty() || snapshot == nullptr) return;
+    std::shared_ptr<const Snapshot> replaced;  // released after the lock
+    bool wake = false;
+    {
+      std::lock_guard lock(mutex_);
+      replaced = std::exchange(pending_, std::move(snapshot));
+      if (replaced != nullptr) ++stats_.skipped;
+      idle_ = false;
+      wake = sleeping_;
+    }
+    if (wake) wake_.notify_one();
+  }
+
+  bool wait_idle(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex_);
+    return idle_cv_.wait_for(lock, timeout, [this] { return idle_; });
+  }
+
+  WriterStats stats() const {
+    std::lock_guard lock(mutex_);
+    return stats_;
+  }
+
+ private:
+  void run() {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals belong to the core thread's signalfd
+    pthread_setname_np(pthread_self(), "retention");
+
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (pending_ == nullptr) {
+        idle_ = true;
+        idle_cv_.notify_all();
+        if (stop_) break;
+        sleeping_ = true;
+        wake_.wait(lock);
+        sleeping_ = false;
+        continue;
+      }
+      std::shared_ptr<const Snapshot> snapshot = std::move(pending_);
+      pending_.reset();
+      lock.unlock();
+      write(*snapshot);
+      snapshot.reset();
+      lock.lock();
+    }
+  }
+
+  void write(const Snapshot& snapshot) {
+    const auto start = std::chrono::steady_clock::now();
+    std::string error;
+    WriteReport report;
+    const bool ok =
+        write_snapshot(snapshot, {.path = options_.path, .fsync = options_.fsync}, buffer_, error, report);
+    // Keeps one chunk of capacity between saves, not the high-water mark of an unusually long output.
+    if (buffer_.capacity() > 4 * k_chunk) std::string().swap(buffer_);
+    if (!ok) {
+      fail(std::move(error));
+      return;
+    }
+    error_reported_ = false;
+    std::lock_guard lock(mutex_);
+    ++stats_.writes;
+    stats_.last_write_us = micros_since(start);
+    stats_.last_format_us = report.format_us;
+    stats_.last_bytes = report.bytes;
+  }
+
+  void fail(std::string message) {
+    {
+      std::lock_guard lock(mutex_);
+      ++stats_.failures;
+    }
+    if (error_reported_) return;
+    error_reported_ = true;
+    if (options_.on_error) {
+      options_.on_error(message);
+    } else {
+      fmt::print(stderr, "vedette: Error: {}\n", message);
+    }
+  }
+
+  const WriterOptions options_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable idle_cv_;
+  std::shared_ptr<const Snapshot> pending_;  // guarded by mutex_
+  bool stop_ = false;                        // guarded by mutex_
+  bool sleeping_ = false;                    // guarded by mutex_
+  bool idle_ = true;                         // guarded by mutex_
+  WriterStats stats_;                        // guarded by mutex_
+
+  // Writer thread only.
+  std::string buffer_;
+  bool error_reported_ = false;
+
+  std::thread thread_;  // last: started once everything above is constructed
+};
+
+Writer::Writer(WriterOptions options) : worker_(std::make_unique<Worker>(std::move(options))) {}
+Writer::~Writer() = default;
+
+void Writer::publish(std::shared_ptr<const Snapshot> snapshot) {
+  worker_->publish(std::move(snapshot));
+}
+
+bool Writer::wait_idle(std::chrono::milliseconds timeout) {
+  return worker_->wait_idle(timeout);
+}
+
+WriterStats Writer::stats() const {
+  return worker_->stats();
+}
+
+}  // namespace vedette::retention

@@ -1,0 +1,80 @@
+// retention.dat (`state_retention_file`) in Naemon's format (xrddefault_save_state_information): blocks, keys
+// and their order as Naemon writes them, so Naemon can read a file Vedette wrote and the other way round.
+// The writer thread ("retention") formats a Snapshot into `<file>XXXXXX` in the same directory, fsyncs it,
+// renames it over the file and fsyncs the directory: after a crash the old file or the new one is there,
+// never a torn one.
+//
+//   Writer retention({.path = main.state_retention_file});
+//   retention.publish(builder.build(...));   // core thread: every retention_update_interval, and at shutdown
+//   retention.wait_idle(std::chrono::seconds(30));  // at shutdown, before exiting (or let the destructor do
+//   it)
+//
+// publish() never waits for the disk; stats() and wait_idle() may be called on any thread.
+//
+// What Vedette writes for fields its engine does not track yet (carried.hpp): the value read at start-up,
+// except that an acknowledgement is dropped once the state it acknowledged is over (the object is OK/UP, or
+// its state changed and the acknowledgement was not sticky), and the notification fields once the state has
+// changed since the file was read: Naemon clears both on those changes and Vedette cannot follow them yet.
+#pragma once
+
+#include "retention/snapshot.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace vedette::retention {
+
+// Appends the whole retention.dat text for `snapshot` to `out`. Exposed for tests and the benchmark.
+void format_retention(const Snapshot& snapshot, std::string& out);
+
+struct WriteOptions {
+  std::string path;   // state_retention_file; empty: nothing is written
+  bool fsync = true;  // the file before the rename and the directory after it
+};
+
+// Formats and writes `snapshot` to options.path the safe way, on the calling thread. False with a message in
+// Naemon's wording in `error` when the file was not replaced.
+[[nodiscard]] bool write_file(const Snapshot& snapshot, const WriteOptions& options, std::string& error);
+
+struct WriterOptions {
+  std::string path;  // state_retention_file; empty: nothing is written
+  bool fsync = true;
+  // Writer thread. Called once per episode of failure, again only after a success. Default: stderr.
+  std::function<void(std::string_view message)> on_error{};
+};
+
+struct WriterStats {
+  std::uint64_t writes = 0;          // files renamed into place
+  std::uint64_t failures = 0;        // attempts that did not replace the file
+  std::uint64_t skipped = 0;         // snapshots replaced by a newer one before they were written
+  std::uint64_t last_write_us = 0;   // format + write + fsync + rename of the last file
+  std::uint64_t last_format_us = 0;  // the formatting part of it
+  std::uint64_t last_bytes = 0;
+};
+
+class Writer {
+ public:
+  explicit Writer(WriterOptions options);  // starts the thread named "retention"
+  // Writes what is still waiting, then joins: the snapshot published at shutdown reaches the disk.
+  ~Writer();
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  // Core thread. One short lock; a snapshot still waiting is replaced (newest wins, never a backlog).
+  void publish(std::shared_ptr<const Snapshot> snapshot);
+
+  // Blocks until nothing is waiting or being written; false on timeout. Shutdown and tests only.
+  bool wait_idle(std::chrono::milliseconds timeout);
+
+  [[nodiscard]] WriterStats stats() const;
+
+ private:
+  class Worker;
+  std::unique_ptr<Worker> worker_;
+};
+
+}  // namespace vedette::retention

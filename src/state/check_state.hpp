@@ -1,0 +1,52 @@
+// The run-time ("hot") state of hosts and services, kept apart from their configuration (model/), in
+// arrays indexed by the same ids. The engine changes it (core thread only); retention/ saves and restores it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace vedette::state {
+
+using Time = std::int64_t;  // seconds since the epoch, the resolution of Naemon's files and logs
+
+enum class StateType : std::uint8_t { soft = 0, hard = 1 };  // Naemon's numbers in status.dat
+enum class CheckType : std::uint8_t { active = 0, passive = 1 };
+
+// Naemon's state numbers.
+inline constexpr int k_state_ok = 0, k_state_warning = 1, k_state_critical = 2, k_state_unknown = 3;
+inline constexpr int k_host_up = 0, k_host_down = 1, k_host_unreachable = 2;
+
+struct CheckState {
+  int current_state = 0;
+  int last_state = 0;
+  int last_hard_state = 0;
+  StateType state_type = StateType::hard;
+  int current_attempt = 1;
+  CheckType check_type = CheckType::active;
+  bool has_been_checked = false;
+  bool is_executing = false;
+  Time last_check = 0;
+  Time next_check = 0;
+  Time last_state_change = 0;
+  Time last_hard_state_change = 0;
+  double latency = 0;         // seconds between the scheduled and the actual start
+  double execution_time = 0;  // seconds the plugin ran
+  std::string plugin_output;
+  std::string long_plugin_output;
+  std::string perf_data;
+};
+
+struct ServiceState : CheckState {
+  bool host_problem_at_last_check = false;
+  Time last_time_ok = 0, last_time_warning = 0, last_time_unknown = 0, last_time_critical = 0;
+};
+
+struct HostState : CheckState {
+  Time last_time_up = 0, last_time_down = 0, last_time_unreachable = 0;
+};
+
+[[nodiscard]] const char* service_state_name(int state);    // "OK", "WARNING", …
+[[nodiscard]] const char* host_state_name(int state);       // "UP", "DOWN", "UNREACHABLE"
+[[nodiscard]] const char* state_type_name(StateType type);  // "SOFT", "HARD"
+
+}  // namespace vedette::state

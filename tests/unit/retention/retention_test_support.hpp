@@ -1,0 +1,124 @@
+// Shared by the retention tests: a temporary directory, a configuration loaded by the real loader, and hot
+// state initialised the way the core initialises it before retention is applied.
+#pragma once
+
+#include "config/loader.hpp"
+#include "state/check_state.hpp"
+#include "retention/apply.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace vedette::retention::test {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "vedette-retention-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  [[nodiscard]] std::string file(std::string_view name) const { return (path_ / name).string(); }
+  [[nodiscard]] const fs::path& path() const { return path_; }
+  void write(std::string_view name, const std::string& text) const { std::ofstream(file(name)) << text; }
+
+ private:
+  fs::path path_;
+};
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline std::string fixture_dir() {
+  return std::string(VEDETTE_SOURCE_DIR) + "/tests/fixtures/retention";
+}
+
+// A configuration (objects file + extra main-config lines) and the hot state at its initial values.
+class Loaded {
+ public:
+  Loaded(const std::string& objects_path, const std::string& main_extra = "") {
+    dir.write("naemon.cfg", "cfg_file=" + objects_path + "\nstate_retention_file=" +
+                                dir.file("retention.dat") + "\nretain_state_information=1\n" + main_extra);
+    cfg = config::load_configuration(dir.file("naemon.cfg"), files, diags);
+    for (const config::Diagnostic& d : diags.all()) {
+      if (d.severity == config::Severity::error) ADD_FAILURE() << config::Diagnostics::format(d);
+    }
+    EXPECT_TRUE(cfg.model != nullptr);
+    reset_state();
+  }
+
+  static Loaded from_text(const std::string& objects, const std::string& main_extra = "") {
+    return Loaded(objects, main_extra, 0);
+  }
+
+  // As engine::Core does before anything is applied.
+  void reset_state() {
+    hosts.assign(cfg.model->hosts.size(), {});
+    services.assign(cfg.model->services.size(), {});
+    for (std::size_t i = 0; i < hosts.size(); ++i) {
+      hosts[i].current_state = cfg.model->hosts[i].initial_state;
+      hosts[i].last_state = hosts[i].last_hard_state = hosts[i].current_state;
+    }
+    for (std::size_t i = 0; i < services.size(); ++i) {
+      services[i].current_state = cfg.model->services[i].initial_state;
+      services[i].last_state = services[i].last_hard_state = services[i].current_state;
+    }
+  }
+
+  [[nodiscard]] Target target() { return {*cfg.model, cfg.main, hosts, services}; }
+
+  [[nodiscard]] state::HostState& host(std::string_view name) {
+    const auto it = cfg.model->host_by_name.find(name);
+    EXPECT_NE(it, cfg.model->host_by_name.end()) << name;
+    return hosts.at(model::index(it->second));
+  }
+  [[nodiscard]] state::ServiceState& service(std::string_view host_name, std::string_view description) {
+    const model::ServiceId id = cfg.model->find_service(host_name, description);
+    EXPECT_TRUE(model::is_set(id)) << host_name << ";" << description;
+    return services.at(model::index(id));
+  }
+  [[nodiscard]] model::ServiceId service_id(std::string_view host_name, std::string_view description) const {
+    return cfg.model->find_service(host_name, description);
+  }
+  [[nodiscard]] model::HostId host_id(std::string_view name) const {
+    return cfg.model->host_by_name.at(name);
+  }
+
+  TempDir dir;
+  config::SourceFiles files;
+  config::Diagnostics diags;
+  config::Configuration cfg;
+  std::vector<state::HostState> hosts;
+  std::vector<state::ServiceState> services;
+
+ private:
+  Loaded(const std::string& objects, const std::string& main_extra, int)
+      : Loaded(write_objects(objects), main_extra) {}
+
+  // The objects file lives in a directory of its own that outlives the load (kept for the process).
+  static std::string write_objects(const std::string& objects) {
+    static TempDir objects_dir;
+    static int n = 0;
+    const std::string name = "objects" + std::to_string(n++) + ".cfg";
+    objects_dir.write(name, objects);
+    return objects_dir.file(name);
+  }
+};
+
+}  // namespace vedette::retention::test
