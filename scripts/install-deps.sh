@@ -12,6 +12,8 @@ packages=(
   monitoring-plugins-basic
   # peers: differential config tests and side-by-side benchmarks
   nagios4-core nagios4-common
+  # real readers of status.dat and objects.cache: the classic CGIs (tests/integration/test_cgi.py)
+  nagios4-cgi
 )
 
 missing=()

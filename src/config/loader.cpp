@@ -46,11 +46,22 @@ Configuration load_configuration(const std::string& main_config_path, SourceFile
   ObjectStore store;
   const std::size_t errors_before_objects = diags.error_count();
   ObjectReader reader(store, files, diags);
+  std::vector<ObjectSourceSpan> spans;
+  auto store_sizes = [&] {
+    std::array<std::uint32_t, k_object_type_count> sizes{};
+    for (std::size_t t = 0; t < k_object_type_count; ++t)
+      sizes[t] = static_cast<std::uint32_t>(store.of(static_cast<ObjectType>(t)).size());
+    return sizes;
+  };
   for (const MainConfig::ObjectSource& source : cfg.main.object_sources) {
+    ObjectSourceSpan& span = spans.emplace_back();
+    span.is_dir = source.kind != MainConfig::ObjectSource::Kind::file;
+    span.begin = store_sizes();
     if (source.kind == MainConfig::ObjectSource::Kind::file)
       reader.read_file(source.path);
     else
       reader.read_dir(source.path);
+    span.end = store_sizes();
   }
   // Definitions that could not be read would only cause confusing follow-up errors: stop here, as Naemon
   // does, with every syntax error of every file reported.
@@ -68,6 +79,7 @@ Configuration load_configuration(const std::string& main_config_path, SourceFile
   options.allow_circular_dependencies = cfg.main.allow_circular_dependencies != 0;
   options.illegal_object_name_chars = cfg.main.illegal_object_name_chars;
   for (const std::string& value : cfg.main.user_macros) options.user_macros.push_back(value);
+  options.sources = std::move(spans);
   cfg.model = build_model(store, options, diags);
   check_global_commands(cfg.main, *cfg.model, diags);
   if (cfg.main.illegal_macro_output_chars.empty())

@@ -456,6 +456,16 @@ void set_date_format(Directive& d) {
   }
 }
 
+void set_object_cache_format(Directive& d) {
+  if (d.value == "naemon") {
+    d.cfg.object_cache_format = ObjectCacheFormat::naemon;
+  } else if (d.value == "nagios") {
+    d.cfg.object_cache_format = ObjectCacheFormat::nagios;
+  } else {
+    d.invalid("naemon or nagios");
+  }
+}
+
 void set_timeout_state(Directive& d) {
   static constexpr std::string_view letters = "owcu";
   const std::size_t state = d.value.size() == 1 ? letters.find(d.value[0]) : std::string_view::npos;
@@ -521,6 +531,7 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
       {"status_file", [](D& d) { d.path(d.cfg.status_file); }},
       {"state_retention_file", [](D& d) { d.path(d.cfg.state_retention_file); }},
       {"object_cache_file", [](D& d) { d.path(d.cfg.object_cache_file); }},
+      {"object_cache_format", set_object_cache_format},
       {"precached_object_file", [](D& d) { d.path(d.cfg.precached_object_file); }},
       {"lock_file", [](D& d) { d.path(d.cfg.lock_file, true); }},
       {"temp_path", [](D& d) { d.path(d.cfg.temp_path); }},

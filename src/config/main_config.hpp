@@ -13,6 +13,10 @@ namespace vedette::config {
 
 enum class DateFormat { us, euro, iso8601, strict_iso8601 };
 
+// Vedette's own `object_cache_format`: Naemon's objects.cache (the default), or one Nagios 4's readers take
+// (its CGIs reject the check_timeout lines Naemon writes).
+enum class ObjectCacheFormat { naemon, nagios };
+
 // Naemon's *_perfdata_file_mode letters.
 enum class PerfdataFileMode : char { append = 'a', write = 'w', pipe = 'p' };
 
@@ -45,6 +49,7 @@ struct MainConfig {
   std::string status_file = "/var/lib/naemon/status.dat";
   std::string state_retention_file = "/var/lib/naemon/retention.dat";
   std::string object_cache_file = "/var/lib/naemon/objects.cache";
+  ObjectCacheFormat object_cache_format = ObjectCacheFormat::naemon;  // Vedette's own
   std::string precached_object_file = "/var/lib/naemon/objects.precache";
   std::string lock_file = "/run/naemon/naemon.pid";
   std::string temp_path = "/tmp";

@@ -1,6 +1,8 @@
 #include "config/model_builder.hpp"
 
 #include "config/command_compiler.hpp"
+#include "config/list_items_internal.hpp"
+#include "config/naemon_order.hpp"
 #include "config/timeperiod_parser.hpp"
 
 #include <fmt/format.h>
@@ -9,7 +11,6 @@
 #include <charconv>
 #include <cstdlib>
 #include <functional>
-#include <regex.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -17,64 +18,12 @@ namespace vedette::config {
 
 namespace {
 
+using internal::matches;
+using internal::RegexCache;
+using internal::split_list;
+using internal::split_list_vector;
+using internal::trim;
 using model::OptionSet;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-// The items of a comma-separated list, trimmed, empty ones skipped; iterating allocates nothing (lists are
-// split several times per service, and a vector per split was a tenth of the load time).
-class ListItems {
- public:
-  class iterator {
-   public:
-    iterator(std::string_view rest) : rest_(rest) { advance(); }
-    std::string_view operator*() const { return item_; }
-    iterator& operator++() {
-      advance();
-      return *this;
-    }
-    bool operator==(const iterator& other) const { return done_ == other.done_; }
-
-   private:
-    void advance() {
-      while (!rest_.empty()) {
-        std::size_t comma = rest_.find(',');
-        item_ = trim(rest_.substr(0, comma));
-        if (comma == std::string_view::npos) {
-          rest_ = {};
-        } else {
-          rest_.remove_prefix(comma + 1);
-        }
-        if (!item_.empty()) return;
-      }
-      done_ = true;
-    }
-    std::string_view rest_;
-    std::string_view item_;
-    bool done_ = false;
-  };
-
-  explicit ListItems(std::string_view list) : list_(list) {}
-  iterator begin() const { return iterator(list_); }
-  iterator end() const { return iterator({}); }
-
- private:
-  std::string_view list_;
-};
-
-ListItems split_list(std::string_view s) {
-  return ListItems(s);
-}
-
-std::vector<std::string_view> split_list_vector(std::string_view s) {
-  std::vector<std::string_view> out;
-  for (std::string_view item : split_list(s)) out.push_back(item);
-  return out;
-}
 
 // A set of dense ids that empties in O(1): each start() bumps the generation. Allocating and clearing a
 // per-host array for every service definition cost 1 GB of memset at 100k services.
@@ -153,37 +102,6 @@ const OptionTable k_service_dependency_options = {{"o", "ok", model::k_opt_ok},
                                                   {"c", "critical", model::k_opt_critical},
                                                   {"p", "pending", model::k_opt_pending}};
 
-// Compiles POSIX extended regexes once per pattern, as Naemon's regcomp() does.
-class RegexCache {
- public:
-  RegexCache() = default;
-  RegexCache(const RegexCache&) = delete;
-  RegexCache& operator=(const RegexCache&) = delete;
-  ~RegexCache() {
-    for (auto& [_, re] : cache_)
-      if (re.ok) regfree(&re.compiled);
-  }
-  // nullptr when the pattern does not compile.
-  const regex_t* get(std::string_view pattern) {
-    auto [it, inserted] = cache_.try_emplace(std::string(pattern));
-    if (inserted)
-      it->second.ok = regcomp(&it->second.compiled, it->first.c_str(), REG_EXTENDED | REG_NOSUB) == 0;
-    return it->second.ok ? &it->second.compiled : nullptr;
-  }
-
- private:
-  struct Entry {
-    regex_t compiled{};
-    bool ok = false;
-  };
-  std::unordered_map<std::string, Entry> cache_;
-};
-
-bool matches(const regex_t* re, std::string_view text) {
-  std::string s(text);
-  return regexec(re, s.c_str(), 0, nullptr, 0) == 0;
-}
-
 class Builder {
  public:
   Builder(ObjectStore& store, const BuildOptions& options, Diagnostics& diags)
@@ -206,6 +124,12 @@ class Builder {
     build_host_escalations();
     build_service_escalations();
     preflight();
+    model_->by_name = model::name_order(*model_);
+    order_like_naemon(
+        store_, options_,
+        {host_raws_, service_raws_, contact_raws_, hostgroup_raws_, servicegroup_raws_, contactgroup_raws_,
+         host_escalation_defs_, service_escalation_defs_, host_dependency_defs_, service_dependency_defs_},
+        *model_);
     return std::move(model_);
   }
 
@@ -352,7 +276,7 @@ class Builder {
   std::vector<model::CustomVariable> custom_variables(const RawObject& obj) {
     std::vector<model::CustomVariable> out;
     obj.for_each_custom_variable([&](const RawAttr& a) {
-      out.push_back({intern(a.key.substr(1)), intern(a.value)});
+      out.push_back({intern(a.key.substr(1)), intern(a.value), a.is_null});
     });
     return out;
   }
@@ -467,11 +391,14 @@ class Builder {
       const bool reject = item.front() == '!';
       if (reject) item.remove_prefix(1);
       bool found = false;
-      const bool regex = wants_regex(item);
+      // "*" (and ".*" when regular expressions are on) matches every service before any regex test, as in
+      // Naemon; "*" is no valid regular expression.
+      const bool any = item == "*" || (options_.use_regexp_matches && item == ".*");
+      const bool regex = !any && wants_regex(item);
       const regex_t* re = regex ? regex_for(item, obj) : nullptr;
       for (model::ServiceId s : model_->hosts[model::index(host)].services) {
         std::string_view desc = model_->services[model::index(s)].description;
-        bool hit = item == "*" || (regex ? (re != nullptr && matches(re, desc)) : desc == item);
+        bool hit = any || (regex ? (re != nullptr && matches(re, desc)) : desc == item);
         if (!hit) continue;
         found = true;
         if (reject)
@@ -479,7 +406,7 @@ class Builder {
         else
           accepted.push_back(s);
       }
-      if (!found && !regex && item != "*" && !reject) {
+      if (!found && !regex && !any && !reject) {
         diags_.error(fmt::format("Could not find a service matching host name '{}' and description '{}'",
                                  model_->hosts[model::index(host)].name, item),
                      obj.at);
@@ -552,6 +479,20 @@ class Builder {
     for (RawObject& obj : store_.of(type)) {
       if (!obj.registered) continue;
       fn(obj);
+    }
+  }
+
+  // Runs fn for each registered definition of `type` and records, for each entry fn appends to `out`, the
+  // index of the definition in the store: order_like_naemon() needs it to order escalations and
+  // dependencies as Naemon lists them.
+  template <typename Entry, typename Fn>
+  void expand_each(ObjectType type, const std::vector<Entry>& out, std::vector<std::uint32_t>& defs,
+                   Fn&& fn) {
+    const std::deque<RawObject>& objs = store_.of(type);
+    for (std::uint32_t i = 0; i < objs.size(); ++i) {
+      if (!objs[i].registered) continue;
+      fn(objs[i]);
+      defs.resize(out.size(), i);
     }
   }
 
@@ -701,29 +642,50 @@ class Builder {
   }
 
   void build_contactgroups() {
-    std::vector<const RawObject*> raws;
+    std::vector<const RawObject*>& raws = contactgroup_raws_;
     for_each_registered(ObjectType::contactgroup, [&](const RawObject& obj) {
       if (!named(obj, "contactgroup_name")) return;
       std::string_view name = intern(obj.get("contactgroup_name"));
       if (!index_name(model_->contactgroup_by_name, raws, name, obj, "contactgroup")) return;
       check_name(name, "contact group", obj);
-      model_->contactgroups.push_back({name, intern(obj.has_value("alias") ? obj.get("alias") : name), {}});
+      model::Contactgroup g;
+      g.name = name;
+      g.alias = intern(obj.has_value("alias") ? obj.get("alias") : name);
+      model_->contactgroups.push_back(std::move(g));
     });
+    // `members`: names, "*", regular expressions (with use_regexp_matching) and `!contact` exclusions, as
+    // Naemon expands them.
+    std::vector<char> rejected(model_->contacts.size());
     for (std::uint32_t g = 0; g < raws.size(); ++g) {
       const RawObject& obj = *raws[g];
-      for (std::string_view name : split_list(obj.get("members"))) {
-        if (name == "*") {
-          for (std::uint32_t c = 0; c < model_->contacts.size(); ++c)
-            model_->contactgroups[g].members.push_back(model::ContactId{c});
-          continue;
+      std::vector<model::ContactId> accepted;
+      std::fill(rejected.begin(), rejected.end(), 0);
+      for (std::string_view item : split_list(obj.get("members"))) {
+        const bool reject = item.front() == '!';
+        if (reject) item.remove_prefix(1);
+        bool found = false;
+        auto take = [&](std::uint32_t c) {
+          found = true;
+          if (reject)
+            rejected[c] = 1;
+          else
+            accepted.push_back(model::ContactId{c});
+        };
+        if (wants_regex(item)) {
+          if (const regex_t* re = regex_for(item, obj))
+            for (std::uint32_t c = 0; c < model_->contacts.size(); ++c)
+              if (matches(re, model_->contacts[c].name)) take(c);
+          found = true;
+        } else if (item == "*") {
+          for (std::uint32_t c = 0; c < model_->contacts.size(); ++c) take(c);
+          found = true;
+        } else if (auto it = model_->contact_by_name.find(item); it != model_->contact_by_name.end()) {
+          take(model::index(it->second));
         }
-        auto it = model_->contact_by_name.find(name);
-        if (it == model_->contact_by_name.end()) {
-          diags_.error(fmt::format("Could not find any contact matching '{}'", name), obj.at);
-          continue;
-        }
-        model_->contactgroups[g].members.push_back(it->second);
+        if (!found) diags_.error(fmt::format("Could not find any contact matching '{}'", item), obj.at);
       }
+      for (model::ContactId c : accepted)
+        if (rejected[model::index(c)] == 0) model_->contactgroups[g].members.push_back(c);
     }
     // A contact's own contactgroups directive.
     for (std::uint32_t c = 0; c < contact_raws_.size(); ++c) {
@@ -835,7 +797,8 @@ class Builder {
       check_name(name, "host", obj);
       model::Host h;
       h.name = name;
-      h.display_name = intern(obj.has_value("display_name") ? obj.get("display_name") : name);
+      h.display_name_set = obj.has_value("display_name");
+      h.display_name = h.display_name_set ? intern(obj.get("display_name")) : name;
       h.alias = intern(obj.has_value("alias") ? obj.get("alias") : name);
       h.address = intern(obj.has_value("address") ? obj.get("address") : name);
       h.check_command = make_call(obj.get("check_command"), obj, [&](std::string_view n) {
@@ -966,8 +929,9 @@ class Builder {
   }
 
   void build_hostgroups() {
-    std::vector<const RawObject*> raws = register_groups(
-        ObjectType::hostgroup, "hostgroup_name", model_->hostgroup_by_name, model_->hostgroups, "hostgroup");
+    hostgroup_raws_ = register_groups(ObjectType::hostgroup, "hostgroup_name", model_->hostgroup_by_name,
+                                      model_->hostgroups, "hostgroup");
+    const std::vector<const RawObject*>& raws = hostgroup_raws_;
     for (std::uint32_t g = 0; g < raws.size(); ++g) {
       const RawObject& obj = *raws[g];
       if (!obj.has_value("members")) continue;
@@ -1082,10 +1046,13 @@ class Builder {
         }
         ServiceInstance& prev = instances[*same];
         // A service on the host itself overrides one from a hostgroup; two of the same kind are a warning
-        // and the first one stays, as in Naemon.
+        // and the first one stays, as in Naemon. The definition that lost still puts the service into its
+        // `servicegroups` (Naemon keeps it in the list it takes those from).
         if (prev.from_hostgroup && !from_group) {
+          lost_servicegroups_.push_back({*same, prev.raw});
           prev = {&obj, desc, h, from_group};
         } else if (prev.from_hostgroup == from_group) {
+          lost_servicegroups_.push_back({*same, &obj});
           diags_.warning(fmt::format("Duplicate definition found for service '{}' on host '{}'", desc,
                                      model_->hosts[model::index(h)].name),
                          obj.at);
@@ -1119,7 +1086,8 @@ class Builder {
     s.description = intern(obj.get("service_description"));
     auto who = [&] { return fmt::format("service '{}' on host '{}'", s.description, s.host_name); };
     check_description(s, obj);
-    s.display_name = intern(obj.has_value("display_name") ? obj.get("display_name") : s.description);
+    s.display_name_set = obj.has_value("display_name");
+    s.display_name = s.display_name_set ? intern(obj.get("display_name")) : s.description;
     if (!obj.has_value("check_command"))
       diags_.error(fmt::format("No check command provided for {}", who()), obj.at);
     s.check_command = make_call(obj.get("check_command"), obj, [&](std::string_view n) {
@@ -1242,9 +1210,9 @@ class Builder {
   }
 
   void build_servicegroups() {
-    std::vector<const RawObject*> raws =
-        register_groups(ObjectType::servicegroup, "servicegroup_name", model_->servicegroup_by_name,
-                        model_->servicegroups, "servicegroup");
+    servicegroup_raws_ = register_groups(ObjectType::servicegroup, "servicegroup_name",
+                                         model_->servicegroup_by_name, model_->servicegroups, "servicegroup");
+    const std::vector<const RawObject*>& raws = servicegroup_raws_;
     for (std::uint32_t g = 0; g < raws.size(); ++g) {
       const RawObject& obj = *raws[g];
       std::vector<std::string_view> items = split_list_vector(obj.get("members"));
@@ -1265,8 +1233,13 @@ class Builder {
             model_->servicegroups[g].members.push_back(s);
       }
     }
-    for (std::uint32_t s = 0; s < service_raws_.size(); ++s) {
-      const RawObject& obj = *service_raws_[s];
+    // Every definition of the service, the ones that lost to another included (build_services).
+    std::vector<std::pair<std::uint32_t, const RawObject*>> definitions;
+    definitions.reserve(service_raws_.size() + lost_servicegroups_.size());
+    for (std::uint32_t s = 0; s < service_raws_.size(); ++s) definitions.push_back({s, service_raws_[s]});
+    definitions.insert(definitions.end(), lost_servicegroups_.begin(), lost_servicegroups_.end());
+    for (const auto& [s, raw] : definitions) {
+      const RawObject& obj = *raw;
       for (std::string_view name : split_list(obj.get("servicegroups"))) {
         auto it = model_->servicegroup_by_name.find(name);
         if (it == model_->servicegroup_by_name.end()) {
@@ -1311,67 +1284,74 @@ class Builder {
   }
 
   void build_host_dependencies() {
-    for_each_registered(ObjectType::hostdependency, [&](const RawObject& obj) {
-      std::string_view masters = obj.get("host_name"), master_groups = obj.get("hostgroup_name");
-      std::string_view dependents = obj.get("dependent_host_name"),
-                       dependent_groups = obj.get("dependent_hostgroup_name");
-      if (masters.empty() && master_groups.empty() && dependents.empty() && dependent_groups.empty()) {
-        if (obj.template_name.empty()) diags_.error("Host dependency has no hosts", obj.at);
-        return;
-      }
-      bool ok = true;
-      auto master_set = host_set(masters, master_groups, obj, ok);
-      auto dependent_set = host_set(dependents, dependent_groups, obj, ok);
-      if (!ok) return;
-      if (master_set.empty() || dependent_set.empty()) {
-        diags_.error("Could not expand master and/or dependent hosts in host dependency", obj.at);
-        return;
-      }
-      for (model::HostId m : master_set)
-        for (model::HostId d : dependent_set)
-          add_dependencies(model_->host_dependencies, obj, m, d, k_host_dependency_options);
-    });
+    expand_each(
+        ObjectType::hostdependency, model_->host_dependencies, host_dependency_defs_,
+        [&](const RawObject& obj) {
+          std::string_view masters = obj.get("host_name"), master_groups = obj.get("hostgroup_name");
+          std::string_view dependents = obj.get("dependent_host_name"),
+                           dependent_groups = obj.get("dependent_hostgroup_name");
+          if (masters.empty() && master_groups.empty() && dependents.empty() && dependent_groups.empty()) {
+            if (obj.template_name.empty()) diags_.error("Host dependency has no hosts", obj.at);
+            return;
+          }
+          bool ok = true;
+          auto master_set = host_set(masters, master_groups, obj, ok);
+          auto dependent_set = host_set(dependents, dependent_groups, obj, ok);
+          if (!ok) return;
+          if (master_set.empty() || dependent_set.empty()) {
+            diags_.error("Could not expand master and/or dependent hosts in host dependency", obj.at);
+            return;
+          }
+          for (model::HostId m : master_set)
+            for (model::HostId d : dependent_set)
+              add_dependencies(model_->host_dependencies, obj, m, d, k_host_dependency_options);
+        });
   }
 
   void build_service_dependencies() {
-    for_each_registered(ObjectType::servicedependency, [&](const RawObject& obj) {
-      std::string_view mh = obj.get("host_name"), mhg = obj.get("hostgroup_name"),
-                       msg = obj.get("servicegroup_name"), md = obj.get("service_description");
-      std::string_view dh = obj.get("dependent_host_name"), dhg = obj.get("dependent_hostgroup_name"),
-                       dsg = obj.get("dependent_servicegroup_name"),
-                       dd = obj.get("dependent_service_description");
-      if (mh.empty() && mhg.empty() && msg.empty() && dh.empty() && dhg.empty() && dsg.empty()) {
-        if (obj.template_name.empty()) diags_.error("Service dependency has no hosts or services", obj.at);
-        return;
-      }
-      bool ok = true;
-      const bool master_by_description_only = mh.empty() && mhg.empty() && msg.empty();
-      const bool same_host = dh.empty() && dhg.empty() && dsg.empty();
-      if ((master_by_description_only && same_host) || (same_host && dd.empty())) {
-        diags_.error("Impossible service dependency definition", obj.at);
-        return;
-      }
-      if (master_by_description_only) {
-        // The master is named by description only: it lives on each dependent service's host.
-        for (model::ServiceId d : service_set(dh, dhg, dsg, dd, obj, ok))
-          for (model::ServiceId m : services_on(model_->services[model::index(d)].host, md, obj, ok))
-            add_dependencies(model_->service_dependencies, obj, m, d, k_service_dependency_options);
-        return;
-      }
-      std::vector<model::ServiceId> masters = service_set(mh, mhg, msg, md, obj, ok);
-      std::vector<model::ServiceId> dependents;
-      if (!same_host) dependents = service_set(dh, dhg, dsg, dd, obj, ok);
-      if (!ok) return;
-      for (model::ServiceId m : masters) {
-        if (same_host) dependents = services_on(model_->services[model::index(m)].host, dd, obj, ok);
-        for (model::ServiceId d : dependents)
-          add_dependencies(model_->service_dependencies, obj, m, d, k_service_dependency_options);
-      }
-    });
+    expand_each(
+        ObjectType::servicedependency, model_->service_dependencies, service_dependency_defs_,
+        [&](const RawObject& obj) {
+          std::string_view mh = obj.get("host_name"), mhg = obj.get("hostgroup_name"),
+                           msg = obj.get("servicegroup_name"), md = obj.get("service_description");
+          std::string_view dh = obj.get("dependent_host_name"), dhg = obj.get("dependent_hostgroup_name"),
+                           dsg = obj.get("dependent_servicegroup_name"),
+                           dd = obj.get("dependent_service_description");
+          if (mh.empty() && mhg.empty() && msg.empty() && dh.empty() && dhg.empty() && dsg.empty()) {
+            if (obj.template_name.empty())
+              diags_.error("Service dependency has no hosts or services", obj.at);
+            return;
+          }
+          bool ok = true;
+          const bool master_by_description_only = mh.empty() && mhg.empty() && msg.empty();
+          const bool same_host = dh.empty() && dhg.empty() && dsg.empty();
+          if ((master_by_description_only && same_host) || (same_host && dd.empty())) {
+            diags_.error("Impossible service dependency definition", obj.at);
+            return;
+          }
+          if (master_by_description_only) {
+            // The master is named by description only: it lives on each dependent service's host.
+            for (model::ServiceId d : service_set(dh, dhg, dsg, dd, obj, ok))
+              for (model::ServiceId m : services_on(model_->services[model::index(d)].host, md, obj, ok))
+                add_dependencies(model_->service_dependencies, obj, m, d, k_service_dependency_options);
+            return;
+          }
+          std::vector<model::ServiceId> masters = service_set(mh, mhg, msg, md, obj, ok);
+          std::vector<model::ServiceId> dependents;
+          if (!same_host) dependents = service_set(dh, dhg, dsg, dd, obj, ok);
+          if (!ok) return;
+          for (model::ServiceId m : masters) {
+            if (same_host) dependents = services_on(model_->services[model::index(m)].host, dd, obj, ok);
+            for (model::ServiceId d : dependents)
+              add_dependencies(model_->service_dependencies, obj, m, d, k_service_dependency_options);
+          }
+        });
   }
 
-  // Escalation contacts: `+list` adds to the object's own; none at all means the object's.
-  void escalation_contacts(const RawObject& esc, const RawObject& target, model::EscalationRule& rule,
+  // Escalation contacts: `+list` adds to the object's own; none at all means the object's. A service's own
+  // are its host's when it names neither contacts nor contact groups (`contacts_from`, as in build_service):
+  // Naemon applies that inheritance to the service before the escalation inherits from it.
+  void escalation_contacts(const RawObject& esc, const RawObject& contacts_from, model::EscalationRule& rule,
                            const std::string& owner) {
     const RawAttr* contacts = esc.find("contacts");
     const RawAttr* groups = esc.find("contact_groups");
@@ -1379,14 +1359,14 @@ class Builder {
       if (own == nullptr || own->is_null)
         return std::string(own == nullptr ? std::string_view{} : own->value);
       if (!own->value.starts_with('+')) return std::string(own->value);
-      std::string_view inherited = target.get(key);
+      std::string_view inherited = contacts_from.get(key);
       if (inherited.empty()) return std::string(own->value.substr(1));
       return fmt::format("{},{}", inherited, own->value.substr(1));
     };
     std::string c, g;
     if (contacts == nullptr && groups == nullptr) {
-      c = target.get("contacts");
-      g = target.get("contact_groups");
+      c = contacts_from.get("contacts");
+      g = contacts_from.get("contact_groups");
     } else {
       c = merged(contacts, "contacts");
       g = merged(groups, "contact_groups");
@@ -1394,59 +1374,72 @@ class Builder {
     resolve_contacts(esc, c, g, rule.contacts, rule.contact_groups, [&] { return owner; });
   }
 
-  model::EscalationRule escalation_rule(const RawObject& esc, const RawObject& target,
+  // `target` is the escalated host or service; for a service, `host` is its host, whose notification
+  // interval, period and contacts the service takes when it has none of its own (implied inheritance).
+  model::EscalationRule escalation_rule(const RawObject& esc, const RawObject& target, const RawObject* host,
                                         const OptionTable& table, const std::string& owner) {
     model::EscalationRule rule;
     rule.first_notification = int_attr(esc, "first_notification", -2);
     rule.last_notification = int_attr(esc, "last_notification", -2);
+    const RawObject& interval_from =
+        host != nullptr && target.find("notification_interval") == nullptr ? *host : target;
     rule.notification_interval = esc.find("notification_interval") != nullptr
                                      ? number_attr(esc, "notification_interval", -2)
-                                     : number_attr(target, "notification_interval", -2);
-    std::string_view period =
-        esc.has_value("escalation_period") ? esc.get("escalation_period") : target.get("notification_period");
+                                     : number_attr(interval_from, "notification_interval", -2);
+    const RawObject& period_from =
+        host != nullptr && target.find("notification_period") == nullptr ? *host : target;
+    std::string_view period = esc.has_value("escalation_period") ? esc.get("escalation_period")
+                                                                 : period_from.get("notification_period");
     if (!period.empty()) {
       rule.period = find_timeperiod(period);
       if (!model::is_set(rule.period))
         diags_.error(fmt::format("Unable to locate timeperiod '{}' for {}", period, owner), esc.at);
     }
     rule.options = options_attr(esc, "escalation_options", table, model::k_opt_all);
-    escalation_contacts(esc, target, rule, owner);
+    const bool own_contacts = target.find("contacts") != nullptr || target.find("contact_groups") != nullptr;
+    escalation_contacts(esc, host != nullptr && !own_contacts ? *host : target, rule, owner);
     return rule;
   }
 
   void build_host_escalations() {
-    for_each_registered(ObjectType::hostescalation, [&](const RawObject& obj) {
-      std::string_view hosts = obj.get("host_name"), groups = obj.get("hostgroup_name");
-      if (hosts.empty() && groups.empty()) {
-        if (obj.template_name.empty()) diags_.error("Host escalation has no hosts", obj.at);
-        return;
-      }
-      bool ok = true;
-      for (model::HostId h : host_set(hosts, groups, obj, ok)) {
-        const std::string owner = fmt::format("hostescalation '{}'", model_->hosts[model::index(h)].name);
-        model_->host_escalations.push_back(
-            {h, escalation_rule(obj, *host_raws_[model::index(h)], k_host_escalation_options, owner)});
-      }
-    });
+    expand_each(
+        ObjectType::hostescalation, model_->host_escalations, host_escalation_defs_,
+        [&](const RawObject& obj) {
+          std::string_view hosts = obj.get("host_name"), groups = obj.get("hostgroup_name");
+          if (hosts.empty() && groups.empty()) {
+            if (obj.template_name.empty()) diags_.error("Host escalation has no hosts", obj.at);
+            return;
+          }
+          bool ok = true;
+          for (model::HostId h : host_set(hosts, groups, obj, ok)) {
+            const std::string owner = fmt::format("hostescalation '{}'", model_->hosts[model::index(h)].name);
+            model_->host_escalations.push_back({h, escalation_rule(obj, *host_raws_[model::index(h)], nullptr,
+                                                                   k_host_escalation_options, owner)});
+          }
+        });
   }
 
   void build_service_escalations() {
-    for_each_registered(ObjectType::serviceescalation, [&](const RawObject& obj) {
-      std::string_view hosts = obj.get("host_name"), groups = obj.get("hostgroup_name"),
-                       sgroups = obj.get("servicegroup_name"), desc = obj.get("service_description");
-      if ((hosts.empty() && groups.empty() && sgroups.empty()) || (sgroups.empty() && desc.empty())) {
-        if (obj.template_name.empty())
-          diags_.error("Service escalation has no hosts and/or service_description", obj.at);
-        return;
-      }
-      bool ok = true;
-      for (model::ServiceId s : service_set(hosts, groups, sgroups, desc, obj, ok)) {
-        const model::Service& svc = model_->services[model::index(s)];
-        const std::string owner = fmt::format("serviceescalation '{};{}'", svc.host_name, svc.description);
-        model_->service_escalations.push_back(
-            {s, escalation_rule(obj, *service_raws_[model::index(s)], k_service_escalation_options, owner)});
-      }
-    });
+    expand_each(
+        ObjectType::serviceescalation, model_->service_escalations, service_escalation_defs_,
+        [&](const RawObject& obj) {
+          std::string_view hosts = obj.get("host_name"), groups = obj.get("hostgroup_name"),
+                           sgroups = obj.get("servicegroup_name"), desc = obj.get("service_description");
+          if ((hosts.empty() && groups.empty() && sgroups.empty()) || (sgroups.empty() && desc.empty())) {
+            if (obj.template_name.empty())
+              diags_.error("Service escalation has no hosts and/or service_description", obj.at);
+            return;
+          }
+          bool ok = true;
+          for (model::ServiceId s : service_set(hosts, groups, sgroups, desc, obj, ok)) {
+            const model::Service& svc = model_->services[model::index(s)];
+            const std::string owner =
+                fmt::format("serviceescalation '{};{}'", svc.host_name, svc.description);
+            model_->service_escalations.push_back(
+                {s, escalation_rule(obj, *service_raws_[model::index(s)], host_raws_[model::index(svc.host)],
+                                    k_service_escalation_options, owner)});
+          }
+        });
   }
 
   // ---- pre-flight: Naemon's checks after registration ------------------------------------------------
@@ -1593,6 +1586,13 @@ class Builder {
   std::unordered_map<std::string_view, model::CommandCall> calls_;  // by command text, resolved ones
   // The definition each model object was built from (same index), for positions in later messages.
   std::vector<const RawObject*> timeperiod_raws_, contact_raws_, host_raws_, service_raws_;
+  std::vector<const RawObject*> contactgroup_raws_, hostgroup_raws_, servicegroup_raws_;
+  // Service definitions that lost to another one for the same host and description, with the service
+  // (its index: instances become services in order) whose `servicegroups` they still add to.
+  std::vector<std::pair<std::uint32_t, const RawObject*>> lost_servicegroups_;
+  // The definition (store index) each escalation and dependency came from, parallel to the model's vectors.
+  std::vector<std::uint32_t> host_escalation_defs_, service_escalation_defs_;
+  std::vector<std::uint32_t> host_dependency_defs_, service_dependency_defs_;
 };
 
 }  // namespace

@@ -73,13 +73,16 @@ struct RawObject {
   [[nodiscard]] std::string_view get_named(std::string_view name) const;
   [[nodiscard]] bool has_value(DirectiveKey key) const;
 
-  // Visits every resolved custom variable once (own first, then inherited ones not overridden).
+  // Visits every resolved custom variable once, in Naemon's order: its own as written, then for each
+  // template in `use` order the ones not yet seen, that template's list walked from its end (Naemon
+  // prepends inherited variables and reverses the list when it registers the object).
   template <typename Fn>
   void for_each_custom_variable(Fn&& fn) const {
     for (const RawAttr& a : attrs)
       if (a.id == k_custom_variable) fn(a);
     for (std::size_t b = 0; b < bases.size(); ++b) {
-      for (const RawAttr& a : bases[b]->attrs) {
+      for (auto it = bases[b]->attrs.rbegin(); it != bases[b]->attrs.rend(); ++it) {
+        const RawAttr& a = *it;
         if (a.id != k_custom_variable) continue;
         bool shadowed = false;
         for (const RawAttr& own : attrs)

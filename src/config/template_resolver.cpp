@@ -81,8 +81,12 @@ class Resolver {
   }
 
   // Templates get every inherited directive copied in, so an object using them finds all in one place.
+  // Custom variables the template adds are appended last-first: Naemon prepends each inherited variable
+  // to a list it reverses once more when it registers the object, and that is the order objects.cache and
+  // status.dat list them in (RawObject::for_each_custom_variable).
   void inherit(RawObject& obj, const RawObject& tmpl) {
     for (const RawAttr& from : tmpl.attrs) {
+      if (from.id == k_custom_variable) continue;
       RawAttr* own = obj.find_own(from.id, from.key);
       if (own == nullptr) {
         obj.add(from);
@@ -90,6 +94,8 @@ class Resolver {
       }
       extend(*own, from);
     }
+    for (auto it = tmpl.attrs.rbegin(); it != tmpl.attrs.rend(); ++it)
+      if (it->id == k_custom_variable && obj.find_own(it->id, it->key) == nullptr) obj.add(*it);
   }
 
   // An object that is not a template only completes its own `+list` values; the rest is looked up.

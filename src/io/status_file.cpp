@@ -1,5 +1,6 @@
 #include "io/status_file.hpp"
 
+#include "io/write_all.hpp"
 #include "model/model.hpp"
 
 #include <fmt/compile.h>
@@ -381,16 +382,23 @@ bool format_chunked(const StatusSnapshot& s, std::string& buf, Drain&& drain) {
   write_header_and_program(o, s.program);
   if (s.model != nullptr) {
     const model::Model& m = *s.model;
-    for (std::size_t i = 0; i < s.hosts.size(); ++i) {
+    // Naemon's order: by name (services by "host;description"). A model made by hand without that order
+    // is written in its own.
+    const bool named = m.has_by_name();
+    for (std::size_t n = 0; n < m.hosts.size(); ++n) {
+      const std::size_t i = named ? model::index(m.by_name.hosts[n]) : n;
+      if (i >= s.hosts.size()) continue;
       write_host(o, s, m.hosts[i], s.hosts[i]);
       if (!maybe_drain()) return false;
     }
-    for (std::size_t i = 0; i < s.services.size(); ++i) {
+    for (std::size_t n = 0; n < m.services.size(); ++n) {
+      const std::size_t i = named ? model::index(m.by_name.services[n]) : n;
+      if (i >= s.services.size()) continue;
       write_service(o, s, m.services[i], s.services[i]);
       if (!maybe_drain()) return false;
     }
-    for (const model::Contact& c : m.contacts) {
-      write_contact(o, m, c);
+    for (std::size_t n = 0; n < m.contacts.size(); ++n) {
+      write_contact(o, m, m.contacts[named ? model::index(m.by_name.contacts[n]) : n]);
       if (!maybe_drain()) return false;
     }
   }
@@ -403,20 +411,6 @@ bool format_chunked(const StatusSnapshot& s, std::string& buf, Drain&& drain) {
     if (!maybe_drain()) return false;
   }
   return buf.empty() || drain(buf);
-}
-
-bool write_all(int fd, const char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) errno = EIO;
-      return false;
-    }
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
 }
 
 std::uint64_t micros_since(std::chrono::steady_clock::time_point start) {
@@ -539,7 +533,7 @@ class StatusWriter::Worker {
     buffer_.clear();
     const bool written = format_chunked(snapshot, buffer_, [&](std::string& chunk) {
       const auto io_start = std::chrono::steady_clock::now();
-      const bool ok = write_all(fd, chunk.data(), chunk.size());
+      const bool ok = io::write_all(fd, std::string_view(chunk.data(), chunk.size()));
       io_time += std::chrono::steady_clock::now() - io_start;
       if (!ok) {
         error = errno;

@@ -7,7 +7,8 @@ namespace vedette::model {
 
 struct CustomVariable {
   std::string_view name;
-  std::string_view value;
+  std::string_view value;  // empty when is_null
+  bool is_null = false;    // written as `null`: Naemon keeps no value (objects.cache says "null")
 };
 
 }  // namespace vedette::model

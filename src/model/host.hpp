@@ -11,7 +11,8 @@ namespace vedette::model {
 
 struct Host : Checkable {
   std::string_view name;
-  std::string_view display_name;
+  std::string_view display_name;  // the name when not set
+  bool display_name_set = false;  // set in the definition or a template (objects.cache lists it then)
   std::string_view alias;
   std::string_view address;
   std::vector<HostId> parents;

@@ -9,6 +9,7 @@
 #include "model/escalation.hpp"
 #include "model/groups.hpp"
 #include "model/host.hpp"
+#include "model/name_order.hpp"
 #include "model/service.hpp"
 #include "model/string_pool.hpp"
 #include "model/timeperiod.hpp"
@@ -23,7 +24,7 @@ namespace vedette::model {
 struct Model {
   StringPool strings;
 
-  std::vector<Host> hosts;
+  std::vector<Host> hosts;  // definition order, as every vector here: ids are dense check ids
   std::vector<Service> services;
   std::vector<Command> commands;
   std::vector<Timeperiod> timeperiods;
@@ -31,10 +32,23 @@ struct Model {
   std::vector<Hostgroup> hostgroups;
   std::vector<Servicegroup> servicegroups;
   std::vector<Contactgroup> contactgroups;
+  // Escalations and dependencies in the order objects.cache lists them: by host (service) name, then in
+  // the order of Naemon's per-object lists (config/naemon_order.hpp).
   std::vector<HostDependency> host_dependencies;
   std::vector<ServiceDependency> service_dependencies;
   std::vector<HostEscalation> host_escalations;
   std::vector<ServiceEscalation> service_escalations;
+
+  // Naemon's object order (by name), in which objects.cache and status.dat list objects. Filled when the
+  // model is built; a model put together by hand (tests, benchmarks) may leave it empty, see has_by_name().
+  NameOrder by_name;
+  [[nodiscard]] bool has_by_name() const {
+    return by_name.hosts.size() == hosts.size() && by_name.services.size() == services.size() &&
+           by_name.contacts.size() == contacts.size() && by_name.timeperiods.size() == timeperiods.size() &&
+           by_name.commands.size() == commands.size() && by_name.hostgroups.size() == hostgroups.size() &&
+           by_name.servicegroups.size() == servicegroups.size() &&
+           by_name.contactgroups.size() == contactgroups.size();
+  }
 
   std::unordered_map<std::string_view, HostId> host_by_name;
   std::unordered_map<std::string_view, CommandId> command_by_name;

@@ -13,7 +13,8 @@ struct Service : Checkable {
   HostId host = no_id<HostId>();
   std::string_view host_name;
   std::string_view description;
-  std::string_view display_name;
+  std::string_view display_name;  // the description when not set
+  bool display_name_set = false;  // set in the definition or a template (objects.cache lists it then)
   std::vector<ServiceId> parents;
   std::vector<ServiceId> children;
   std::vector<ServicegroupId> servicegroups;

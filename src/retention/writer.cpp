@@ -1,5 +1,7 @@
 #include "retention/writer.hpp"
 
+#include "io/write_all.hpp"
+
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
@@ -515,20 +517,6 @@ bool format_chunked(const Snapshot& s, std::string& buf, Drain&& drain) {
   return buf.empty() || drain(buf);
 }
 
-bool write_all(int fd, const char* data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) errno = EIO;
-      return false;
-    }
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 std::uint64_t micros_since(std::chrono::steady_clock::time_point start) {
   return static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start)
@@ -570,7 +558,7 @@ bool write_snapshot(const Snapshot& snapshot, const WriteOptions& options, std::
   buffer.clear();
   bool ok = format_chunked(snapshot, buffer, [&](std::string& chunk) {
     const auto io_start = std::chrono::steady_clock::now();
-    const bool written = write_all(fd, chunk.data(), chunk.size());
+    const bool written = io::write_all(fd, std::string_view(chunk.data(), chunk.size()));
     io_time += std::chrono::steady_clock::now() - io_start;
     if (!written) {
       saved = errno;

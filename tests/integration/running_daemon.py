@@ -16,6 +16,7 @@ BASE_MAIN = """\
 cfg_file=objects.cfg
 log_file=vedette.log
 command_file=vedette.cmd
+object_cache_file=objects.cache
 interval_length=1
 cached_service_check_horizon=0
 cached_host_check_horizon=0

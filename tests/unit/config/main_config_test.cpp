@@ -178,6 +178,19 @@ TEST_F(MainConfigTest, InvalidValuesAreErrorsWithFileAndLineAndAllAreReported) {
   EXPECT_EQ(cfg.check_workers, 2);
 }
 
+TEST_F(MainConfigTest, ObjectCacheFormatIsNaemonOrNagios) {
+  EXPECT_EQ(load("").object_cache_format, ObjectCacheFormat::naemon);
+  EXPECT_EQ(load("object_cache_format=nagios\n").object_cache_format, ObjectCacheFormat::nagios);
+  EXPECT_EQ(load("object_cache_format=nagios\nobject_cache_format=naemon\n").object_cache_format,
+            ObjectCacheFormat::naemon);
+  EXPECT_FALSE(diags_.has_errors());
+  const MainConfig cfg = load("object_cache_format=icinga\n");
+  EXPECT_EQ(messages(), (std::vector<std::string>{"Error: invalid value 'icinga' for option "
+                                                  "'object_cache_format': expected naemon or nagios" +
+                                                  at(1)}));
+  EXPECT_EQ(cfg.object_cache_format, ObjectCacheFormat::naemon);
+}
+
 TEST_F(MainConfigTest, MalformedLinesAndUnknownOptions) {
   const MainConfig cfg = load(
       "log_file\n"

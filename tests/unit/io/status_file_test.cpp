@@ -5,6 +5,7 @@
 #include "config/loader.hpp"
 #include "engine/status_snapshot.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -357,6 +358,49 @@ TEST(StatusFile, BuilderReusesMemoryAndWritesTheSame) {
   format_status(*again, second);
   EXPECT_EQ(first, k_expected);
   EXPECT_EQ(second, k_expected);
+}
+
+// Naemon writes hosts, services and contacts sorted by name (services by "host;description"), whatever
+// order they were defined in: "web-1" sorts before "web" there, as '-' sorts before ';'.
+TEST(StatusFile, ObjectsInNaemonsNameOrder) {
+  TempDir dir;
+  std::string objects = "define command {\n command_name c\n command_line /bin/true\n}\n";
+  for (const char* contact : {"zed", "amy"})
+    objects += fmt::format(
+        "define contact {{\n contact_name {}\n host_notification_commands c\n"
+        " service_notification_commands c\n}}\n",
+        contact);
+  for (const char* host : {"web", "web-1", "app"}) {
+    objects +=
+        fmt::format("define host {{\n host_name {}\n check_command c\n max_check_attempts 1\n}}\n", host);
+    for (const char* service : {"b", "a"})
+      objects += fmt::format(
+          "define service {{\n host_name {}\n service_description {}\n check_command c\n"
+          " max_check_attempts 1\n}}\n",
+          host, service);
+  }
+  dir.write("objects.cfg", objects);
+  dir.write("naemon.cfg", "cfg_file=" + dir.file("objects.cfg") + "\n");
+  config::SourceFiles files;
+  config::Diagnostics diags;
+  const config::Configuration cfg = config::load_configuration(dir.file("naemon.cfg"), files, diags);
+  ASSERT_FALSE(diags.has_errors());
+  const std::vector<engine::HostState> hosts(cfg.model->hosts.size());
+  const std::vector<engine::ServiceState> services(cfg.model->services.size());
+  std::string out;
+  format_status(*engine::make_status_snapshot(*cfg.model, cfg.main, hosts, services, {}), out);
+  std::vector<std::string> names;
+  std::istringstream in(out);
+  std::string block;
+  for (std::string line; std::getline(in, line);) {
+    if (line.ends_with(" {")) block = line.substr(0, line.size() - 2);
+    if (line.starts_with("\thost_name=") && block == "hoststatus") names.push_back(line.substr(11));
+    if (line.starts_with("\tservice_description=")) names.back() += ";" + line.substr(21);
+    if (line.starts_with("\thost_name=") && block == "servicestatus") names.push_back(line.substr(11));
+    if (line.starts_with("\tcontact_name=")) names.push_back(line.substr(14));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"app", "web", "web-1", "app;a", "app;b", "web-1;a", "web-1;b",
+                                             "web;a", "web;b", "amy", "zed"}));
 }
 
 TEST(StatusFile, CommentsAndDowntimesInNaemonsFormat) {
