@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -31,6 +32,7 @@ void print_usage(std::FILE* out, const char* argv0) {
 
 int run_cli(int argc, char** argv) {
   bool verify = false;
+  bool daemon_mode = false;
   std::string config_path;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -42,9 +44,11 @@ int run_cli(int argc, char** argv) {
     } else if (arg == "-V" || arg == "--version") {
       fmt::print("Vedette {}\nA drop-in replacement for the Naemon monitoring core.\n", VEDETTE_VERSION);
       return 0;
-    } else if (arg == "-d" || arg == "--daemon" || arg == "-T" || arg == "--enable-timing-point" ||
-               arg == "-x" || arg == "--dont-verify-paths" || arg == "-p" || arg == "--precache-objects" ||
-               arg == "-u" || arg == "--use-precached-objects" || arg == "--allow-root") {
+    } else if (arg == "-d" || arg == "--daemon") {
+      daemon_mode = true;
+    } else if (arg == "-T" || arg == "--enable-timing-point" || arg == "-x" || arg == "--dont-verify-paths" ||
+               arg == "-p" || arg == "--precache-objects" || arg == "-u" ||
+               arg == "--use-precached-objects" || arg == "--allow-root") {
       // Accepted for command-line compatibility; nothing to do yet.
     } else if (arg == "-W" || arg == "--worker") {
       ++i;
@@ -64,6 +68,11 @@ int run_cli(int argc, char** argv) {
     return 1;
   }
 
+  // The daemon changes to / (as Naemon does): relative paths in the config must not depend on where it was
+  // started, and they are resolved against the main config file's directory.
+  if (daemon_mode && !verify)
+    config_path = std::filesystem::absolute(config_path).lexically_normal().string();
+
   config::SourceFiles files;
   config::Diagnostics diags;
   config::Configuration cfg = config::load_configuration(config_path, files, diags);
@@ -73,7 +82,7 @@ int run_cli(int argc, char** argv) {
   if (diags.has_errors() || cfg.model == nullptr) return print_verify_report(cfg, diags, stderr);
   for (const config::Diagnostic& d : diags.all()) fmt::print(stderr, "{}\n", config::Diagnostics::format(d));
   std::fflush(stderr);
-  return run_daemon(std::move(cfg), DaemonOptions{.log_to_stdout = true});
+  return run_daemon(std::move(cfg), DaemonOptions{.log_to_stdout = !daemon_mode, .daemon_mode = daemon_mode});
 }
 
 }  // namespace vedette::app

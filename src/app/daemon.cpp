@@ -1,13 +1,19 @@
 #include "app/daemon.hpp"
 
+#include "app/daemonize.hpp"
 #include "commands/command_reader.hpp"
 #include "engine/core.hpp"
+#include "io/object_cache.hpp"
 #include "loop/signals.hpp"
 #include "loop/thread_name.hpp"
 
 #include <fmt/format.h>
 
+#include <ctime>
 #include <memory>
+#include <optional>
+#include <string>
+#include <unistd.h>
 
 namespace vedette::app {
 
@@ -16,11 +22,33 @@ int run_daemon(config::Configuration configuration, DaemonOptions options) {
   // Before any thread starts (the core starts executor and writer threads): every thread inherits the mask,
   // so SIGTERM/SIGINT/SIGHUP reach only the core loop's signalfd.
   loop::block_loop_signals();
+  // Daemon mode forks, so it comes before the core starts any thread.
+  std::optional<Daemonizer> daemon;
+  if (options.daemon_mode) {
+    std::string error;
+    daemon = Daemonizer::start(configuration.main.lock_file, error);
+    if (!daemon) {
+      fmt::print(stderr, "{}\nBailing out due to failure to daemonize. (PID={})\n", error, ::getpid());
+      return 1;
+    }
+  }
   loop::RealClock clock;
   engine::CoreOptions core_options;
   core_options.log_to_stdout = options.log_to_stdout;
+  if (daemon) {
+    core_options.on_started = [&daemon] { daemon->report_started(); };
+    core_options.on_stopped = [&daemon] { daemon->release(); };
+  }
   const bool read_commands = configuration.main.check_external_commands;
   engine::Core core(std::move(configuration), clock, core_options);
+  // As Naemon: objects.cache once the configuration is loaded, before the first check. A failure is logged
+  // and the daemon runs on (the CGIs then read an old or no file).
+  const config::MainConfig& main = core.main_config();
+  const io::ObjectCacheResult cache = io::write_object_cache(
+      main.object_cache_file, core.model(), std::time(nullptr),
+      main.object_cache_format == config::ObjectCacheFormat::nagios ? io::ObjectCacheFormat::nagios
+                                                                    : io::ObjectCacheFormat::naemon);
+  if (!cache.error.empty()) core.log(fmt::format("Error: {}", cache.error));
   std::unique_ptr<commands::CommandReader> reader;
   if (read_commands) {
     reader = std::make_unique<commands::CommandReader>(core);

@@ -8,6 +8,7 @@ namespace vedette::app {
 
 struct DaemonOptions {
   bool log_to_stdout = true;  // the foreground run mirrors the log on the terminal
+  bool daemon_mode = false;   // -d: fork into the background holding lock_file (app/daemonize.hpp)
 };
 
 // Returns the process exit code.

@@ -174,8 +174,10 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     status_.remove_file();
     publish_status();
     log_.flush();
+    if (options_.on_started) options_.on_started();
     loop_.run();
     shutdown();
+    if (options_.on_stopped) options_.on_stopped();
     return 0;
   }
 

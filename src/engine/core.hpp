@@ -13,6 +13,7 @@
 #include "loop/loop.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -23,6 +24,11 @@ struct CoreOptions {
   bool log_to_stdout = false;  // mirror the log on stdout (the foreground run)
   unsigned executor_threads = 2;
   std::uint64_t random_seed = 0;  // 0: from the clock; tests fix it for a reproducible initial spread
+  // Called once from run(), when status.dat has been written and the loop is about to start (daemon mode
+  // lets the waiting parent exit then).
+  std::function<void()> on_started;
+  // Called from run() after the shutdown line: daemon mode removes the lock file.
+  std::function<void()> on_stopped;
 };
 
 struct PassiveResult {

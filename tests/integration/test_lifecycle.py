@@ -1,7 +1,11 @@
 """Stopping the real daemon: SIGTERM lets running checks finish (bounded), then cleans up as Naemon does."""
 import os
+import signal
+import subprocess
 import time
 import unittest
+
+import vedette_test
 
 from running_daemon import RunningVedette
 
@@ -158,6 +162,54 @@ define service {
         v.wait_for(r"INITIAL HOST STATE: web01;DOWN;HARD;1;was down")
         self.assertNotIn("gone", v.log())
         self.assertEqual(v.stop(), 0)
+
+
+class DaemonMode(unittest.TestCase):
+    def test_forks_holds_the_lock_refuses_a_second_instance_and_cleans_up(self):
+        v = RunningVedette(self, objects=HOST, main_extra="status_file=status.dat\nlock_file=vedette.lock\n",
+                           start=False)
+        started = time.monotonic()
+        # A relative main config path: the daemon changes to / and must still find everything.
+        first = subprocess.run([vedette_test.vedette_bin(), "-d", "vedette.cfg"], cwd=v.dir,
+                               capture_output=True, text=True, timeout=30)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        self.assertLess(time.monotonic() - started, 10)
+        # The parent returned once the daemon was up: the command file exists, status.dat follows within
+        # seconds (its writer thread has the first snapshot).
+        self.assertTrue(os.path.exists(v.cmd_path))
+        wait_for_file(v.path("status.dat"), timeout=5)
+        with open(v.path("vedette.lock")) as f:
+            pid = int(f.read())
+        self.addCleanup(kill_quietly, pid)
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read().split(")")[-1].split()
+        self.assertEqual(os.readlink("/proc/%d/cwd" % pid), "/")
+        self.assertEqual(int(stat[3]), pid, "session leader")
+        self.assertIn("starting... (PID=%d)" % pid, v.log())
+
+        second = subprocess.run([vedette_test.vedette_bin(), "-d", v.path("vedette.cfg")], cwd=v.dir,
+                                capture_output=True, text=True, timeout=30)
+        self.assertEqual(second.returncode, 1)
+        self.assertIn("Lockfile '%s' looks like its already held by another instance of Vedette (PID %d)"
+                      % (v.path("vedette.lock"), pid), second.stderr)
+
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 20
+        while os.path.exists("/proc/%d" % pid) and time.monotonic() < deadline:
+            with open("/proc/%d/stat" % pid) as f:
+                if f.read().split(")")[-1].split()[0] == "Z":
+                    break
+            time.sleep(0.05)
+        self.assertFalse(os.path.exists(v.path("vedette.lock")), "the lock file goes at shutdown")
+        self.assertFalse(os.path.exists(v.path("status.dat")))
+        self.assertIn("Successfully shutdown... (PID=%d)" % pid, v.log())
+
+
+def kill_quietly(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 if __name__ == "__main__":

@@ -1,0 +1,41 @@
+// Naemon's daemon mode (-d): refuse to start when another instance holds the lock file, fork, let the
+// parent exit once the child reports it is up, and keep the lock (with the child's PID in it) until
+// shutdown. Main thread, before any other thread exists (fork copies only the calling thread).
+//
+//   auto daemon = app::Daemonizer::start(main.lock_file, error);  // the parent never returns from here
+//   if (!daemon) { print error; return 1; }
+//   ... start the core ...   daemon->report_started();   ... run ...   daemon->release();
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace vedette::app {
+
+class Daemonizer {
+ public:
+  // Checks the lock, forks and, in the child, takes the lock (fcntl write lock), writes "PID\n" into it,
+  // becomes a session leader, changes to / and points stdin, stdout and stderr at /dev/null. The parent
+  // waits for report_started() or the child's death and exits with 0 or 1. In the child, returns the
+  // Daemonizer; on an error before the fork, returns nothing and sets `error` (Naemon's wording).
+  static std::optional<Daemonizer> start(const std::string& lock_file, std::string& error);
+
+  Daemonizer(Daemonizer&& other) noexcept;
+  Daemonizer& operator=(Daemonizer&& other) noexcept;
+  ~Daemonizer();
+
+  // Lets the waiting parent exit 0 (once; later calls do nothing).
+  void report_started();
+  // At shutdown: removes the lock file, as Naemon does in daemon mode.
+  void release();
+
+ private:
+  Daemonizer(std::string lock_file, int lock_fd, int parent_fd)
+      : lock_file_(std::move(lock_file)), lock_fd_(lock_fd), parent_fd_(parent_fd) {}
+
+  std::string lock_file_;
+  int lock_fd_ = -1;
+  int parent_fd_ = -1;  // write end of the pipe the parent waits on
+};
+
+}  // namespace vedette::app
