@@ -69,9 +69,22 @@ retention::WriterOptions retention_options(const config::MainConfig& main, Reten
   return out;
 }
 
-exec::ExecutorOptions executor_options(const CoreOptions& options) {
+// Naemon's check_workers: n > 0 workers; n < 0 the CPU count plus |n|; 0 one and a half per CPU, at least 4,
+// at most 48. Each executor thread is blocked while its newest child is between clone and exec (vfork
+// semantics), which on a saturated machine lasts as long as the child waits for a CPU: so, as Naemon's
+// workers, there are more threads than CPUs.
+unsigned executor_threads(const config::MainConfig& main, const CoreOptions& options) {
+  if (options.executor_threads != 0) return options.executor_threads;
+  const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+  long n = main.check_workers;
+  if (n < 0) n = cpus - n;
+  if (n <= 0) n = std::clamp<long>(cpus * 3 / 2, 4, 48);
+  return static_cast<unsigned>(n);
+}
+
+exec::ExecutorOptions executor_options(const config::MainConfig& main, const CoreOptions& options) {
   exec::ExecutorOptions out;
-  out.threads = options.executor_threads;
+  out.threads = executor_threads(main, options);
   return out;
 }
 
@@ -97,7 +110,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
         clock_(clock),
         loop_(clock),
         options_(options),
-        executor_(results_, executor_options(options)),
+        executor_(results_, executor_options(main_, options)),
         log_(log_options(main_, options,
                          [this](std::int64_t) { log_states(main_.log_current_states, "CURRENT"); })),
         status_(status_options(main_)),
@@ -362,18 +375,20 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     loop_.arm_timer(timer, due);
   }
 
-  // A snapshot for the retention writer thread (~2 ms at 100k services); it formats and writes.
+  // A snapshot for the retention writer thread (~2 ms at 100k services); it formats and writes. In fresh
+  // memory, freed once written: saves come minutes apart, so keeping the last one's memory for reuse (as
+  // status.dat does) would only add to the resident size.
   void publish_retention() {
     retention_writes_seen_ = retention_writer_.stats().writes;
-    retention_writer_.publish(retention_snapshots_.build({.model = model_,
-                                                          .main = main_,
-                                                          .hosts = hosts_,
-                                                          .services = services_,
-                                                          .counters = retention_counters_,
-                                                          .carried = retention_carried_,
-                                                          .now = now_epoch(),
-                                                          .comments = retained_comments_,
-                                                          .downtimes = retained_downtimes_}));
+    retention_writer_.publish(retention::make_snapshot({.model = model_,
+                                                        .main = main_,
+                                                        .hosts = hosts_,
+                                                        .services = services_,
+                                                        .counters = retention_counters_,
+                                                        .carried = retention_carried_,
+                                                        .now = now_epoch(),
+                                                        .comments = retained_comments_,
+                                                        .downtimes = retained_downtimes_}));
   }
 
   // Log lines for what the retention writer thread did since the last look (the log is the core's).
@@ -767,7 +782,6 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   StatusSnapshotBuilder status_snapshots_;
   RetentionErrors retention_errors_;  // before retention_writer_, whose thread reports into it
   retention::Writer retention_writer_;
-  retention::SnapshotBuilder retention_snapshots_;
   std::shared_ptr<const retention::Carried> retention_carried_;
   retention::ProgramCounters retention_counters_;
   std::vector<retention::Comment> retained_comments_;  // kept as read until the engine keeps comments

@@ -21,8 +21,8 @@
 namespace vedette::engine {
 
 struct CoreOptions {
-  bool log_to_stdout = false;  // mirror the log on stdout (the foreground run)
-  unsigned executor_threads = 2;
+  bool log_to_stdout = false;     // mirror the log on stdout (the foreground run)
+  unsigned executor_threads = 0;  // 0: from check_workers, as Naemon sizes its worker pool
   std::uint64_t random_seed = 0;  // 0: from the clock; tests fix it for a reproducible initial spread
   // Called once from run(), when status.dat has been written and the loop is about to start (daemon mode
   // lets the waiting parent exit then).
