@@ -293,8 +293,7 @@ class Applier {
       // written is kept here, for hosts and services alike (docs/compatibility.md).
       if (b.has(K::current_attempt)) st->current_attempt = std::max(1, to_int(b.get(K::current_attempt)));
       if (b.has(K::state_type)) {
-        st->state_type =
-            to_int(b.get(K::state_type)) == 0 ? state::StateType::soft : state::StateType::hard;
+        st->state_type = to_int(b.get(K::state_type)) == 0 ? state::StateType::soft : state::StateType::hard;
       }
       time(K::last_state_change, st->last_state_change);
       time(K::last_hard_state_change, st->last_hard_state_change);

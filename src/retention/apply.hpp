@@ -18,10 +18,10 @@
 #pragma once
 
 #include "config/main_config.hpp"
-#include "state/check_state.hpp"
 #include "model/model.hpp"
 #include "retention/carried.hpp"
 #include "retention/reader.hpp"
+#include "state/check_state.hpp"
 
 #include <cstddef>
 #include <memory>

@@ -9,9 +9,9 @@
 // Indexed by the ids of the model it was applied to: after a reload, build a new one (write, read, apply).
 #pragma once
 
-#include "state/check_state.hpp"
 #include "model/model.hpp"
 #include "retention/modattr.hpp"
+#include "state/check_state.hpp"
 
 #include <array>
 #include <cstdint>

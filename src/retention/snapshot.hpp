@@ -12,9 +12,9 @@
 #pragma once
 
 #include "config/main_config.hpp"
-#include "state/check_state.hpp"
 #include "model/model.hpp"
 #include "retention/carried.hpp"
+#include "state/check_state.hpp"
 
 #include <array>
 #include <cstddef>

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "config/loader.hpp"
-#include "state/check_state.hpp"
 #include "retention/apply.hpp"
+#include "state/check_state.hpp"
 
 #include <gtest/gtest.h>
 
