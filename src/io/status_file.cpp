@@ -1,5 +1,6 @@
 #include "io/status_file.hpp"
 
+#include "io/naemon_lines.hpp"
 #include "io/write_all.hpp"
 #include "model/model.hpp"
 
@@ -26,106 +27,10 @@ namespace {
 // memory whole.
 constexpr std::size_t k_chunk = std::size_t{1} << 20;
 
-// Appends status.dat text. Naemon writes with fprintf: %d, %lu, %f, %.3f, %.2f and %s; these helpers give
-// the same bytes.
-class Out {
- public:
-  explicit Out(std::string& s) : s_(s) {}
-
-  void raw(std::string_view text) { s_.append(text); }
-
-  // "\t<key>=<value>\n"; `key` includes the tab and the '='.
-  void str(std::string_view key, std::string_view value) {
-    s_.append(key);
-    escaped(value);
-    s_.push_back('\n');
-  }
-  void num(std::string_view key, long long value) {
-    s_.append(key);
-    const fmt::format_int f(value);
-    s_.append(f.data(), f.size());
-    s_.push_back('\n');
-  }
-  // %lu of a time_t or an unsigned long, as Naemon prints them.
-  void unum(std::string_view key, unsigned long value) {
-    s_.append(key);
-    const fmt::format_int f(value);
-    s_.append(f.data(), f.size());
-    s_.push_back('\n');
-  }
-  void time(std::string_view key, std::int64_t value) { unum(key, static_cast<unsigned long>(value)); }
-  void flag(std::string_view key, bool value) {
-    s_.append(key);
-    s_.push_back(value ? '1' : '0');
-    s_.push_back('\n');
-  }
-  // %f with 6, 3 or 2 decimals.
-  template <int Decimals>
-  void fixed(std::string_view key, double value) {
-    s_.append(key);
-    append_fixed<Decimals>(value);
-    s_.push_back('\n');
-  }
-  // "\t_NAME=<has been modified>;<value>\n"
-  void custom(const model::CustomVariable& v) {
-    s_.append("\t_");
-    s_.append(v.name);
-    s_.append("=0;");  // Vedette has no CHANGE_CUSTOM_*_VAR yet: never modified
-    escaped(v.value);
-    s_.push_back('\n');
-  }
-  // A struct timeval as Naemon's tv_str(): "%lld.%06ld".
-  void timeval(std::string_view key, std::int64_t sec, std::int32_t usec) {
-    s_.append(key);
-    fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{}.{:06}\n"), sec, usec);
-  }
-  void triple(std::string_view key, const std::array<int, 3>& v) {
-    s_.append(key);
-    fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{},{},{}\n"), v[0], v[1], v[2]);
-  }
-
- private:
-  // Naemon stores long output with its newlines escaped as the two bytes "\n" and writes strings as they
-  // are; a raw newline that still reached a value here would end the line and corrupt the block, so it is
-  // escaped the same way (backslashes are left alone, as Naemon leaves them).
-  void escaped(std::string_view value) {
-    for (;;) {
-      const void* nl = value.empty() ? nullptr : std::memchr(value.data(), '\n', value.size());
-      if (nl == nullptr) {
-        s_.append(value);
-        return;
-      }
-      const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(nl) - value.data());
-      s_.append(value.data(), at);
-      s_.append("\\n");
-      value.remove_prefix(at + 1);
-    }
-  }
-
-  template <int Decimals>
-  void append_fixed(double value) {
-    // Whole numbers (intervals, most execution times at 0) are by far the common case; printing them by
-    // hand avoids the float formatter. Anything else goes through fmt, which rounds exactly as printf.
-    if (value >= 0 && value < 1e15 && value == static_cast<double>(static_cast<long long>(value))) {
-      const fmt::format_int f(static_cast<long long>(value));
-      s_.append(f.data(), f.size());
-      s_.append(".000000", Decimals + 1);
-      return;
-    }
-    if constexpr (Decimals == 6) {
-      fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{:.6f}"), value);
-    } else if constexpr (Decimals == 3) {
-      fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{:.3f}"), value);
-    } else {
-      fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{:.2f}"), value);
-    }
-  }
-
-  std::string& s_;
-};
+using Out = NaemonLines;
 
 void write_custom(Out& o, const std::vector<model::CustomVariable>& vars) {
-  for (const model::CustomVariable& v : vars) o.custom(v);
+  for (const model::CustomVariable& v : vars) o.custom("\t", v.name, false, v.value);  // never modified yet
 }
 
 std::string_view period_name(const model::Model& m, model::TimeperiodId id) {
@@ -184,7 +89,8 @@ void write_header_and_program(Out& o, const StatusProgram& p) {
       "\tparallel_host_check_stats=",
       "\tserial_host_check_stats=",
   };
-  for (std::size_t i = 0; i < k_stat_keys.size(); ++i) o.triple(k_stat_keys[i], p.check_stats[i]);
+  for (std::size_t i = 0; i < k_stat_keys.size(); ++i)
+    o.list(k_stat_keys[i], std::span<const int>(p.check_stats[i]));
   o.raw("\t}\n\n");
 }
 

@@ -1,5 +1,6 @@
 #include "retention/writer.hpp"
 
+#include "io/naemon_lines.hpp"
 #include "io/write_all.hpp"
 
 #include <fmt/compile.h>
@@ -24,97 +25,7 @@ namespace {
 // whole.
 constexpr std::size_t k_chunk = std::size_t{1} << 20;
 
-// Appends retention.dat lines. Naemon writes with fprintf (%d, %lu, %f, %.3f, %.2f, %s); these give the
-// same bytes. Keys include their '='.
-class Out {
- public:
-  explicit Out(std::string& s) : s_(s) {}
-
-  void raw(std::string_view text) { s_.append(text); }
-  void str(std::string_view key, std::string_view value) {
-    s_.append(key);
-    escaped(value);
-    s_.push_back('\n');
-  }
-  void num(std::string_view key, long long value) {
-    s_.append(key);
-    const fmt::format_int f(value);
-    s_.append(f.data(), f.size());
-    s_.push_back('\n');
-  }
-  void unum(std::string_view key, unsigned long value) {
-    s_.append(key);
-    const fmt::format_int f(value);
-    s_.append(f.data(), f.size());
-    s_.push_back('\n');
-  }
-  // A time_t printed with %lu, as Naemon does.
-  void time(std::string_view key, Time value) { unum(key, static_cast<unsigned long>(value)); }
-  void flag(std::string_view key, bool value) {
-    s_.append(key);
-    s_.push_back(value ? '1' : '0');
-    s_.push_back('\n');
-  }
-  template <int Decimals>
-  void fixed(std::string_view key, double value) {
-    s_.append(key);
-    // Whole numbers (intervals, most timings) skip the float formatter; the rest rounds as printf does.
-    if (value >= 0 && value < 1e15 && value == static_cast<double>(static_cast<long long>(value))) {
-      const fmt::format_int f(static_cast<long long>(value));
-      s_.append(f.data(), f.size());
-      s_.append(".000000", Decimals + 1);
-    } else if constexpr (Decimals == 6) {
-      fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{:.6f}"), value);
-    } else if constexpr (Decimals == 3) {
-      fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{:.3f}"), value);
-    } else {
-      fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{:.2f}"), value);
-    }
-    s_.push_back('\n');
-  }
-  // tv_str(): "%lld.%06ld".
-  void timeval(std::string_view key, Time sec, std::int32_t usec) {
-    s_.append(key);
-    fmt::format_to(std::back_inserter(s_), FMT_COMPILE("{}.{:06}\n"), sec, usec);
-  }
-  void history(const std::array<std::uint8_t, k_state_history_size>& h) {
-    s_.append("state_history=");
-    for (std::size_t i = 0; i < h.size(); ++i) {
-      if (i > 0) s_.push_back(',');
-      const fmt::format_int f(h[i]);
-      s_.append(f.data(), f.size());
-    }
-    s_.push_back('\n');
-  }
-  // "_NAME=<modified>;<value>"
-  void custom(std::string_view name, bool modified, std::string_view value) {
-    s_.push_back('_');
-    s_.append(name);
-    s_.append(modified ? "=1;" : "=0;");
-    escaped(value);
-    s_.push_back('\n');
-  }
-
- private:
-  // A value ends at its line. Naemon stores long output with newlines escaped as the two bytes "\n"; a raw
-  // newline that still reached a value here would end it early and turn the rest into a bogus line, so it
-  // is escaped the same way.
-  void escaped(std::string_view value) {
-    for (;;) {
-      const void* nl = value.empty() ? nullptr : std::memchr(value.data(), '\n', value.size());
-      if (nl == nullptr) {
-        s_.append(value);
-        return;
-      }
-      const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(nl) - value.data());
-      s_.append(value.data(), at);
-      s_.append("\\n");
-      value.remove_prefix(at + 1);
-    }
-  }
-
-  std::string& s_;
-};
+using Out = io::NaemonLines;
 
 std::string_view period_name(const model::Model& m, model::TimeperiodId id) {
   return model::is_set(id) ? m.timeperiods[model::index(id)].name : std::string_view{};
@@ -255,9 +166,9 @@ class ObjectView {
         }
       }
       if (changed != nullptr) {
-        o.custom(v.name, true, changed->value);
+        o.custom("", v.name, true, changed->value);
       } else {
-        o.custom(v.name, false, v.value);
+        o.custom("", v.name, false, v.value);
       }
     }
   }
@@ -352,7 +263,7 @@ void write_host(Out& o, const Snapshot& s, const model::Host& h, const Checkable
   v.flag(o, Flag::obsess);
   write_flapping(o, v.ex());
   v.last_update(o);
-  o.history(v.ex().state_history);
+  o.list("state_history=", std::span<const std::uint8_t>(v.ex().state_history));
   v.custom_variables(o);
   o.raw("}\n");
 }
@@ -395,7 +306,7 @@ void write_service(Out& o, const Snapshot& s, const model::Service& c, const Che
   v.flag(o, Flag::obsess);
   v.last_update(o);
   write_flapping(o, v.ex());
-  o.history(v.ex().state_history);
+  o.list("state_history=", std::span<const std::uint8_t>(v.ex().state_history));
   v.custom_variables(o);
   o.raw("}\n");
 }
@@ -432,7 +343,7 @@ void write_contact(Out& o, const Snapshot& s, const model::Contact& c, const Con
     for (const ModifiedVariable& m : e.custom_variables) {
       if (m.name == v.name) changed = &m;
     }
-    o.custom(v.name, changed != nullptr, changed != nullptr ? std::string_view(changed->value) : v.value);
+    o.custom("", v.name, changed != nullptr, changed != nullptr ? std::string_view(changed->value) : v.value);
   }
   o.raw("}\n");
 }
