@@ -82,7 +82,9 @@ int run_cli(int argc, char** argv) {
   if (diags.has_errors() || cfg.model == nullptr) return print_verify_report(cfg, diags, stderr);
   for (const config::Diagnostic& d : diags.all()) fmt::print(stderr, "{}\n", config::Diagnostics::format(d));
   std::fflush(stderr);
-  return run_daemon(std::move(cfg), DaemonOptions{.log_to_stdout = !daemon_mode, .daemon_mode = daemon_mode});
+  return run_daemon(
+      std::move(cfg),
+      DaemonOptions{.config_path = config_path, .log_to_stdout = !daemon_mode, .daemon_mode = daemon_mode});
 }
 
 }  // namespace vedette::app

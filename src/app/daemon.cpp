@@ -3,7 +3,7 @@
 #include "app/daemonize.hpp"
 #include "commands/command_reader.hpp"
 #include "engine/core.hpp"
-#include "io/object_cache.hpp"
+#include "engine/reload.hpp"
 #include "loop/signals.hpp"
 #include "loop/thread_name.hpp"
 
@@ -36,20 +36,17 @@ int run_daemon(config::Configuration configuration, DaemonOptions options) {
   loop::RealClock clock;
   engine::CoreOptions core_options;
   core_options.log_to_stdout = options.log_to_stdout;
+  core_options.config_path = options.config_path;
   if (daemon) {
     core_options.on_started = [&daemon] { daemon->report_started(); };
     core_options.on_stopped = [&daemon] { daemon->release(); };
   }
   const bool read_commands = configuration.main.check_external_commands;
+  // As Naemon: objects.cache once the configuration is loaded, before the first check (and at each reload).
+  // A failure is logged and the daemon runs on (the CGIs then read an old or no file).
+  const std::string cache_error = engine::write_object_cache(configuration, std::time(nullptr));
   engine::Core core(std::move(configuration), clock, core_options);
-  // As Naemon: objects.cache once the configuration is loaded, before the first check. A failure is logged
-  // and the daemon runs on (the CGIs then read an old or no file).
-  const config::MainConfig& main = core.main_config();
-  const io::ObjectCacheResult cache = io::write_object_cache(
-      main.object_cache_file, core.model(), std::time(nullptr),
-      main.object_cache_format == config::ObjectCacheFormat::nagios ? io::ObjectCacheFormat::nagios
-                                                                    : io::ObjectCacheFormat::naemon);
-  if (!cache.error.empty()) core.log(fmt::format("Error: {}", cache.error));
+  if (!cache_error.empty()) core.log(fmt::format("Error: {}", cache_error));
   // Loading and objects.cache leave tens of MB of freed heap at 100k objects; give them back to the system
   // rather than keep them resident for the daemon's lifetime.
   ::malloc_trim(0);

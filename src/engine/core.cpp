@@ -1,6 +1,7 @@
 #include "engine/core.hpp"
 
 #include "engine/macros.hpp"
+#include "engine/reload.hpp"
 #include "engine/state_machine.hpp"
 #include "engine/status_snapshot.hpp"
 #include "exec/executor.hpp"
@@ -19,12 +20,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
+#include <cstring>
 #include <ctime>
 #include <functional>
 #include <mutex>
 #include <random>
 #include <thread>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace vedette::engine {
 
@@ -105,7 +109,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
  public:
   Impl(config::Configuration configuration, loop::Clock& clock, CoreOptions options)
       : cfg_(std::move(configuration)),
-        model_(*cfg_.model),
+        model_owner_(std::move(cfg_.model)),
+        model_(model_owner_.get()),
         main_(cfg_.main),
         clock_(clock),
         loop_(clock),
@@ -117,38 +122,15 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
         retention_writer_(retention_options(main_, retention_errors_)),
         evaluator_(periods_, &day_cache_) {
     apply_main_settings();
-
-    services_.resize(model_.services.size());
-    hosts_.resize(model_.hosts.size());
-    for (std::size_t i = 0; i < hosts_.size(); ++i) {
-      hosts_[i].current_state = model_.hosts[i].initial_state;
-      hosts_[i].last_state = hosts_[i].last_hard_state = hosts_[i].current_state;
-    }
-    for (std::size_t i = 0; i < services_.size(); ++i) {
-      services_[i].current_state = model_.services[i].initial_state;
-      services_[i].last_state = services_[i].last_hard_state = services_[i].current_state;
-    }
-
-    periods_.resize(model_.timeperiods.size());
-    for (std::size_t i = 0; i < periods_.size(); ++i) {
-      periods_[i].rules = &model_.timeperiods[i].rules;
-      for (model::TimeperiodId e : model_.timeperiods[i].exclusions)
-        periods_[i].exclusions.push_back(timeperiod::PeriodIndex{model::index(e)});
-    }
-    evaluator_ = timeperiod::Evaluator(periods_, &day_cache_);
-
+    initial_states(*model_, hosts_, services_);
+    build_periods();
     const std::size_t checks = services_.size() + hosts_.size();
     loop_.reserve_timers(static_cast<std::uint32_t>(checks + 8));
-    timer_of_.resize(checks);
-    for (std::uint32_t c = 0; c < checks; ++c) {
-      timer_of_[c] = loop_.add_timer(*this);
-      if (check_of_timer_.size() <= timer_of_[c]) check_of_timer_.resize(timer_of_[c] + 1, k_not_a_check);
-      check_of_timer_[timer_of_[c]] = c;
-    }
     rotation_timer_ = loop_.add_timer(*this);
     status_timer_ = loop_.add_timer(*this);
     retention_timer_ = loop_.add_timer(*this);
     tick_timer_ = loop_.add_timer(*this);
+    add_check_timers();
     scheduled_at_.resize(checks);
     due_at_.resize(checks);
     submitted_at_.resize(checks);
@@ -159,10 +141,34 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   loop::Loop& loop() { return loop_; }
 
+  // The evaluator's view of the model's timeperiods (again after a reload; the day cache starts afresh).
+  void build_periods() {
+    periods_.assign(model_->timeperiods.size(), timeperiod::Period{});
+    for (std::size_t i = 0; i < periods_.size(); ++i) {
+      periods_[i].rules = &model_->timeperiods[i].rules;
+      for (model::TimeperiodId e : model_->timeperiods[i].exclusions)
+        periods_[i].exclusions.push_back(timeperiod::PeriodIndex{model::index(e)});
+    }
+    day_cache_ = timeperiod::DayCache{};
+    evaluator_ = timeperiod::Evaluator(periods_, &day_cache_);
+  }
+
+  // One timer per check of the model, disarmed.
+  void add_check_timers() {
+    const std::size_t checks = services_.size() + hosts_.size();
+    timer_of_.resize(checks);
+    for (std::uint32_t c = 0; c < checks; ++c) {
+      timer_of_[c] = loop_.add_timer(*this);
+      if (check_of_timer_.size() <= timer_of_[c]) check_of_timer_.resize(timer_of_[c] + 1, k_not_a_check);
+      check_of_timer_[timer_of_[c]] = c;
+    }
+  }
+
   int run() {
     loop::block_loop_signals();  // the caller should have done so before the constructor started threads
     signals_ = std::make_unique<loop::SignalFd>();
     loop_.watch(signals_->fd(), loop::Interest::read, *this);
+    loop_.watch(reloader_.fd(), loop::Interest::read, *this);
     // Results are picked up by polling the queue once per iteration; while checks run, a tick makes sure
     // an iteration comes at least every k_result_period. Waking the core for each result instead doubled
     // its wakeups, and with them its CPU per check (bench/perfbench/run.sh).
@@ -170,14 +176,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     loop_.set_timer_slack(k_dispatch_ahead);
     loop_.add_before_poll(*this);
     program_start_ = now_epoch();
-    log(fmt::format("Vedette {} starting... (PID={})", VEDETTE_VERSION, ::getpid()));
-    const std::time_t t = static_cast<std::time_t>(program_start_);
-    char when[64] = {};
-    ctime_r(&t, when);
-    std::string_view local(when);
-    if (!local.empty() && local.back() == '\n') local.remove_suffix(1);
-    log(fmt::format("Local time is {}", local));
-    log("LOG VERSION: 2.0");
+    log_start_lines();
     restore_retained_state();
     log_states(main_.log_initial_states, "INITIAL");
     schedule_initial_checks();
@@ -194,6 +193,18 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     return 0;
   }
 
+  // What Naemon logs when it starts, and again after each reload.
+  void log_start_lines() {
+    log(fmt::format("Vedette {} starting... (PID={})", VEDETTE_VERSION, ::getpid()));
+    const std::time_t t = static_cast<std::time_t>(program_start_);
+    char when[64] = {};
+    ctime_r(&t, when);
+    std::string_view local(when);
+    if (!local.empty() && local.back() == '\n') local.remove_suffix(1);
+    log(fmt::format("Local time is {}", local));
+    log("LOG VERSION: 2.0");
+  }
+
   void stop(std::string_view reason) {
     if (!reason.empty()) log(reason);
     loop_.stop();
@@ -203,8 +214,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   void submit_passive_result(const PassiveResult& p) {
     const Time now = now_epoch();
-    auto host_it = model_.host_by_name.find(p.host_name);
-    if (host_it == model_.host_by_name.end()) {
+    auto host_it = model_->host_by_name.find(p.host_name);
+    if (host_it == model_->host_by_name.end()) {
       log(
           fmt::format("Warning:  Passive check result was received for {} '{}'{}, but the host could not be "
                       "found!",
@@ -224,12 +235,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     r.state = p.return_code;
     if (p.service_description.empty()) {
       if (!main_.accept_passive_host_checks ||
-          !model_.hosts[model::index(host_it->second)].passive_checks_enabled)
+          !model_->hosts[model::index(host_it->second)].passive_checks_enabled)
         return;
       apply_host(host_it->second, r, now, now_instant());
       return;
     }
-    model::ServiceId sid = model_.find_service(p.host_name, p.service_description);
+    model::ServiceId sid = model_->find_service(p.host_name, p.service_description);
     if (!model::is_set(sid)) {
       log(
           fmt::format("Warning:  Passive check result was received for service '{}' on host '{}', but the "
@@ -237,14 +248,14 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       p.service_description, p.host_name));
       return;
     }
-    if (!main_.accept_passive_service_checks || !model_.services[model::index(sid)].passive_checks_enabled)
+    if (!main_.accept_passive_service_checks || !model_->services[model::index(sid)].passive_checks_enabled)
       return;
     if (r.state < 0 || r.state > 3) r.state = k_state_unknown;
     std::replace(r.output.begin(), r.output.end(), ';', ':');
     apply_service(sid, r, now, now_instant());
   }
 
-  const model::Model& model() const { return model_; }
+  const model::Model& model() const { return *model_; }
   const config::MainConfig& main_config() const { return main_; }
   const std::vector<HostState>& hosts() const { return hosts_; }
   const std::vector<ServiceState>& services() const { return services_; }
@@ -328,12 +339,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                                                     main_.retained_scheduling_randomize_window, random01));
     };
     for (std::uint32_t s = 0; s < services_.size(); ++s) {
-      const double interval = interval_seconds(model_.services[s].check_interval);
+      const double interval = interval_seconds(model_->services[s].check_interval);
       if (interval <= 0) continue;
       schedule(s, first_delay(services_[s], interval));
     }
     for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
-      const double interval = interval_seconds(model_.hosts[h].check_interval);
+      const double interval = interval_seconds(model_->hosts[h].check_interval);
       if (interval <= 0) continue;
       schedule(check_of(model::HostId{h}), first_delay(hosts_[h], interval));
     }
@@ -345,7 +356,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     if (!main_.retain_state_information) return;
     const Time now = now_epoch();
     retention::LoadResult r =
-        retention::load(main_.state_retention_file, {model_, cfg_.main, hosts_, services_}, now);
+        retention::load(main_.state_retention_file, {*model_, cfg_.main, hosts_, services_}, now);
     for (const retention::Warning& w : r.warnings)
       log(fmt::format("Warning: {}", retention::format_warning(main_.state_retention_file, w)));
     if (r.status == retention::Data::Status::error) {
@@ -380,15 +391,20 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   // status.dat does) would only add to the resident size.
   void publish_retention() {
     retention_writes_seen_ = retention_writer_.stats().writes;
-    retention_writer_.publish(retention::make_snapshot({.model = model_,
-                                                        .main = main_,
-                                                        .hosts = hosts_,
-                                                        .services = services_,
-                                                        .counters = retention_counters_,
-                                                        .carried = retention_carried_,
-                                                        .now = now_epoch(),
-                                                        .comments = retained_comments_,
-                                                        .downtimes = retained_downtimes_}));
+    retention_writer_.publish(retention_snapshot());
+  }
+
+  std::shared_ptr<const retention::Snapshot> retention_snapshot() const {
+    return retention::make_snapshot({.model = *model_,
+                                     .main = main_,
+                                     .hosts = hosts_,
+                                     .services = services_,
+                                     .counters = retention_counters_,
+                                     .carried = retention_carried_,
+                                     .now = now_epoch(),
+                                     .comments = retained_comments_,
+                                     .downtimes = retained_downtimes_,
+                                     .keep_alive = model_owner_});
   }
 
   // Log lines for what the retention writer thread did since the last look (the log is the core's).
@@ -445,7 +461,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     program.next_comment_id = retention_counters_.next_comment_id;
     program.next_downtime_id = retention_counters_.next_downtime_id;
     program.next_event_id = retention_counters_.next_event_id;
-    status_.publish(status_snapshots_.build(model_, main_, hosts_, services_, program));
+    status_.publish(status_snapshots_.build(*model_, main_, hosts_, services_, program, model_owner_));
     arm_periodic(status_timer_, status_due_, std::chrono::seconds(std::max(1, main_.status_update_interval)));
   }
 
@@ -460,11 +476,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   // Once per iteration, in this order: apply finished checks (they may schedule host checks now), start
   // the due ones as one batch, keep a tick while checks are out, then hand the log lines over.
   void before_poll() override {
-    if (results_.has_results()) {
-      results_.drain(results_batch_);
-      for (exec::CheckResult& r : results_batch_) handle_result(r);
-      results_batch_.clear();
-    }
+    drain_results();
     if (!due_.empty()) run_due_checks();
     if (!jobs_.empty()) executor_.submit_batch(jobs_);
     jobs_.clear();
@@ -497,7 +509,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   // Naemon's handle_service_check_event() for a scheduled check.
   void run_service_check(model::ServiceId sid, Instant at) {
     const std::uint32_t check = check_of(sid);
-    const model::Service& cfg = model_.services[model::index(sid)];
+    const model::Service& cfg = model_->services[model::index(sid)];
     ServiceState& st = services_[model::index(sid)];
     const loop::WallTime scheduled = scheduled_at_[check];
     const Time now = to_epoch(at.wall);
@@ -516,7 +528,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       return;
     }
     start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::service, scheduled, at.mono,
-                MacroContext{.model = model_,
+                MacroContext{.model = *model_,
                              .main = main_,
                              .host = cfg.host,
                              .service = sid,
@@ -529,7 +541,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   void run_host_check(model::HostId hid, Instant at) {
     const std::uint32_t check = check_of(hid);
-    const model::Host& cfg = model_.hosts[model::index(hid)];
+    const model::Host& cfg = model_->hosts[model::index(hid)];
     HostState& st = hosts_[model::index(hid)];
     const loop::WallTime scheduled = scheduled_at_[check];
     const Time now = to_epoch(at.wall);
@@ -549,7 +561,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       return;
     }
     start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::host, scheduled, at.mono,
-                MacroContext{.model = model_,
+                MacroContext{.model = *model_,
                              .main = main_,
                              .host = hid,
                              .now = now,
@@ -580,14 +592,14 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   void start_check(std::uint32_t check, const model::CommandCall& call, int timeout_s, exec::CheckKind kind,
                    loop::WallTime scheduled, MonoTime start_at, const MacroContext& ctx) {
     if (!call.is_set()) return;
-    const model::Command& command = model_.commands[model::index(call.command)];
-    expand_command(command.compiled, ctx, model_.args_of(call), expanded_);
+    const model::Command& command = model_->commands[model::index(call.command)];
+    expand_command(command.compiled, ctx, model_->args_of(call), expanded_);
     CheckState& st = state_of(check);
     st.is_executing = true;
     ++running_;
     exec::CheckJob job;
     job.id = check;
-    job.generation = ++generation_[check];
+    job.generation = generation_[check] = ++last_generation_;
     job.kind = kind;
     job.argv = std::move(expanded_.argv);
     job.use_shell = expanded_.shell;
@@ -603,16 +615,26 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   void on_ready(int fd, loop::Interest) override {
     if (signals_ && fd == signals_->fd()) {
       loop::SignalSet got = signals_->drain();
-      if (got.contains(SIGTERM)) stop("Caught SIGTERM, shutting down...");
-      if (got.contains(SIGINT)) stop("Caught SIGINT, shutting down...");
-      // SIGHUP (reload) arrives with the persistence issue; until then it is ignored.
+      for (int sig : {SIGTERM, SIGINT}) {
+        if (got.contains(sig)) stop(fmt::format("Caught '{}', shutting down...", ::strsignal(sig)));
+      }
+      if (got.contains(SIGHUP)) begin_reload();
       return;
     }
+    if (fd == reloader_.fd()) finish_reload();
   }
 
-  void handle_result(const exec::CheckResult& r) {
-    if (r.id >= generation_.size() || r.generation != generation_[r.id]) return;  // rescheduled away
-    if (running_ > 0) --running_;
+  void handle_result(exec::CheckResult& r) {
+    if (running_ > 0) --running_;  // every job comes back once, whatever its fate
+    if (!started_before_reload_.empty()) {
+      // A check started under the previous configuration: it counts for the same object in this one.
+      if (auto it = started_before_reload_.find(r.generation); it != started_before_reload_.end()) {
+        r.id = it->second;
+        started_before_reload_.erase(it);
+      }
+    }
+    // Generations are unique, so this also drops checks of objects a reload removed.
+    if (r.id >= generation_.size() || r.generation != generation_[r.id]) return;
     if (r.outcome == exec::Outcome::cancelled) {  // never started: as if it had not been due yet
       state_of(r.id).is_executing = false;
       return;
@@ -639,14 +661,14 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       ended.wall -= lag;
     }
     if (is_service(r.id)) {
-      const model::Service& svc = model_.services[r.id];
+      const model::Service& svc = model_->services[r.id];
       std::string warning = exec::check_warning_text(verdict, r.kind, svc.host_name, svc.description);
       if (!warning.empty()) log(warning);
       apply_service(model::ServiceId{r.id}, out, now, ended);
     } else {
       const model::HostId hid{r.id - static_cast<std::uint32_t>(services_.size())};
       std::string warning =
-          exec::check_warning_text(verdict, r.kind, model_.hosts[model::index(hid)].name, {});
+          exec::check_warning_text(verdict, r.kind, model_->hosts[model::index(hid)].name, {});
       if (!warning.empty()) log(warning);
       apply_host(hid, out, now, ended);
     }
@@ -654,12 +676,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   // `base`: when the result counts as applied; retries and the next regular check are scheduled from it.
   void apply_service(model::ServiceId sid, const CheckOutcome& r, Time now, Instant base) {
-    const model::Service& cfg = model_.services[model::index(sid)];
+    const model::Service& cfg = model_->services[model::index(sid)];
     ServiceState& st = services_[model::index(sid)];
     HostState& host = hosts_[model::index(cfg.host)];
     const ServiceRules rules{cfg.max_check_attempts, cfg.is_volatile, cfg.retry_interval != 0};
     const ServiceEffects fx = apply_service_result(
-        st, rules, {host, model_.hosts[model::index(cfg.host)].initial_state}, r, settings_, now);
+        st, rules, {host, model_->hosts[model::index(cfg.host)].initial_state}, r, settings_, now);
     if (fx.log_passive)
       log(fmt::format("PASSIVE SERVICE CHECK: {};{};{};{}", cfg.host_name, cfg.description, st.current_state,
                       st.plugin_output));
@@ -680,7 +702,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   }
 
   void apply_host(model::HostId hid, const CheckOutcome& r, Time now, Instant base) {
-    const model::Host& cfg = model_.hosts[model::index(hid)];
+    const model::Host& cfg = model_->hosts[model::index(hid)];
     HostState& st = hosts_[model::index(hid)];
     bool any_parent_up = false;
     for (model::HostId p : cfg.parents)
@@ -718,12 +740,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   void log_states(bool enabled, std::string_view kind) {
     if (!enabled) return;
     for (std::size_t h = 0; h < hosts_.size(); ++h)
-      log(fmt::format("{} HOST STATE: {};{};{};{};{}", kind, model_.hosts[h].name,
+      log(fmt::format("{} HOST STATE: {};{};{};{};{}", kind, model_->hosts[h].name,
                       host_state_name(hosts_[h].current_state), state_type_name(hosts_[h].state_type),
                       hosts_[h].current_attempt, hosts_[h].plugin_output));
     for (std::size_t s = 0; s < services_.size(); ++s)
-      log(fmt::format("{} SERVICE STATE: {};{};{};{};{};{}", kind, model_.services[s].host_name,
-                      model_.services[s].description, service_state_name(services_[s].current_state),
+      log(fmt::format("{} SERVICE STATE: {};{};{};{};{};{}", kind, model_->services[s].host_name,
+                      model_->services[s].description, service_state_name(services_[s].current_state),
                       state_type_name(services_[s].state_type), services_[s].current_attempt,
                       services_[s].plugin_output));
   }
@@ -743,6 +765,203 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     return out;
   }
 
+  // SIGHUP: as Naemon, a reload re-reads the whole configuration. The new one is loaded and prepared on the
+  // reload thread while checks go on (engine/reload.hpp); the swap happens in finish_reload().
+  void begin_reload() {
+    log(fmt::format("Caught '{}', restarting...", ::strsignal(SIGHUP)));
+    if (options_.config_path.empty()) {
+      log("Warning: No main config file to reload from; the running configuration is kept.");
+      return;
+    }
+    if (reloader_.busy()) {
+      reload_again_ = true;  // the files may have changed again since that reload read them
+      return;
+    }
+    reloader_.start({options_.config_path, retention_snapshot(), now_epoch()});
+  }
+
+  void finish_reload() {
+    std::unique_ptr<PreparedConfig> p = reloader_.take();
+    if (!p) return;
+    for (const config::Diagnostic& d : p->diags.all()) log(config::Diagnostics::format(d));
+    if (!p->ok()) {
+      log(
+          fmt::format("Error: Reload failed: {} error(s) in the configuration; the running configuration is "
+                      "kept. Run Vedette with -v to verify it.",
+                      std::max<std::size_t>(1, p->diags.error_count())));
+    } else {
+      swap_in(*p);
+    }
+    if (reload_again_) {
+      reload_again_ = false;
+      reloader_.start({options_.config_path, retention_snapshot(), now_epoch()});
+    }
+  }
+
+  // The new configuration takes over. Every host and service that still exists (by name) keeps its state
+  // exactly as it is now, its place in the schedule and its running check, whose result will count for it;
+  // new objects are spread over their first interval as at start-up; results of checks of removed objects
+  // are dropped when they come back.
+  void swap_in(PreparedConfig& p) {
+    const MonoTime began = clock_.now();
+    assert(due_.empty() && jobs_.empty());  // before_poll() hands them over; the fds are served before it
+    drain_results();                        // what came back so far belongs to the old objects
+
+    const model::Model& old = *model_;
+    const model::Model& next = *p.configuration.model;
+    const auto old_services = static_cast<std::uint32_t>(services_.size());
+    const auto old_checks = static_cast<std::uint32_t>(services_.size() + hosts_.size());
+    const auto new_services = static_cast<std::uint32_t>(next.services.size());
+    const auto new_checks = static_cast<std::uint32_t>(next.services.size() + next.hosts.size());
+    std::vector<std::uint32_t> old_of_new(new_checks, k_not_a_check);
+    std::vector<std::uint32_t> new_of_old(old_checks, k_not_a_check);
+    for (std::uint32_t s = 0; s < new_services; ++s) {
+      const model::ServiceId o = old.find_service(next.services[s].host_name, next.services[s].description);
+      if (model::is_set(o)) old_of_new[s] = model::index(o);
+    }
+    for (std::uint32_t h = 0; h < next.hosts.size(); ++h) {
+      if (auto it = old.host_by_name.find(next.hosts[h].name); it != old.host_by_name.end())
+        old_of_new[new_services + h] = old_services + model::index(it->second);
+    }
+    std::size_t kept = 0;
+    for (std::uint32_t c = 0; c < new_checks; ++c) {
+      if (old_of_new[c] == k_not_a_check) continue;
+      new_of_old[old_of_new[c]] = c;
+      ++kept;
+    }
+
+    // The schedule and the checks out, by new id.
+    std::vector<MonoTime> due_at(new_checks);
+    std::vector<loop::WallTime> scheduled_at(new_checks), submitted_at(new_checks);
+    std::vector<std::uint32_t> generation(new_checks, 0);
+    std::vector<std::uint8_t> was_armed(new_checks, 0);
+    std::unordered_map<std::uint32_t, std::uint32_t> started;
+    for (std::uint32_t c = 0; c < new_checks; ++c) {
+      const std::uint32_t o = old_of_new[c];
+      if (o == k_not_a_check) continue;
+      due_at[c] = due_at_[o];
+      scheduled_at[c] = scheduled_at_[o];
+      submitted_at[c] = submitted_at_[o];
+      generation[c] = generation_[o];
+      was_armed[c] = loop_.is_armed(timer_of_[o]) ? 1 : 0;
+      if (state_of(o).is_executing) started.emplace(generation_[o], c);
+    }
+    for (const auto& [gen, id] : started_before_reload_)  // from an earlier reload, still out
+      if (id < old_checks && new_of_old[id] != k_not_a_check) started.emplace(gen, new_of_old[id]);
+    // The hot state: the prepared one (retention.dat's rules), replaced by the exact current one of every
+    // object that is kept. A hard problem stays at the last attempt, however max_check_attempts changed.
+    std::vector<HostState> hosts = std::move(p.hosts);
+    std::vector<ServiceState> services = std::move(p.services);
+    auto carry = [](CheckState& to, CheckState&& from, int max_attempts) {
+      to = std::move(from);
+      max_attempts = std::max(1, max_attempts);
+      if (to.current_state != 0 && to.state_type == StateType::hard) to.current_attempt = max_attempts;
+      to.current_attempt = std::min(to.current_attempt, max_attempts);
+    };
+    for (std::uint32_t s = 0; s < new_services; ++s) {
+      if (old_of_new[s] == k_not_a_check) continue;
+      ServiceState& to = services[s];
+      ServiceState& from = services_[old_of_new[s]];
+      to.host_problem_at_last_check = from.host_problem_at_last_check;
+      to.last_time_ok = from.last_time_ok;
+      to.last_time_warning = from.last_time_warning;
+      to.last_time_unknown = from.last_time_unknown;
+      to.last_time_critical = from.last_time_critical;
+      carry(to, std::move(from), next.services[s].max_check_attempts);
+    }
+    for (std::uint32_t h = 0; h < next.hosts.size(); ++h) {
+      const std::uint32_t o = old_of_new[new_services + h];
+      if (o == k_not_a_check) continue;
+      HostState& to = hosts[h];
+      HostState& from = hosts_[o - old_services];
+      to.last_time_up = from.last_time_up;
+      to.last_time_down = from.last_time_down;
+      to.last_time_unreachable = from.last_time_unreachable;
+      carry(to, std::move(from), next.hosts[h].max_check_attempts);
+    }
+
+    for (std::uint32_t o = 0; o < old_checks; ++o) {
+      check_of_timer_[timer_of_[o]] = k_not_a_check;
+      loop_.remove_timer(timer_of_[o]);
+    }
+
+    // The swap. The old model lives on while a writer thread still holds a snapshot of it; what the core
+    // held is freed on another thread.
+    struct Replaced {
+      std::shared_ptr<const model::Model> model;
+      std::vector<HostState> hosts;
+      std::vector<ServiceState> services;
+      std::shared_ptr<const retention::Carried> carried;
+      std::vector<retention::Comment> comments;
+      std::vector<retention::Downtime> downtimes;
+    };
+    auto replaced = std::make_shared<Replaced>(Replaced{
+        std::move(model_owner_), std::move(hosts_), std::move(services_), std::move(retention_carried_),
+        std::move(retained_comments_), std::move(retained_downtimes_)});
+    cfg_ = std::move(p.configuration);
+    model_owner_ = std::move(cfg_.model);
+    model_ = model_owner_.get();
+    hosts_ = std::move(hosts);
+    services_ = std::move(services);
+    due_at_ = std::move(due_at);
+    scheduled_at_ = std::move(scheduled_at);
+    submitted_at_ = std::move(submitted_at);
+    generation_ = std::move(generation);
+    started_before_reload_ = std::move(started);
+    retention_carried_ = std::move(p.retained.carried);
+    retention_counters_ = p.retained.program;
+    retained_comments_ = std::move(p.retained.comments);
+    retained_downtimes_ = std::move(p.retained.downtimes);
+    apply_main_settings();
+    build_periods();
+    add_check_timers();
+
+    program_start_ = now_epoch();
+    log_start_lines();
+    if (!p.object_cache_error.empty()) log(fmt::format("Error: {}", p.object_cache_error));
+    log_states(main_.log_initial_states, "INITIAL");
+
+    // Kept checks stay where they were in the schedule (within their new interval); new ones, and kept
+    // ones that had no regular check before, are spread over their first interval.
+    const Instant now = now_instant();
+    for (std::uint32_t c = 0; c < new_checks; ++c) {
+      const double interval =
+          interval_seconds(is_service(c) ? model_->services[c].check_interval
+                                         : model_->hosts[c - new_services].check_interval);
+      if (interval <= 0) continue;
+      if (was_armed[c] != 0) {
+        const Duration left = std::max(Duration::zero(), due_at_[c] - now.mono);
+        if (left <= seconds(interval)) {
+          schedule_from(c, now, left);
+          continue;
+        }
+      }
+      if (!state_of(c).is_executing)
+        schedule_from(c, now, seconds(std::uniform_real_distribution<double>(0, 1)(rng_) * interval));
+    }
+    schedule_log_rotation();
+    retention_due_ = {};
+    loop_.disarm_timer(retention_timer_);
+    schedule_retention_save();
+    status_due_ = {};
+    publish_status();  // retention.dat follows at the next auto-save (a snapshot here doubled the stall)
+
+    reloader_.dispose(std::move(replaced));
+    const auto swap_ms = std::chrono::duration<double, std::milli>(clock_.now() - began).count();
+    log(
+        fmt::format("Configuration reloaded: {} hosts, {} services ({} objects kept, {} new, {} removed); "
+                    "loaded in {:.0f} ms, prepared in {:.0f} ms, swapped in {:.1f} ms.",
+                    hosts_.size(), services_.size(), kept, new_checks - kept, old_checks - kept,
+                    p.load_time.count() / 1e3, p.prepare_time.count() / 1e3, swap_ms));
+  }
+
+  void drain_results() {
+    if (!results_.has_results()) return;
+    results_.drain(results_batch_);
+    for (exec::CheckResult& r : results_batch_) handle_result(r);
+    results_batch_.clear();
+  }
+
   // Nothing new starts; checks already running get k_shutdown_grace to finish and be applied (logged, in
   // status.dat and retention.dat); the executor then kills what is left.
   void shutdown() {
@@ -750,10 +969,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const MonoTime until = clock_.now() + k_shutdown_grace;
     while (running_ > 0 && clock_.now() < until) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      if (!results_.has_results()) continue;
-      results_.drain(results_batch_);
-      for (exec::CheckResult& r : results_batch_) handle_result(r);
-      results_batch_.clear();
+      drain_results();
     }
     executor_.shutdown();
     if (main_.retain_state_information) {
@@ -768,8 +984,10 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     log_.flush();
   }
 
-  config::Configuration cfg_;
-  const model::Model& model_;
+  config::Configuration cfg_;  // its model is moved to model_owner_
+  // Shared with the status and retention snapshots the writer threads still hold after a reload.
+  std::shared_ptr<const model::Model> model_owner_;
+  const model::Model* model_;
   const config::MainConfig& main_;
   loop::Clock& clock_;
   loop::Loop loop_;
@@ -801,7 +1019,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   std::vector<MonoTime> due_at_;               // by check id: when its timer is (or was last) due
   std::vector<loop::WallTime> scheduled_at_;   // the same instant on the wall clock
   std::vector<loop::WallTime> submitted_at_;   // by check id: the scheduled time of the running check
-  std::vector<std::uint32_t> generation_;      // by check id: drops results of checks rescheduled away
+  std::vector<std::uint32_t> generation_;      // by check id: the last check started (unique numbers)
+  std::uint32_t last_generation_ = 0;
+  // Checks started before the last reload and still out: generation -> their object's id now.
+  std::unordered_map<std::uint32_t, std::uint32_t> started_before_reload_;
+  Reloader reloader_;
+  bool reload_again_ = false;  // SIGHUP while a reload was under way
   std::vector<std::uint32_t> due_;
   std::vector<exec::CheckJob> jobs_;
   std::vector<exec::CheckResult> results_batch_;

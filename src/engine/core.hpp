@@ -21,6 +21,7 @@
 namespace vedette::engine {
 
 struct CoreOptions {
+  std::string config_path;        // the main config file SIGHUP reloads; empty: SIGHUP is only logged
   bool log_to_stdout = false;     // mirror the log on stdout (the foreground run)
   unsigned executor_threads = 0;  // 0: from check_workers, as Naemon sizes its worker pool
   std::uint64_t random_seed = 0;  // 0: from the clock; tests fix it for a reproducible initial spread

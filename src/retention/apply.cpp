@@ -611,23 +611,43 @@ ApplyResult apply(const Data& data, Target target, Time now) {
   return applier.finish();
 }
 
-LoadResult load(const std::string& path, Target target, Time now) {
+struct TextApplier::Impl {
+  Impl(Target target, Time now) : applier(target, now) {}
+  Applier applier;
   LoadResult out;
-  Applier applier(target, now);
-  if (target.main.retain_state_information && !path.empty()) {
-    config::MappedFile file;
-    if (!file.open(path)) {
-      const int error = errno;
-      out.status = error == ENOENT ? Data::Status::missing : Data::Status::error;
-      out.error = std::strerror(error);
-    } else {
-      parse(
-          file.text(), [&](const Block& b) { applier.apply(b); }, out.warnings);
-    }
-  }
-  out.applied = applier.finish();
+};
+
+TextApplier::TextApplier(Target target, Time now) : impl_(std::make_unique<Impl>(target, now)) {}
+TextApplier::~TextApplier() = default;
+
+void TextApplier::feed(std::string_view blocks) {
+  parse(
+      blocks, [&](const Block& b) { impl_->applier.apply(b); }, impl_->out.warnings);
+}
+
+LoadResult TextApplier::finish() {
+  LoadResult out = std::move(impl_->out);
+  out.applied = impl_->applier.finish();
   out.warnings.insert(out.warnings.end(), out.applied.warnings.begin(), out.applied.warnings.end());
   return out;
+}
+
+LoadResult apply_text(std::string_view text, Target target, Time now) {
+  TextApplier applier(target, now);
+  applier.feed(text);
+  return applier.finish();
+}
+
+LoadResult load(const std::string& path, Target target, Time now) {
+  config::MappedFile file;
+  if (target.main.retain_state_information && !path.empty() && !file.open(path)) {
+    const int error = errno;
+    LoadResult out = apply_text({}, target, now);
+    out.status = error == ENOENT ? Data::Status::missing : Data::Status::error;
+    out.error = std::strerror(error);
+    return out;
+  }
+  return apply_text(file.text(), target, now);
 }
 
 double initial_check_delay(Time retained_next_check, Time now, double interval_s, int randomize_window,

@@ -518,6 +518,15 @@ void format_retention(const Snapshot& snapshot, std::string& out) {
   (void)format_chunked(snapshot, out, [](std::string&) { return true; });
 }
 
+void format_retention(const Snapshot& snapshot, const std::function<void(std::string_view)>& on_chunk) {
+  std::string buffer;
+  (void)format_chunked(snapshot, buffer, [&](std::string& chunk) {
+    on_chunk(chunk);
+    chunk.clear();
+    return true;
+  });
+}
+
 bool write_file(const Snapshot& snapshot, const WriteOptions& options, std::string& error) {
   if (options.path.empty()) return true;
   std::string buffer;

@@ -30,6 +30,8 @@ namespace vedette::retention {
 
 // Appends the whole retention.dat text for `snapshot` to `out`. Exposed for tests and the benchmark.
 void format_retention(const Snapshot& snapshot, std::string& out);
+// The same text in pieces of about 1 MiB, each ending at a block boundary (see TextApplier).
+void format_retention(const Snapshot& snapshot, const std::function<void(std::string_view)>& on_chunk);
 
 struct WriteOptions {
   std::string path;   // state_retention_file; empty: nothing is written

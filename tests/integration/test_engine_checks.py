@@ -61,7 +61,7 @@ class SoftHardRecovery(unittest.TestCase):
                 "SERVICE ALERT: web01;FILE;CRITICAL;HARD;3;disk on fire",
                 "SERVICE ALERT: web01;FILE;OK;HARD;1;recovered",
             ])
-            self.assertIn("Caught SIGTERM, shutting down...", v.log())
+            self.assertIn("Caught 'Terminated', shutting down...", v.log())
             self.assertRegex(v.log(), r"Successfully shutdown\.\.\. \(PID=\d+\)")
             self.assertFalse(os.path.exists(v.cmd_path), "the command file is removed at shutdown")
 

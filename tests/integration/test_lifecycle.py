@@ -65,7 +65,7 @@ class SigtermShutdown(unittest.TestCase):
         self.assertLess(time.monotonic() - started, 20)
         log = v.log()
         alert = log.find("SERVICE ALERT: web01;SLOW;CRITICAL;HARD;1;late but counted")
-        caught = log.find("Caught SIGTERM, shutting down...")
+        caught = log.find("Caught 'Terminated', shutting down...")
         done = log.find("Successfully shutdown... (PID=")
         self.assertTrue(0 <= caught < alert < done, log)
         self.assertFalse(os.path.exists(v.path("status.dat")), "Naemon removes status.dat when it stops")

@@ -245,6 +245,41 @@ TEST(RetentionRoundTrip, HotStateComesBackAsItWasWritten) {
   EXPECT_EQ(format(fresh, r.program, r.carried), text);
 }
 
+// What a reload does: the text in chunks that end at block boundaries, fed to a TextApplier, gives what the
+// whole text gives.
+TEST(RetentionRoundTrip, ChunkedTextAppliesAsTheWholeText) {
+  Loaded l = Loaded::from_text(k_objects, "use_retained_scheduling_info=1\n");
+  set_states(l);
+  const ProgramCounters counters{.next_comment_id = 5};
+  const std::string text = format(l, counters, nullptr);
+  const auto snap = make_snapshot({.model = *l.cfg.model,
+                                   .main = l.cfg.main,
+                                   .hosts = l.hosts,
+                                   .services = l.services,
+                                   .counters = counters,
+                                   .carried = nullptr,
+                                   .now = k_now});
+  std::string joined;
+  std::size_t chunks = 0;
+  Loaded fresh = Loaded::from_text(k_objects, "use_retained_scheduling_info=1\n");
+  TextApplier applier(fresh.target(), k_now + 5);
+  format_retention(*snap, [&](std::string_view chunk) {
+    ASSERT_TRUE(chunk.ends_with("}\n"));
+    joined.append(chunk);
+    ++chunks;
+    applier.feed(chunk);
+  });
+  EXPECT_EQ(joined, text);
+  EXPECT_GE(chunks, 1u);
+  const LoadResult r = applier.finish();
+  EXPECT_TRUE(r.warnings.empty());
+  EXPECT_EQ(r.applied.counts.hosts, 2u);
+  EXPECT_EQ(r.applied.counts.services, 3u);
+  EXPECT_EQ(r.applied.program.next_comment_id, 5u);
+  for (std::size_t i = 0; i < l.services.size(); ++i)
+    expect_same(fresh.services[i], l.services[i], "service " + std::to_string(i));
+}
+
 // The fields Vedette does not track survive a save: read, write, read again.
 TEST(RetentionRoundTrip, CarriedFieldsSurviveASave) {
   const std::string objects_path = test::fixture_dir() + "/objects.cfg";
