@@ -22,9 +22,11 @@ $(BUILD_DIR)/build.ninja:
 build: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# The demo sets no naemon_user: started as root (a container, CI), it runs as root, which Naemon and Vedette
+# only do with --allow-root.
 run: build
 	@mkdir -p build/demo-run
-	$(BUILD_DIR)/vedette etc/demo/vedette.cfg
+	$(BUILD_DIR)/vedette --allow-root etc/demo/vedette.cfg
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)

@@ -12,8 +12,10 @@ reloads. Reports, from the log, each reload's load/prepare/swap times, and from 
 the windows after each reload. The target: no check later than 1 s.
 """
 import argparse
+import grp
 import json
 import os
+import pwd
 import re
 import shutil
 import signal
@@ -76,17 +78,20 @@ def main():
     args = p.parse_args()
 
     rundir = tempfile.mkdtemp(prefix="vedette-reload-gap-")
+    # The generator names a run user (naemon_user), which Vedette started as root switches to; the run
+    # directory is ours, so name ourselves: the daemon runs as whoever starts this (--allow-root below).
     meta = json.loads(subprocess.check_output([
         sys.executable, os.path.join(PEERS, "gen_config.py"), "--flavor", "naemon", "--outdir", rundir,
-        "--hosts", str(args.hosts), "--rate", str(args.rate), "--status-update-interval", "5"]))
+        "--hosts", str(args.hosts), "--rate", str(args.rate), "--status-update-interval", "5",
+        "--run-user", pwd.getpwuid(os.getuid()).pw_name, "--run-group", grp.getgrgid(os.getgid()).gr_name]))
     cfg = meta["main_config"]
     objects = os.path.join(rundir, "objects.cfg")
     with open(objects) as f:
         base_objects = f.read()
     log_path = os.path.join(rundir, "core.log")
     status_path = os.path.join(rundir, "status.dat")
-    proc = subprocess.Popen([os.path.abspath(args.bin), cfg], cwd=rundir, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen([os.path.abspath(args.bin), "--allow-root", cfg], cwd=rundir,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for_line(log_path, r"LOG VERSION: 2\.0", 1, 300)
         time.sleep(args.warmup)

@@ -21,9 +21,12 @@ void print_usage(std::FILE* out, const char* argv0) {
              "Options:\n\n"
              "  -v, --verify-config          Verify all configuration data and exit\n"
              "  -d, --daemon                 Start in daemon mode instead of in the foreground\n"
+             "  --allow-root                 Run as root when started as root with no naemon_user set.\n"
+             "                               NOT RECOMMENDED.\n"
              "  -h, --help                   Print this help and exit\n"
              "  -V, --version                Print the version and exit\n\n"
-             "Naemon's -T, -x, -p, -u, -W and --allow-root are accepted for compatibility and ignored.\n"
+             "Naemon's -T, -x, -p, -u and -W are accepted for compatibility and ignored.\n"
+             "Started as root, Vedette switches to naemon_user/naemon_group from the main config file.\n"
              "The main config file is an unchanged naemon.cfg or nagios.cfg.\n",
              argv0);
 }
@@ -33,6 +36,7 @@ void print_usage(std::FILE* out, const char* argv0) {
 int run_cli(int argc, char** argv) {
   bool verify = false;
   bool daemon_mode = false;
+  bool allow_root = false;
   std::string config_path;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -46,9 +50,11 @@ int run_cli(int argc, char** argv) {
       return 0;
     } else if (arg == "-d" || arg == "--daemon") {
       daemon_mode = true;
+    } else if (arg == "--allow-root") {
+      allow_root = true;
     } else if (arg == "-T" || arg == "--enable-timing-point" || arg == "-x" || arg == "--dont-verify-paths" ||
                arg == "-p" || arg == "--precache-objects" || arg == "-u" ||
-               arg == "--use-precached-objects" || arg == "--allow-root") {
+               arg == "--use-precached-objects") {
       // Accepted for command-line compatibility; nothing to do yet.
     } else if (arg == "-W" || arg == "--worker") {
       ++i;
@@ -82,9 +88,10 @@ int run_cli(int argc, char** argv) {
   if (diags.has_errors() || cfg.model == nullptr) return print_verify_report(cfg, diags, stderr);
   for (const config::Diagnostic& d : diags.all()) fmt::print(stderr, "{}\n", config::Diagnostics::format(d));
   std::fflush(stderr);
-  return run_daemon(
-      std::move(cfg),
-      DaemonOptions{.config_path = config_path, .log_to_stdout = !daemon_mode, .daemon_mode = daemon_mode});
+  return run_daemon(std::move(cfg), DaemonOptions{.config_path = config_path,
+                                                  .log_to_stdout = !daemon_mode,
+                                                  .daemon_mode = daemon_mode,
+                                                  .allow_root = allow_root});
 }
 
 }  // namespace vedette::app

@@ -1,6 +1,7 @@
 #include "app/daemon.hpp"
 
 #include "app/daemonize.hpp"
+#include "app/privileges.hpp"
 #include "commands/command_reader.hpp"
 #include "engine/core.hpp"
 #include "engine/reload.hpp"
@@ -21,17 +22,32 @@ namespace vedette::app {
 int run_daemon(config::Configuration configuration, DaemonOptions options) {
   loop::set_current_thread_name("core");
   // Before any thread starts (the core starts executor and writer threads): every thread inherits the mask,
-  // so SIGTERM/SIGINT/SIGHUP reach only the core loop's signalfd.
+  // so SIGTERM/SIGINT/SIGHUP/SIGUSR1 reach only the core loop's signalfd.
   loop::block_loop_signals();
+  // Decided before the fork, so a refusal or an unknown user reaches the terminal and the exit code.
+  const PrivilegePlan privileges = plan_privileges(configuration.main, options.allow_root, started_as_root());
+  if (!privileges.error.empty()) {
+    fmt::print(stderr, "{}\n", privileges.error);
+    return 1;
+  }
+  if (!privileges.warning.empty()) fmt::print(stderr, "{}\n", privileges.warning);
+  // Before the core creates anything (objects.cache, log, status.dat, retention.dat, the command FIFO), so
+  // all of it belongs to the daemon's user. Only the lock file is written before, as the starting user.
+  const auto drop_privileges = [&privileges](std::string& error) {
+    return !privileges.switch_to || switch_user(*privileges.switch_to, error);
+  };
   // Daemon mode forks, so it comes before the core starts any thread.
   std::optional<Daemonizer> daemon;
   if (options.daemon_mode) {
     std::string error;
-    daemon = Daemonizer::start(configuration.main.lock_file, error);
+    daemon = Daemonizer::start(configuration.main.lock_file, error, drop_privileges);
     if (!daemon) {
       fmt::print(stderr, "{}\nBailing out due to failure to daemonize. (PID={})\n", error, ::getpid());
       return 1;
     }
+  } else if (std::string error; !drop_privileges(error)) {
+    fmt::print(stderr, "{}\n", error);
+    return 1;
   }
   loop::RealClock clock;
   engine::CoreOptions core_options;

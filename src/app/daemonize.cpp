@@ -34,16 +34,25 @@ void detach_stdio() {
 
 }  // namespace
 
-std::optional<Daemonizer> Daemonizer::start(const std::string& lock_file, std::string& error) {
+std::optional<Daemonizer> Daemonizer::start(const std::string& lock_file, std::string& error,
+                                            const InChild& in_child) {
   if (::chdir("/") != 0) {
     error =
         fmt::format("Error: Aborting. Failed to set daemon working directory (/): {}", std::strerror(errno));
     return std::nullopt;
   }
   ::umask(S_IWGRP | S_IWOTH);
-  const int lock_fd = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // Opened before any privilege drop, often as root in a directory the daemon's user may write: a link
+  // planted there must not make root truncate another file.
+  const int lock_fd = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (lock_fd < 0) {
     error = fmt::format("Failed to obtain lock on file {}: {}", lock_file, std::strerror(errno));
+    return std::nullopt;
+  }
+  struct stat lock_stat {};
+  if (::fstat(lock_fd, &lock_stat) != 0 || !S_ISREG(lock_stat.st_mode) || lock_stat.st_nlink != 1) {
+    error = fmt::format("Failed to obtain lock on file {}: not a regular file with a single link", lock_file);
+    ::close(lock_fd);
     return std::nullopt;
   }
   flock probe = whole_file_write_lock();
@@ -107,6 +116,12 @@ std::optional<Daemonizer> Daemonizer::start(const std::string& lock_file, std::s
       !io::write_all(lock_fd, fmt::format("{}\n", ::getpid()))) {
     error =
         fmt::format("Cannot write PID to lockfile '{}': {}. Bailing out...", lock_file, std::strerror(errno));
+    ::close(lock_fd);
+    ::close(ready[1]);
+    return std::nullopt;
+  }
+  if (in_child && !in_child(error)) {
+    ::unlink(lock_file.c_str());  // ours: written with our PID just now
     ::close(lock_fd);
     ::close(ready[1]);
     return std::nullopt;

@@ -698,11 +698,13 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
       {"admin_email", [](D& d) { d.text(d.cfg.admin_email); }},
       {"admin_pager", [](D& d) { d.text(d.cfg.admin_pager); }},
 
-      // Obsolete in Naemon, which only notes they are deprecated: never an error here.
+      // Privileges, resolved only when the daemon starts as root (app/privileges.hpp): never an error here.
       {"nagios_user", [](D& d) { d.text(d.cfg.nagios_user); }},
       {"naemon_user", [](D& d) { d.text(d.cfg.naemon_user); }},
       {"nagios_group", [](D& d) { d.text(d.cfg.nagios_group); }},
       {"naemon_group", [](D& d) { d.text(d.cfg.naemon_group); }},
+
+      // Obsolete in Naemon, which only notes they are deprecated: never an error here.
       {"daemon_dumps_core", [](D& d) { d.lenient_bool(d.cfg.daemon_dumps_core); }},
       {"use_large_installation_tweaks", [](D& d) { d.lenient_bool(d.cfg.use_large_installation_tweaks); }},
       {"enable_environment_macros", [](D& d) { d.lenient_bool(d.cfg.enable_environment_macros); }},

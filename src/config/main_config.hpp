@@ -196,12 +196,17 @@ struct MainConfig {
   std::string admin_email;
   std::string admin_pager;
 
-  // --- Obsolete in Naemon: accepted silently and kept for tools that read them
-  // -------------------------------
+  // --- Privileges
+  // ---------------------------------------------------------------------------------------------
+  // Who a daemon started as root runs as (app/privileges.hpp). Naemon calls them obsolete and runs as the
+  // user that starts it; Nagios 4 switches to nagios_user. naemon_* wins over nagios_*.
   std::string nagios_user;
   std::string naemon_user;
   std::string nagios_group;
   std::string naemon_group;
+
+  // --- Obsolete in Naemon: accepted silently and kept for tools that read them
+  // -------------------------------
   bool daemon_dumps_core = false;
   bool use_large_installation_tweaks = false;
   bool enable_environment_macros = false;

@@ -619,6 +619,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
         if (got.contains(sig)) stop(fmt::format("Caught '{}', shutting down...", ::strsignal(sig)));
       }
       if (got.contains(SIGHUP)) begin_reload();
+      // As Naemon: logrotate moves the log away, then SIGUSR1 makes the core write to a new one.
+      if (got.contains(SIGUSR1)) log_.reopen(now_epoch());
       return;
     }
     if (fd == reloader_.fd()) finish_reload();

@@ -1,7 +1,8 @@
 #pragma once
-// Process signals as fd events: SIGTERM and SIGINT (stop), SIGHUP (reload). They must be blocked in every
-// thread, so main() calls block_loop_signals() before starting any thread (new threads inherit the mask);
-// then SignalFd delivers them to the core loop and no handler runs at an arbitrary point. Core thread only.
+// Process signals as fd events: SIGTERM and SIGINT (stop), SIGHUP (reload), SIGUSR1 (reopen the log). They
+// must be blocked in every thread, so main() calls block_loop_signals() before starting any thread (new
+// threads inherit the mask); then SignalFd delivers them to the core loop and no handler runs at an
+// arbitrary point. Core thread only.
 //
 //   block_loop_signals();  SignalFd signals;  loop.watch(signals.fd(), Interest::read, handler);
 
@@ -22,7 +23,7 @@ class SignalSet {
   std::uint64_t bits_ = 0;
 };
 
-// SIGTERM, SIGINT, SIGHUP.
+// SIGTERM, SIGINT, SIGHUP, SIGUSR1.
 sigset_t loop_signals();
 // Blocks loop_signals() in the calling thread (and in threads it starts later). Returns the previous mask.
 sigset_t block_loop_signals();

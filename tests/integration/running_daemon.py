@@ -78,9 +78,38 @@ exit "$code"
 """
 
 
+# A host for the tests' services; it has no check of its own.
+HOST = """
+define host {
+  host_name web01
+  address 127.0.0.1
+  max_check_attempts 1
+  check_interval 0
+  contacts admin
+}
+"""
+
+
+def service(description, command, interval=1, attempts=1):
+    """A service on web01 running `command` (e.g. "check_state_file!disk.state" or "run!/path/plugin")."""
+    return """
+define service {
+  host_name web01
+  service_description %s
+  check_command %s
+  max_check_attempts %d
+  check_interval %d
+  retry_interval 1
+  contacts admin
+}
+""" % (description, command, attempts, interval)
+
+
 class RunningVedette:
-    def __init__(self, testcase, objects, main_extra="", start=True):
+    def __init__(self, testcase, objects, main_extra="", start=True, allow_root=True):
         self.testcase = testcase
+        # The tests run as root with no naemon_user: like Naemon, Vedette then needs --allow-root.
+        self.options = ["--allow-root"] if allow_root else []
         self.dir = vedette_test.make_temp_dir(testcase)
         self.log_path = os.path.join(self.dir, "vedette.log")
         self.cmd_path = os.path.join(self.dir, "vedette.cmd")
@@ -110,8 +139,9 @@ class RunningVedette:
 
     def start(self):
         self.stdout = open(self.path("stdout.txt"), "w")
-        self.proc = subprocess.Popen([vedette_test.vedette_bin(), self.path("vedette.cfg")], cwd=self.dir,
-                                     stdin=subprocess.DEVNULL, stdout=self.stdout, stderr=subprocess.STDOUT)
+        command = [vedette_test.vedette_bin()] + self.options + [self.path("vedette.cfg")]
+        self.proc = subprocess.Popen(command, cwd=self.dir, stdin=subprocess.DEVNULL, stdout=self.stdout,
+                                     stderr=subprocess.STDOUT)
         self.testcase.addCleanup(self.kill)
         self.wait_for(r"LOG VERSION: 2\.0")
 
@@ -166,6 +196,15 @@ class RunningVedette:
     def __exit__(self, *exc):
         self.stop()
         return False
+
+
+def wait_for_file(path, timeout=30):
+    """Polls until `path` exists."""
+    deadline = time.monotonic() + timeout
+    while not os.path.exists(path):
+        if time.monotonic() > deadline:
+            raise AssertionError("%s never appeared" % path)
+        time.sleep(0.02)
 
 
 def alert_lines(log, prefix):

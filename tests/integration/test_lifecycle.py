@@ -7,31 +7,7 @@ import unittest
 
 import vedette_test
 
-from running_daemon import RunningVedette
-
-HOST = """
-define host {
-  host_name web01
-  address 127.0.0.1
-  max_check_attempts 1
-  check_interval 0
-  contacts admin
-}
-"""
-
-
-def service(description, plugin):
-    return """
-define service {
-  host_name web01
-  service_description %s
-  check_command run!%s
-  max_check_attempts 1
-  check_interval 1
-  contacts admin
-}
-""" % (description, plugin)
-
+from running_daemon import HOST, RunningVedette, service, wait_for_file
 
 def write_plugin(directory, name, body):
     path = os.path.join(directory, name)
@@ -41,20 +17,12 @@ def write_plugin(directory, name, body):
     return path
 
 
-def wait_for_file(path, timeout=30):
-    deadline = time.monotonic() + timeout
-    while not os.path.exists(path):
-        if time.monotonic() > deadline:
-            raise AssertionError("%s never appeared" % path)
-        time.sleep(0.02)
-
-
 class SigtermShutdown(unittest.TestCase):
     def test_running_check_finishes_and_is_applied_then_files_are_removed(self):
         v = RunningVedette(self, objects="", start=False)
         plugin = write_plugin(v.dir, "slow.sh", 'touch "$0.started"; sleep 1; echo "late but counted"; exit 2\n')
         with open(v.path("objects.cfg"), "a") as f:
-            f.write(HOST + service("SLOW", plugin))
+            f.write(HOST + service("SLOW", "run!" + plugin))
         with open(v.path("vedette.cfg"), "a") as f:
             f.write("status_file=status.dat\n")
         v.start()
@@ -75,7 +43,7 @@ class SigtermShutdown(unittest.TestCase):
         v = RunningVedette(self, objects="", start=False)
         plugin = write_plugin(v.dir, "hang.sh", 'echo $$ > "$0.pid"; exec sleep 1000\n')
         with open(v.path("objects.cfg"), "a") as f:
-            f.write(HOST + service("HANG", plugin))
+            f.write(HOST + service("HANG", "run!" + plugin))
         v.start()
         wait_for_file(plugin + ".pid")
         time.sleep(0.1)
@@ -110,16 +78,7 @@ log_initial_states=1
 """
 
     def test_states_survive_a_restart_and_autosave_runs(self):
-        objects = HOST + """
-define service {
-  host_name web01
-  service_description DISK
-  check_command check_state_file!disk.state
-  max_check_attempts 1
-  check_interval 1
-  contacts admin
-}
-"""
+        objects = HOST + service("DISK", "check_state_file!disk.state")
         v = RunningVedette(self, objects=objects, main_extra=self.MAIN, start=False)
         v.set_state("disk.state", 2, "DISK CRITICAL - 99% full")
         v.start()
@@ -170,7 +129,7 @@ class DaemonMode(unittest.TestCase):
                            start=False)
         started = time.monotonic()
         # A relative main config path: the daemon changes to / and must still find everything.
-        first = subprocess.run([vedette_test.vedette_bin(), "-d", "vedette.cfg"], cwd=v.dir,
+        first = subprocess.run([vedette_test.vedette_bin(), "--allow-root", "-d", "vedette.cfg"], cwd=v.dir,
                                capture_output=True, text=True, timeout=30)
         self.assertEqual(first.returncode, 0, first.stderr)
         self.assertLess(time.monotonic() - started, 10)
@@ -187,8 +146,8 @@ class DaemonMode(unittest.TestCase):
         self.assertEqual(int(stat[3]), pid, "session leader")
         self.assertIn("starting... (PID=%d)" % pid, v.log())
 
-        second = subprocess.run([vedette_test.vedette_bin(), "-d", v.path("vedette.cfg")], cwd=v.dir,
-                                capture_output=True, text=True, timeout=30)
+        second = subprocess.run([vedette_test.vedette_bin(), "--allow-root", "-d", v.path("vedette.cfg")],
+                                cwd=v.dir, capture_output=True, text=True, timeout=30)
         self.assertEqual(second.returncode, 1)
         self.assertIn("Lockfile '%s' looks like its already held by another instance of Vedette (PID %d)"
                       % (v.path("vedette.lock"), pid), second.stderr)
@@ -210,6 +169,27 @@ def kill_quietly(pid):
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+
+
+class LogReopen(unittest.TestCase):
+    def test_sigusr1_opens_a_new_log_after_logrotate_moved_it(self):
+        objects = HOST + service("DISK", "check_state_file!disk.state")
+        v = RunningVedette(self, objects=objects, start=False)
+        v.set_state("disk.state", 2, "DISK CRITICAL")
+        v.start()
+        v.wait_for(r"SERVICE ALERT: web01;DISK;CRITICAL;HARD;1;DISK CRITICAL")
+        os.rename(v.log_path, v.log_path + ".1")
+        v.proc.send_signal(signal.SIGUSR1)
+        v.wait_for(r"LOG ROTATION: EXTERNAL")
+        v.set_state("disk.state", 0, "DISK OK")
+        v.wait_for(r"SERVICE ALERT: web01;DISK;OK;HARD;1;DISK OK")
+        self.assertEqual(v.proc.poll(), None, "SIGUSR1 does not stop the daemon")
+        with open(v.log_path + ".1") as f:
+            old = f.read()
+        self.assertIn("SERVICE ALERT: web01;DISK;CRITICAL", old)
+        self.assertNotIn("DISK OK", old)
+        self.assertIn("LOG VERSION: 2.0", v.log())
+        self.assertEqual(v.stop(), 0)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import time
 import unittest
 
 import status_dat
-from running_daemon import BASE_OBJECTS, RunningVedette
+from running_daemon import BASE_OBJECTS, HOST, RunningVedette, service
 
 MAIN = """\
 status_file=status.dat
@@ -16,31 +16,6 @@ retain_state_information=1
 state_retention_file=retention.dat
 log_initial_states=1
 """
-
-HOST = """
-define host {
-  host_name web01
-  address 127.0.0.1
-  max_check_attempts 1
-  check_interval 0
-  contacts admin
-}
-"""
-
-
-def service(description, command, interval=1, attempts=1):
-    return """
-define service {
-  host_name web01
-  service_description %s
-  check_command %s
-  max_check_attempts %d
-  check_interval %d
-  retry_interval 1
-  contacts admin
-}
-""" % (description, command, attempts, interval)
-
 
 def services_in(path):
     with open(path) as f:

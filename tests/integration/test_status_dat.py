@@ -51,8 +51,10 @@ class StatusDatMatchesNaemon(unittest.TestCase):
             f.write(RUNTIME)
         out = open(os.path.join(work, "stdout.txt"), "w")
         self.addCleanup(out.close)
-        proc = subprocess.Popen([vedette_test.vedette_bin(), os.path.join(work, "naemon.cfg")], cwd=work,
-                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+        # Run as root in CI with no naemon_user: Vedette, like Naemon, then needs --allow-root.
+        command = [vedette_test.vedette_bin(), "--allow-root", os.path.join(work, "naemon.cfg")]
+        proc = subprocess.Popen(command, cwd=work, stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=subprocess.STDOUT)
         try:
             path = os.path.join(work, "status.dat")
             text = status_dat.wait_until(path, status_dat.settled_by(spec), 120, "vedette to settle")
