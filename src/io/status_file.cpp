@@ -24,8 +24,9 @@ namespace vedette::io {
 namespace {
 
 // Text is handed to write() in chunks of about this size, so a 100k-service file (~200 MB) never sits in
-// memory whole.
-constexpr std::size_t k_chunk = std::size_t{1} << 20;
+// memory whole. The buffer stays allocated (and resident) between writes: 256 KiB costs a few more write()
+// calls than 1 MiB (~800 at 100k services, every status_update_interval) and 1.5 MiB less resident memory.
+constexpr std::size_t k_chunk = std::size_t{1} << 18;
 
 using Out = NaemonLines;
 
