@@ -1,6 +1,6 @@
 #include "io/object_cache.hpp"
 
-#include "io/write_all.hpp"
+#include "io/atomic_file.hpp"
 #include "model/model.hpp"
 #include "model/name_order.hpp"
 
@@ -599,52 +599,26 @@ ObjectCacheResult write_object_cache(const std::string& path, const model::Model
                                      ObjectCacheFormat format) {
   ObjectCacheResult result;
   if (path.empty() || path == "/dev/null") return result;
-  // Naemon's temp file name: the path with six random characters appended, in the same directory.
-  std::string tmp = path + "XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) {
+  // Naemon's temp file name (the path with six random characters appended, in the same directory) and its
+  // mode, readable by the CGIs' user through group or world.
+  AtomicFile file;
+  if (!file.open(path, "XXXXXX", S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH)) {
     result.error = fmt::format("Unable to create temp file '{}XXXXXX' for writing object cache data: {}",
-                               path, std::strerror(errno));
+                               path, std::strerror(file.failure().error));
     return result;
   }
   std::string buf;
   buf.reserve(k_chunk + k_chunk / 4);
-  int error = 0;
-  const char* step = "write";
   bool ok = format_chunked(model, created, format, buf, [&](std::string& chunk) {
-    if (!io::write_all(fd, std::string_view(chunk.data(), chunk.size()))) {
-      error = errno;
-      return false;
-    }
+    if (!file.write(chunk)) return false;
     result.bytes += chunk.size();
     chunk.clear();
     return true;
   });
-  // The mode Naemon gives it: readable by the CGIs' user through group or world.
-  if (ok && ::fchmod(fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH) != 0) {
-    error = errno;
-    ok = false;
-    step = "chmod";
-  }
-  if (ok && ::fsync(fd) != 0) {
-    error = errno;
-    ok = false;
-    step = "fsync";
-  }
-  if (::close(fd) != 0 && ok) {
-    error = errno;
-    ok = false;
-    step = "close";
-  }
-  if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = errno;
-    ok = false;
-    step = "rename";
-  }
-  if (!ok) {
-    ::unlink(tmp.c_str());
-    result.error = fmt::format("Unable to write object cache file '{}' ({} of '{}'): {}", path, step, tmp,
-                               std::strerror(error));
+  if (!ok || !file.commit(/*fsync=*/true)) {
+    const AtomicFile::Failure& f = file.failure();
+    result.error = fmt::format("Unable to write object cache file '{}' ({} of '{}'): {}", path, f.step,
+                               f.temp_path, std::strerror(f.error));
     return result;
   }
   result.written = true;

@@ -1,7 +1,7 @@
 #include "io/status_file.hpp"
 
+#include "io/atomic_file.hpp"
 #include "io/naemon_lines.hpp"
-#include "io/write_all.hpp"
 #include "model/model.hpp"
 
 #include <fmt/compile.h>
@@ -423,29 +423,21 @@ class StatusWriter::Worker {
 
   void write(const StatusSnapshot& snapshot) {
     const auto start = std::chrono::steady_clock::now();
-    std::string tmp = options_.path + ".XXXXXX";
-    const int fd = ::mkstemp(tmp.data());
-    if (fd < 0) {
-      fail(fmt::format("Unable to create temp file '{}' for writing status data: {}", tmp,
-                       std::strerror(errno)));
+    AtomicFile file;
+    // Naemon's mode for status.dat: rw-rw-r--.
+    if (!file.open(options_.path, ".XXXXXX", S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH)) {
+      fail(fmt::format("Unable to create temp file '{}' for writing status data: {}",
+                       file.failure().temp_path, std::strerror(file.failure().error)));
       return;
     }
-    ::fcntl(fd, F_SETFD, FD_CLOEXEC);
-    // Naemon's mode for status.dat: rw-rw-r--; mkstemp created the file rw-------.
-    (void)::fchmod(fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH);
-
     std::uint64_t bytes = 0;
     std::chrono::steady_clock::duration io_time{};
-    int error = 0;
     buffer_.clear();
     const bool written = format_chunked(snapshot, buffer_, [&](std::string& chunk) {
       const auto io_start = std::chrono::steady_clock::now();
-      const bool ok = io::write_all(fd, std::string_view(chunk.data(), chunk.size()));
+      const bool ok = file.write(chunk);
       io_time += std::chrono::steady_clock::now() - io_start;
-      if (!ok) {
-        error = errno;
-        return false;
-      }
+      if (!ok) return false;
       bytes += chunk.size();
       chunk.clear();
       return true;
@@ -455,29 +447,15 @@ class StatusWriter::Worker {
     const std::uint64_t format_us =
         micros_since(start) -
         static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(io_time).count());
-
-    bool ok = written;
-    std::string_view step = "write";
-    if (ok && options_.fsync && ::fsync(fd) != 0) {
-      error = errno;
-      ok = false;
-      step = "fsync";
-    }
-    if (::close(fd) != 0 && ok) {
-      error = errno;
-      ok = false;
-      step = "close";
-    }
-    if (!ok) {
-      ::unlink(tmp.c_str());
-      fail(fmt::format("Unable to save status file '{}' ({} of '{}'): {}", options_.path, step, tmp,
-                       std::strerror(error)));
-      return;
-    }
-    if (::rename(tmp.c_str(), options_.path.c_str()) != 0) {
-      error = errno;
-      ::unlink(tmp.c_str());
-      fail(fmt::format("Unable to update status data file '{}': {}", options_.path, std::strerror(error)));
+    if (!written || !file.commit(options_.fsync)) {
+      const AtomicFile::Failure& f = file.failure();
+      if (f.step == "rename") {
+        fail(
+            fmt::format("Unable to update status data file '{}': {}", options_.path, std::strerror(f.error)));
+      } else {
+        fail(fmt::format("Unable to save status file '{}' ({} of '{}'): {}", options_.path, f.step,
+                         f.temp_path, std::strerror(f.error)));
+      }
       return;
     }
     error_reported_ = false;

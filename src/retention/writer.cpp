@@ -1,7 +1,7 @@
 #include "retention/writer.hpp"
 
+#include "io/atomic_file.hpp"
 #include "io/naemon_lines.hpp"
-#include "io/write_all.hpp"
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -434,47 +434,28 @@ std::uint64_t micros_since(std::chrono::steady_clock::time_point start) {
           .count());
 }
 
-// The directory entry of the rename must reach the disk too, or a crash right after the save can bring back
-// the old file (or none).
-int fsync_directory(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return errno;
-  const int rc = ::fsync(fd) == 0 ? 0 : errno;
-  ::close(fd);
-  return rc;
-}
-
 struct WriteReport {
   std::uint64_t bytes = 0;
   std::uint64_t format_us = 0;
 };
 
-// Naemon's temp name, "<file>XXXXXX", created 0600 by mkstemp as Naemon's is.
+// Naemon's temp name, "<file>XXXXXX", and its mode, 0600.
 bool write_snapshot(const Snapshot& snapshot, const WriteOptions& options, std::string& buffer,
                     std::string& error, WriteReport& report) {
   const auto start = std::chrono::steady_clock::now();
-  std::string tmp = options.path + "XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) {
-    error = fmt::format("Unable to create temp file '{}' for writing retention data: {}", tmp,
-                        std::strerror(errno));
+  io::AtomicFile file;
+  if (!file.open(options.path, "XXXXXX", S_IRUSR | S_IWUSR)) {
+    error = fmt::format("Unable to create temp file '{}' for writing retention data: {}",
+                        file.failure().temp_path, std::strerror(file.failure().error));
     return false;
   }
-  ::fcntl(fd, F_SETFD, FD_CLOEXEC);
-
   std::chrono::steady_clock::duration io_time{};
-  int saved = 0;
   buffer.clear();
   bool ok = format_chunked(snapshot, buffer, [&](std::string& chunk) {
     const auto io_start = std::chrono::steady_clock::now();
-    const bool written = io::write_all(fd, std::string_view(chunk.data(), chunk.size()));
+    const bool written = file.write(chunk);
     io_time += std::chrono::steady_clock::now() - io_start;
-    if (!written) {
-      saved = errno;
-      return false;
-    }
+    if (!written) return false;
     report.bytes += chunk.size();
     chunk.clear();
     return true;
@@ -482,34 +463,19 @@ bool write_snapshot(const Snapshot& snapshot, const WriteOptions& options, std::
   report.format_us =
       micros_since(start) -
       static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(io_time).count());
-  if (ok && options.fsync && ::fsync(fd) != 0) {
-    saved = errno;
-    ok = false;
+  if (ok) ok = file.commit(options.fsync);
+  if (ok) return true;
+  const io::AtomicFile::Failure& f = file.failure();
+  if (f.step == "rename") {
+    error = fmt::format("Unable to update retention file '{}': {}", options.path, std::strerror(f.error));
+  } else if (f.step == "sync directory") {
+    // The new file is in place; only its durability across a crash is in doubt.
+    error = fmt::format("Unable to sync the directory of retention file '{}': {}", options.path,
+                        std::strerror(f.error));
+  } else {
+    error = fmt::format("Unable to save retention file: {}", std::strerror(f.error));
   }
-  if (::close(fd) != 0 && ok) {
-    saved = errno;
-    ok = false;
-  }
-  if (!ok) {
-    ::unlink(tmp.c_str());
-    error = fmt::format("Unable to save retention file: {}", std::strerror(saved));
-    return false;
-  }
-  if (::rename(tmp.c_str(), options.path.c_str()) != 0) {
-    saved = errno;
-    ::unlink(tmp.c_str());
-    error = fmt::format("Unable to update retention file '{}': {}", options.path, std::strerror(saved));
-    return false;
-  }
-  if (options.fsync) {
-    if (const int rc = fsync_directory(options.path); rc != 0) {
-      // The new file is in place; only its durability across a crash is in doubt.
-      error = fmt::format("Unable to sync the directory of retention file '{}': {}", options.path,
-                          std::strerror(rc));
-      return false;
-    }
-  }
-  return true;
+  return false;
 }
 
 }  // namespace
