@@ -363,6 +363,13 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       log(fmt::format("Error: Cannot read retention file '{}': {}", main_.state_retention_file, r.error));
       return;
     }
+    // Naemon drops them silently; an admin who renamed objects should know their state did not follow.
+    const retention::ApplyCounts& n = r.applied.counts;
+    if (n.hosts_dropped + n.services_dropped + n.contacts_dropped > 0) {
+      log(fmt::format("Warning: Retention file '{}' has {} host(s), {} service(s) and {} contact(s) that are no "
+                      "longer configured; their state was dropped.",
+                      main_.state_retention_file, n.hosts_dropped, n.services_dropped, n.contacts_dropped));
+    }
     retention_carried_ = std::move(r.applied.carried);
     retention_counters_ = r.applied.program;
     retained_comments_ = std::move(r.applied.comments);

@@ -4,7 +4,7 @@
 // each object's retain_status_information / retain_nonstatus_information, modified attributes applied
 // only where their command or timeperiod still exists, and the fix-ups Naemon makes at the end of each
 // block (hard problem states at max_check_attempts, expired acknowledgements dropped, …). Objects that are
-// no longer configured are skipped without a log line, as Naemon does; they are counted.
+// no longer configured are skipped and counted (the core logs the counts; Naemon says nothing).
 //
 // Core thread, at start-up (and after a reload), after the hot state holds its initial values and before the
 // first check is scheduled:

@@ -119,7 +119,9 @@ log_initial_states=1
         v.start()
         v.wait_for(r"Warning: .*/retention\.dat:11: unknown variable 'frobnicate' in a host block; ignored")
         v.wait_for(r"INITIAL HOST STATE: web01;DOWN;HARD;1;was down")
-        self.assertNotIn("gone", v.log())
+        v.wait_for(r"Warning: Retention file '.*retention\.dat' has 1 host\(s\), 0 service\(s\) and 0 contact\(s\) "
+                   r"that are no longer configured; their state was dropped\.")
+        self.assertNotIn("INITIAL HOST STATE: gone", v.log())
         self.assertEqual(v.stop(), 0)
 
 
