@@ -1,5 +1,7 @@
 #include "commands/command_line.hpp"
 
+#include "model/model.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -481,6 +483,52 @@ ParsedLine parse_external_command(std::string_view line) {
   }
   if (auto error = split_arguments(*command.spec, command.raw_args, command.args)) return std::move(*error);
   return command;
+}
+
+std::optional<CommandError> validate_objects(const ExternalCommand& command, const model::Model& model) {
+  if (command.spec == nullptr) return std::nullopt;
+  std::size_t field = 0;
+  for (std::size_t i = 0; i < command.spec->params.size(); ++i) {
+    const ArgSpec& arg = command.spec->params[i];
+    const std::string_view value = field < command.args.size() ? command.args[field] : std::string_view{};
+    bool found = true;
+    switch (arg.type) {
+      case ArgType::host:
+        found = model.host_by_name.contains(value);
+        break;
+      case ArgType::hostgroup:
+        found = model.hostgroup_by_name.contains(value);
+        break;
+      case ArgType::servicegroup:
+        found = model.servicegroup_by_name.contains(value);
+        break;
+      case ArgType::contact:
+        found = model.contact_by_name.contains(value);
+        break;
+      case ArgType::contactgroup:
+        found = model.contactgroup_by_name.contains(value);
+        break;
+      case ArgType::timeperiod:
+        found = model.timeperiod_by_name.contains(value);
+        break;
+      case ArgType::service: {
+        const std::string_view description =
+            field + 1 < command.args.size() ? command.args[field + 1] : std::string_view{};
+        found = model::is_set(model.find_service(value, description));
+        ++field;
+        break;
+      }
+      default:
+        break;
+    }
+    ++field;
+    if (!found) {
+      return CommandError{
+          CommandErrorCode::validation_failure,
+          fmt::format("Failed validation of {} as type {} (argument {})", arg.name, type_name(arg.type), i)};
+    }
+  }
+  return std::nullopt;
 }
 
 std::string parse_warning_text(std::string_view line, const CommandError& error) {

@@ -16,6 +16,10 @@
 #include <variant>
 #include <vector>
 
+namespace vedette::model {
+struct Model;
+}  // namespace vedette::model
+
 namespace vedette::commands {
 
 // Naemon's argument types. Object types are only names here; the dispatcher resolves them against the model
@@ -104,6 +108,12 @@ class [[nodiscard]] ParsedLine {
 
 // Naemon's process_external_command parse (NOKV syntax). The line may still carry its newline.
 [[nodiscard]] ParsedLine parse_external_command(std::string_view line);
+
+// Naemon's object validators: every host, service, group, contact and timeperiod argument must name an
+// object of `model`. The first one that does not gives Naemon's "Failed validation of host_name as type host
+// (argument 0)", a parse error (the command is not logged as EXTERNAL COMMAND then).
+[[nodiscard]] std::optional<CommandError> validate_objects(const ExternalCommand& command,
+                                                           const model::Model& model);
 
 // The runtime warning Naemon logs for a rejected line (no trailing newline):
 // "Warning: External command parse error <stripped line> (<message>)".

@@ -47,11 +47,21 @@ void CommandReader::process_line(std::string_view line) {
     return;
   }
   const ExternalCommand& cmd = parsed.command();
+  if (auto invalid = validate_objects(cmd, core_.model())) {
+    core_.log(parse_warning_text(line, *invalid));
+    return;
+  }
   const config::MainConfig& main = core_.main_config();
   if (is_logged(cmd, main.log_external_commands, main.log_passive_checks))
     core_.log(external_command_log_text(cmd));
+  dispatch(cmd);
+}
 
-  if (cmd.name == "PROCESS_SERVICE_CHECK_RESULT") {
+void CommandReader::dispatch(const ExternalCommand& cmd) {
+  const model::Model& model = core_.model();
+  const std::string_view name = cmd.name;
+  auto host = [&](std::size_t field) { return model.host_by_name.find(cmd.args[field])->second; };
+  if (name == "PROCESS_SERVICE_CHECK_RESULT") {
     engine::PassiveResult r;
     r.host_name = cmd.args[0];
     r.service_description = cmd.args[1];
@@ -59,19 +69,31 @@ void CommandReader::process_line(std::string_view line) {
     r.output = cmd.args[3];
     r.check_time = cmd.entry_time;
     core_.submit_passive_result(r);
-    return;
-  }
-  if (cmd.name == "PROCESS_HOST_CHECK_RESULT") {
+  } else if (name == "PROCESS_HOST_CHECK_RESULT") {
     engine::PassiveResult r;
     r.host_name = cmd.args[0];
     r.return_code = static_cast<int>(cmd.number(1));
     r.output = cmd.args[2];
     r.check_time = cmd.entry_time;
     core_.submit_passive_result(r);
-    return;
+  } else if (name == "SCHEDULE_SVC_CHECK" || name == "SCHEDULE_FORCED_SVC_CHECK") {
+    core_.schedule_service_check(model.find_service(cmd.args[0], cmd.args[1]), cmd.number(2),
+                                 name == "SCHEDULE_FORCED_SVC_CHECK");
+  } else if (name == "SCHEDULE_HOST_CHECK" || name == "SCHEDULE_FORCED_HOST_CHECK") {
+    core_.schedule_host_check(host(0), cmd.number(1), name == "SCHEDULE_FORCED_HOST_CHECK");
+  } else if (name == "SCHEDULE_HOST_SVC_CHECKS" || name == "SCHEDULE_FORCED_HOST_SVC_CHECKS") {
+    for (const model::ServiceId s : model.host(host(0)).services)
+      core_.schedule_service_check(s, cmd.number(1), name == "SCHEDULE_FORCED_HOST_SVC_CHECKS");
+  } else if (name == "SAVE_STATE_INFORMATION") {
+    core_.save_state();
+  } else if (name == "RESTART_PROGRAM") {
+    core_.restart();
+  } else if (name == "SHUTDOWN_PROGRAM") {
+    core_.stop({});
+  } else {
+    // The full command set arrives with the operations issue; until then say so rather than pretend.
+    core_.log(fmt::format("Warning: External command '{}' is not supported by Vedette yet; ignored", name));
   }
-  // The full command set arrives with the operations issue; until then say so rather than pretend.
-  core_.log(fmt::format("Warning: External command '{}' is not supported by Vedette yet; ignored", cmd.name));
 }
 
 }  // namespace vedette::commands

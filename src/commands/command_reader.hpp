@@ -3,6 +3,7 @@
 #pragma once
 
 #include "commands/command_fifo.hpp"
+#include "commands/command_line.hpp"
 #include "loop/loop.hpp"
 
 #include <optional>
@@ -33,6 +34,7 @@ class CommandReader final : public loop::FdHandler {
 
  private:
   void on_ready(int fd, loop::Interest events) override;
+  void dispatch(const ExternalCommand& cmd);
 
   engine::Core& core_;
   std::optional<CommandFifo> fifo_;

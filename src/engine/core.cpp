@@ -29,6 +29,7 @@
 #include <thread>
 #include <unistd.h>
 #include <unordered_map>
+#include <utility>
 
 namespace vedette::engine {
 
@@ -135,6 +136,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     due_at_.resize(checks);
     submitted_at_.resize(checks);
     generation_.resize(checks, 0);
+    forced_.resize(checks, 0);
     rng_.seed(options.random_seed != 0 ? options.random_seed
                                        : static_cast<std::uint64_t>(clock_.now().time_since_epoch().count()));
   }
@@ -255,6 +257,24 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     apply_service(sid, r, now, now_instant());
   }
 
+  void schedule_check(std::uint32_t check, Time when, bool forced) {
+    if (loop_.is_armed(timer_of_[check]) && state_of(check).next_check < when && !forced) return;
+    forced_[check] = forced ? 1 : 0;
+    const Duration delay = std::chrono::seconds(when) - clock_.wall_now().time_since_epoch();
+    schedule(check, std::max(Duration::zero(), delay));
+  }
+  void schedule_service_check(model::ServiceId s, Time when, bool forced) {
+    schedule_check(check_of(s), when, forced);
+  }
+  void schedule_host_check(model::HostId h, Time when, bool forced) {
+    schedule_check(check_of(h), when, forced);
+  }
+
+  void save_state() {
+    if (main_.retain_state_information) publish_retention();
+  }
+  void restart() { begin_reload(false); }
+
   const model::Model& model() const { return *model_; }
   const config::MainConfig& main_config() const { return main_; }
   const std::vector<HostState>& hosts() const { return hosts_; }
@@ -366,9 +386,10 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     // Naemon drops them silently; an admin who renamed objects should know their state did not follow.
     const retention::ApplyCounts& n = r.applied.counts;
     if (n.hosts_dropped + n.services_dropped + n.contacts_dropped > 0) {
-      log(fmt::format("Warning: Retention file '{}' has {} host(s), {} service(s) and {} contact(s) that are no "
-                      "longer configured; their state was dropped.",
-                      main_.state_retention_file, n.hosts_dropped, n.services_dropped, n.contacts_dropped));
+      log(fmt::format(
+          "Warning: Retention file '{}' has {} host(s), {} service(s) and {} contact(s) that are no "
+          "longer configured; their state was dropped.",
+          main_.state_retention_file, n.hosts_dropped, n.services_dropped, n.contacts_dropped));
     }
     retention_carried_ = std::move(r.applied.carried);
     retention_counters_ = r.applied.program;
@@ -521,18 +542,21 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const loop::WallTime scheduled = scheduled_at_[check];
     const Time now = to_epoch(at.wall);
     const double interval = interval_seconds(cfg.check_interval);
+    const bool forced = std::exchange(forced_[check], 0) != 0;
     if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
-    if (max_concurrent_reached()) {
-      if (cfg.retry_interval != 0 && !st.is_executing)
-        schedule_from(check, at, seconds(interval_seconds(cfg.retry_interval)));
-      return;
-    }
-    if (!main_.execute_service_checks || !cfg.active_checks_enabled || st.is_executing) return;
-    if (st.last_check + static_cast<Time>(main_.cached_service_check_horizon) > now && st.last_check <= now)
-      return;
-    if (!in_period(cfg.check_period, now)) {
-      postpone_to_period(check, cfg.check_period, at, interval);
-      return;
+    if (st.is_executing) return;
+    if (!forced) {
+      if (max_concurrent_reached()) {
+        if (cfg.retry_interval != 0) schedule_from(check, at, seconds(interval_seconds(cfg.retry_interval)));
+        return;
+      }
+      if (!main_.execute_service_checks || !cfg.active_checks_enabled) return;
+      if (st.last_check + static_cast<Time>(main_.cached_service_check_horizon) > now && st.last_check <= now)
+        return;
+      if (!in_period(cfg.check_period, now)) {
+        postpone_to_period(check, cfg.check_period, at, interval);
+        return;
+      }
     }
     start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::service, scheduled, at.mono,
                 MacroContext{.model = *model_,
@@ -553,12 +577,16 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const loop::WallTime scheduled = scheduled_at_[check];
     const Time now = to_epoch(at.wall);
     const double interval = interval_seconds(cfg.check_interval);
+    const bool forced = std::exchange(forced_[check], 0) != 0;
     if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
-    if (!main_.execute_host_checks || !cfg.active_checks_enabled || st.is_executing) return;
-    if (max_concurrent_reached()) return;
-    if (!in_period(cfg.check_period, now)) {
-      postpone_to_period(check, cfg.check_period, at, interval);
-      return;
+    if (st.is_executing) return;
+    if (!forced) {
+      if (!main_.execute_host_checks || !cfg.active_checks_enabled) return;
+      if (max_concurrent_reached()) return;
+      if (!in_period(cfg.check_period, now)) {
+        postpone_to_period(check, cfg.check_period, at, interval);
+        return;
+      }
     }
     if (!cfg.check_command.is_set()) {
       // Naemon runs no plugin for a host without check_command: the host is assumed UP.
@@ -625,7 +653,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       for (int sig : {SIGTERM, SIGINT}) {
         if (got.contains(sig)) stop(fmt::format("Caught '{}', shutting down...", ::strsignal(sig)));
       }
-      if (got.contains(SIGHUP)) begin_reload();
+      if (got.contains(SIGHUP)) begin_reload(true);
       // As Naemon: logrotate moves the log away, then SIGUSR1 makes the core write to a new one.
       if (got.contains(SIGUSR1)) log_.reopen(now_epoch());
       return;
@@ -776,8 +804,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   // SIGHUP: as Naemon, a reload re-reads the whole configuration. The new one is loaded and prepared on the
   // reload thread while checks go on (engine/reload.hpp); the swap happens in finish_reload().
-  void begin_reload() {
-    log(fmt::format("Caught '{}', restarting...", ::strsignal(SIGHUP)));
+  void begin_reload(bool from_signal) {
+    if (from_signal) log(fmt::format("Caught '{}', restarting...", ::strsignal(SIGHUP)));
     if (options_.config_path.empty()) {
       log("Warning: No main config file to reload from; the running configuration is kept.");
       return;
@@ -843,6 +871,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     std::vector<MonoTime> due_at(new_checks);
     std::vector<loop::WallTime> scheduled_at(new_checks), submitted_at(new_checks);
     std::vector<std::uint32_t> generation(new_checks, 0);
+    std::vector<std::uint8_t> forced(new_checks, 0);
     std::vector<std::uint8_t> was_armed(new_checks, 0);
     std::unordered_map<std::uint32_t, std::uint32_t> started;
     for (std::uint32_t c = 0; c < new_checks; ++c) {
@@ -852,6 +881,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       scheduled_at[c] = scheduled_at_[o];
       submitted_at[c] = submitted_at_[o];
       generation[c] = generation_[o];
+      forced[c] = forced_[o];
       was_armed[c] = loop_.is_armed(timer_of_[o]) ? 1 : 0;
       if (state_of(o).is_executing) started.emplace(generation_[o], c);
     }
@@ -916,6 +946,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     scheduled_at_ = std::move(scheduled_at);
     submitted_at_ = std::move(submitted_at);
     generation_ = std::move(generation);
+    forced_ = std::move(forced);
     started_before_reload_ = std::move(started);
     retention_carried_ = std::move(p.retained.carried);
     retention_counters_ = p.retained.program;
@@ -1030,6 +1061,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   std::vector<loop::WallTime> submitted_at_;   // by check id: the scheduled time of the running check
   std::vector<std::uint32_t> generation_;      // by check id: the last check started (unique numbers)
   std::uint32_t last_generation_ = 0;
+  std::vector<std::uint8_t> forced_;  // by check id: its next run is a forced one (SCHEDULE_FORCED_*)
   // Checks started before the last reload and still out: generation -> their object's id now.
   std::unordered_map<std::uint32_t, std::uint32_t> started_before_reload_;
   Reloader reloader_;
@@ -1064,6 +1096,18 @@ void Core::stop(std::string_view reason) {
 }
 void Core::submit_passive_result(const PassiveResult& result) {
   impl_->submit_passive_result(result);
+}
+void Core::schedule_service_check(model::ServiceId service, Time when, bool forced) {
+  impl_->schedule_service_check(service, when, forced);
+}
+void Core::schedule_host_check(model::HostId host, Time when, bool forced) {
+  impl_->schedule_host_check(host, when, forced);
+}
+void Core::save_state() {
+  impl_->save_state();
+}
+void Core::restart() {
+  impl_->restart();
 }
 void Core::log(std::string_view text) {
   impl_->log(text);

@@ -57,6 +57,16 @@ class Core {
   // Unknown objects and disabled passive checks are logged and ignored, as Naemon does.
   void submit_passive_result(const PassiveResult& result);
 
+  // SCHEDULE_(FORCED_)SVC_CHECK and SCHEDULE_(FORCED_)HOST_CHECK, as Naemon's schedule_*_check: a check
+  // already scheduled earlier stands unless `forced`; a forced check runs at `when` whatever disabled
+  // checks, check_period, max_concurrent_checks or the cached-result horizon say. `when` in the past: now.
+  void schedule_service_check(model::ServiceId service, Time when, bool forced);
+  void schedule_host_check(model::HostId host, Time when, bool forced);
+  // SAVE_STATE_INFORMATION: retention.dat now (written by its thread).
+  void save_state();
+  // RESTART_PROGRAM: a reload, as SIGHUP does (without the "Caught" line: no signal came).
+  void restart();
+
   // A line in the main log, "[now] text".
   void log(std::string_view text);
 

@@ -1,0 +1,93 @@
+"""External commands through the command file, with the real daemon: scheduling checks (forced or not),
+saving state, restarting and shutting down, and Naemon's validation of the objects a command names."""
+import os
+import re
+import time
+import unittest
+
+from running_daemon import HOST, RunningVedette, service
+
+MAIN = """\
+retain_state_information=1
+state_retention_file=retention.dat
+retention_update_interval=60
+"""
+
+
+def passive_only(description, command):
+    """A service that never runs on its own: active checks disabled, an hour between checks."""
+    return service(description, command, interval=3600).replace(
+        "  contacts admin\n}", "  contacts admin\n  active_checks_enabled 0\n}")
+
+
+class ScheduleChecks(unittest.TestCase):
+    def test_forced_and_plain_checks_of_services_and_hosts(self):
+        objects = (HOST + service("HOURLY", "check_state_file!hourly.state", interval=3600) +
+                   passive_only("DISABLED", "check_state_file!disabled.state") +
+                   service("SECOND", "check_state_file!second.state", interval=3600))
+        v = RunningVedette(self, objects=objects, main_extra=MAIN, start=False)
+        for name in ("hourly", "disabled", "second"):
+            v.set_state(name + ".state", 2, name + " is down")
+        v.start()
+        now = int(time.time())
+
+        # Not forced: runs now, as it was scheduled later (a random point of its hour).
+        v.command("SCHEDULE_SVC_CHECK;web01;HOURLY;%d" % now)
+        v.wait_for(r"SERVICE ALERT: web01;HOURLY;CRITICAL;HARD;1;hourly is down")
+        # Not forced, active checks disabled: nothing runs.
+        v.command("SCHEDULE_SVC_CHECK;web01;DISABLED;%d" % now)
+        v.wait_for(r"EXTERNAL COMMAND: SCHEDULE_SVC_CHECK;web01;DISABLED;")
+        time.sleep(1.5)
+        self.assertNotIn("SERVICE ALERT: web01;DISABLED", v.log())
+        # Forced: runs anyway, at the time asked for.
+        v.command("SCHEDULE_FORCED_SVC_CHECK;web01;DISABLED;%d" % (now + 2))
+        line = v.wait_for(r"SERVICE ALERT: web01;DISABLED;CRITICAL;HARD;1;disabled is down")[0]
+        self.assertGreaterEqual(int(line[1:11]), now + 2)
+
+        # Every service of the host, and the host itself (it has no check_command: assumed UP).
+        v.set_state("hourly.state", 0, "hourly is back")
+        v.command("SCHEDULE_FORCED_HOST_SVC_CHECKS;web01;%d" % now)
+        v.wait_for(r"SERVICE ALERT: web01;HOURLY;OK;HARD;1;hourly is back")
+        v.wait_for(r"SERVICE ALERT: web01;SECOND;CRITICAL;HARD;1;second is down")
+        v.command("SCHEDULE_FORCED_HOST_CHECK;web01;%d" % now)
+        v.wait_for(r"EXTERNAL COMMAND: SCHEDULE_FORCED_HOST_CHECK;web01;")
+        self.assertEqual(v.stop(), 0)
+
+    def test_unknown_objects_fail_validation_as_in_naemon(self):
+        v = RunningVedette(self, objects=HOST + service("DISK", "check_dummy!0!fine"), main_extra=MAIN)
+        v.command("SCHEDULE_SVC_CHECK;web01;NOPE;1700000000")
+        v.command("SCHEDULE_HOST_CHECK;nohost;1700000000")
+        v.command("PROCESS_SERVICE_CHECK_RESULT;nohost;DISK;2;gone")
+        v.wait_for(r"Warning: External command parse error \[\d+\] SCHEDULE_SVC_CHECK;web01;NOPE;1700000000 "
+                   r"\(Failed validation of service as type service \(argument 0\)\)")
+        v.wait_for(r"Warning: External command parse error \[\d+\] SCHEDULE_HOST_CHECK;nohost;1700000000 "
+                   r"\(Failed validation of host_name as type host \(argument 0\)\)")
+        v.wait_for(r"Warning: External command parse error \[\d+\] PROCESS_SERVICE_CHECK_RESULT;nohost;DISK;2;gone "
+                   r"\(Failed validation of service as type service \(argument 0\)\)")
+        self.assertNotIn("EXTERNAL COMMAND: SCHEDULE", v.log(), "rejected commands are not logged as run")
+        self.assertEqual(v.stop(), 0)
+
+
+class ProgramCommands(unittest.TestCase):
+    def test_save_restart_and_shutdown(self):
+        v = RunningVedette(self, objects=HOST + service("DISK", "check_dummy!0!fine"), main_extra=MAIN)
+        self.assertFalse(os.path.exists(v.path("retention.dat")))
+        v.command("SAVE_STATE_INFORMATION")
+        deadline = time.monotonic() + 10
+        while not os.path.exists(v.path("retention.dat")):
+            self.assertLess(time.monotonic(), deadline, "SAVE_STATE_INFORMATION wrote no retention.dat")
+            time.sleep(0.05)
+
+        v.command("RESTART_PROGRAM")
+        v.wait_for(r"Configuration reloaded: 1 hosts, 1 services")
+        self.assertNotIn("Caught", v.log(), "no signal came")
+
+        v.command("SHUTDOWN_PROGRAM")
+        self.assertEqual(v.proc.wait(timeout=20), 0)
+        log = v.log()
+        self.assertIn("EXTERNAL COMMAND: SHUTDOWN_PROGRAM;", log)
+        self.assertRegex(log, r"Successfully shutdown\.\.\. \(PID=\d+\)")
+
+
+if __name__ == "__main__":
+    unittest.main()
