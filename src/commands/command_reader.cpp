@@ -6,8 +6,42 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <optional>
+#include <utility>
 
 namespace vedette::commands {
+
+namespace {
+
+// The program-wide switch a command turns on (true) or off.
+std::optional<std::pair<engine::ProgramSwitch, bool>> program_switch(std::string_view name) {
+  using S = engine::ProgramSwitch;
+  struct Entry {
+    std::string_view on, off;
+    S which;
+  };
+  static constexpr Entry k_entries[] = {
+      {"ENABLE_NOTIFICATIONS", "DISABLE_NOTIFICATIONS", S::notifications},
+      {"START_EXECUTING_SVC_CHECKS", "STOP_EXECUTING_SVC_CHECKS", S::service_checks},
+      {"START_ACCEPTING_PASSIVE_SVC_CHECKS", "STOP_ACCEPTING_PASSIVE_SVC_CHECKS", S::passive_service_checks},
+      {"START_EXECUTING_HOST_CHECKS", "STOP_EXECUTING_HOST_CHECKS", S::host_checks},
+      {"START_ACCEPTING_PASSIVE_HOST_CHECKS", "STOP_ACCEPTING_PASSIVE_HOST_CHECKS", S::passive_host_checks},
+      {"ENABLE_EVENT_HANDLERS", "DISABLE_EVENT_HANDLERS", S::event_handlers},
+      {"ENABLE_FLAP_DETECTION", "DISABLE_FLAP_DETECTION", S::flap_detection},
+      {"START_OBSESSING_OVER_SVC_CHECKS", "STOP_OBSESSING_OVER_SVC_CHECKS", S::obsess_over_services},
+      {"START_OBSESSING_OVER_HOST_CHECKS", "STOP_OBSESSING_OVER_HOST_CHECKS", S::obsess_over_hosts},
+      {"ENABLE_SERVICE_FRESHNESS_CHECKS", "DISABLE_SERVICE_FRESHNESS_CHECKS", S::service_freshness},
+      {"ENABLE_HOST_FRESHNESS_CHECKS", "DISABLE_HOST_FRESHNESS_CHECKS", S::host_freshness},
+      {"ENABLE_PERFORMANCE_DATA", "DISABLE_PERFORMANCE_DATA", S::performance_data},
+  };
+  for (const Entry& e : k_entries) {
+    if (name == e.on) return std::pair{e.which, true};
+    if (name == e.off) return std::pair{e.which, false};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 CommandReader::CommandReader(engine::Core& core) : core_(core) {
   FifoOpenResult opened = CommandFifo::open(core_.main_config().command_file);
@@ -84,6 +118,10 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
   } else if (name == "SCHEDULE_HOST_SVC_CHECKS" || name == "SCHEDULE_FORCED_HOST_SVC_CHECKS") {
     for (const model::ServiceId s : model.host(host(0)).services)
       core_.schedule_service_check(s, cmd.number(1), name == "SCHEDULE_FORCED_HOST_SVC_CHECKS");
+  } else if (const auto program = program_switch(name)) {
+    core_.set_program_switch(program->first, program->second);
+  } else if (name == "LOG") {
+    core_.log(cmd.raw_args);  // Naemon's way for scripts to write a line of their own into the log
   } else if (name == "SAVE_STATE_INFORMATION") {
     core_.save_state();
   } else if (name == "RESTART_PROGRAM") {

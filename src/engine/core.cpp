@@ -11,6 +11,7 @@
 #include "io/status_file.hpp"
 #include "loop/signals.hpp"
 #include "retention/apply.hpp"
+#include "retention/modattr.hpp"
 #include "retention/snapshot.hpp"
 #include "retention/writer.hpp"
 #include "timeperiod/day_cache.hpp"
@@ -268,6 +269,43 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   }
   void schedule_host_check(model::HostId h, Time when, bool forced) {
     schedule_check(check_of(h), when, forced);
+  }
+
+  void set_program_switch(ProgramSwitch which, bool on) {
+    struct Switch {
+      bool config::MainConfig::*flag;
+      unsigned long attribute;  // Naemon's MODATTR_* bit
+      bool hosts;               // which of the program's modified attributes it marks
+      bool services;
+    };
+    static constexpr Switch k_switches[] = {
+        {&config::MainConfig::enable_notifications, retention::k_modattr_notifications_enabled, true, true},
+        {&config::MainConfig::execute_service_checks, retention::k_modattr_active_checks_enabled, false,
+         true},
+        {&config::MainConfig::accept_passive_service_checks, retention::k_modattr_passive_checks_enabled,
+         false, true},
+        {&config::MainConfig::execute_host_checks, retention::k_modattr_active_checks_enabled, true, false},
+        {&config::MainConfig::accept_passive_host_checks, retention::k_modattr_passive_checks_enabled, true,
+         false},
+        {&config::MainConfig::enable_event_handlers, retention::k_modattr_event_handler_enabled, true, true},
+        {&config::MainConfig::enable_flap_detection, retention::k_modattr_flap_detection_enabled, true, true},
+        {&config::MainConfig::obsess_over_services, retention::k_modattr_obsessive_handler_enabled, false,
+         true},
+        {&config::MainConfig::obsess_over_hosts, retention::k_modattr_obsessive_handler_enabled, true, false},
+        {&config::MainConfig::check_service_freshness, retention::k_modattr_freshness_checks_enabled, false,
+         true},
+        {&config::MainConfig::check_host_freshness, retention::k_modattr_freshness_checks_enabled, true,
+         false},
+        {&config::MainConfig::process_performance_data, retention::k_modattr_performance_data_enabled, true,
+         true},
+    };
+    const Switch& s = k_switches[static_cast<std::size_t>(which)];
+    bool& flag = cfg_.main.*s.flag;
+    if (flag == on) return;
+    flag = on;
+    if (s.hosts) retention_counters_.modified_host_attributes |= s.attribute;
+    if (s.services) retention_counters_.modified_service_attributes |= s.attribute;
+    apply_main_settings();
   }
 
   void save_state() {
@@ -1102,6 +1140,9 @@ void Core::schedule_service_check(model::ServiceId service, Time when, bool forc
 }
 void Core::schedule_host_check(model::HostId host, Time when, bool forced) {
   impl_->schedule_host_check(host, when, forced);
+}
+void Core::set_program_switch(ProgramSwitch which, bool on) {
+  impl_->set_program_switch(which, on);
 }
 void Core::save_state() {
   impl_->save_state();

@@ -32,6 +32,23 @@ struct CoreOptions {
   std::function<void()> on_stopped;
 };
 
+// The program-wide switches external commands turn on and off (ENABLE_NOTIFICATIONS,
+// STOP_EXECUTING_SVC_CHECKS, …), each a run-time flag of the main config.
+enum class ProgramSwitch : std::uint8_t {
+  notifications,
+  service_checks,
+  passive_service_checks,
+  host_checks,
+  passive_host_checks,
+  event_handlers,
+  flap_detection,
+  obsess_over_services,
+  obsess_over_hosts,
+  service_freshness,
+  host_freshness,
+  performance_data,
+};
+
 struct PassiveResult {
   std::string_view host_name;
   std::string_view service_description;  // empty for a host result
@@ -62,6 +79,9 @@ class Core {
   // checks, check_period, max_concurrent_checks or the cached-result horizon say. `when` in the past: now.
   void schedule_service_check(model::ServiceId service, Time when, bool forced);
   void schedule_host_check(model::HostId host, Time when, bool forced);
+  // As Naemon's start_/stop_* and enable_/disable_* program commands: a change sets the switch's bit in the
+  // program's modified host and/or service attributes (kept in retention.dat); no change, no bit.
+  void set_program_switch(ProgramSwitch which, bool on);
   // SAVE_STATE_INFORMATION: retention.dat now (written by its thread).
   void save_state();
   // RESTART_PROGRAM: a reload, as SIGHUP does (without the "Caught" line: no signal came).

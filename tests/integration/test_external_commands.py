@@ -5,6 +5,8 @@ import re
 import time
 import unittest
 
+import status_dat
+
 from running_daemon import HOST, RunningVedette, service
 
 MAIN = """\
@@ -68,7 +70,53 @@ class ScheduleChecks(unittest.TestCase):
         self.assertEqual(v.stop(), 0)
 
 
+def program_status(path):
+    with open(path) as f:
+        blocks = status_dat.parse(f.read())
+    return next(dict(fields) for kind, fields in blocks if kind == "programstatus")
+
+
 class ProgramCommands(unittest.TestCase):
+    def test_program_switches_change_what_runs_and_are_retained_as_modified(self):
+        main = MAIN + "status_file=status.dat\nstatus_update_interval=1\n"
+        v = RunningVedette(self, objects=HOST + service("DISK", "check_state_file!disk.state"), main_extra=main,
+                           start=False)
+        v.set_state("disk.state", 0, "DISK OK")
+        v.start()
+        v.command("STOP_EXECUTING_SVC_CHECKS")
+        v.command("STOP_EXECUTING_SVC_CHECKS")  # no change: nothing more to mark
+        v.command("DISABLE_NOTIFICATIONS")
+        v.command("LOG;a line of the admin's own")
+        v.wait_for(r"^\[\d+\] a line of the admin's own$")
+        status = status_dat.wait_until(v.path("status.dat"), lambda b: any(
+            k == "programstatus" and dict(f)["active_service_checks_enabled"] == "0" for k, f in b), 10,
+            "active_service_checks_enabled=0")
+        program = program_status(v.path("status.dat"))
+        self.assertEqual(program["enable_notifications"], "0")
+        self.assertEqual(program["modified_host_attributes"], "1")  # notifications
+        self.assertEqual(program["modified_service_attributes"], "3")  # notifications | active checks
+        self.assertIn("active_service_checks_enabled=0", status)
+
+        # Service checks stopped: the state file turns CRITICAL, no check notices.
+        v.set_state("disk.state", 2, "DISK CRITICAL")
+        time.sleep(2.5)
+        self.assertNotIn("SERVICE ALERT: web01;DISK;CRITICAL", v.log())
+        v.command("START_EXECUTING_SVC_CHECKS")
+        v.wait_for(r"SERVICE ALERT: web01;DISK;CRITICAL;HARD;1;DISK CRITICAL")
+
+        v.command("SAVE_STATE_INFORMATION")
+        deadline = time.monotonic() + 10
+        while not os.path.exists(v.path("retention.dat")):
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.05)
+        with open(v.path("retention.dat")) as f:
+            saved = f.read()
+        self.assertIn("enable_notifications=0\n", saved)
+        self.assertIn("modified_service_attributes=3\n", saved)
+        self.assertEqual(v.stop(), 0)
+
+
+class Lifecycle(unittest.TestCase):
     def test_save_restart_and_shutdown(self):
         v = RunningVedette(self, objects=HOST + service("DISK", "check_dummy!0!fine"), main_extra=MAIN)
         self.assertFalse(os.path.exists(v.path("retention.dat")))
