@@ -65,6 +65,12 @@ std::uint64_t make_token(std::uint32_t serial, std::uint32_t slot, Stream stream
 constexpr std::size_t k_read_chunk = 64 * 1024;
 constexpr int k_reads_per_event = 16;
 
+// Spawns per pass of the thread's loop. Behind schedule (more checks due than the machine can start), a
+// thread that started every due job in one go would not reap any child meanwhile: zombies, pipes and
+// runnable processes pile up, each spawn costs more, and throughput collapsed to half the machine's
+// rate (bench/perfbench/max_rate.sh). Between rounds it reaps what finished.
+constexpr int k_spawns_per_round = 8;
+
 }  // namespace
 
 class Executor::Worker {
@@ -184,6 +190,7 @@ class Executor::Worker {
       }
       if (!done_.empty()) results_.push_batch(done_);  // jobs that failed to spawn
       const int n = wait(events, 64, wake_at);
+      spawns_this_round_ = 0;
       if (n < 0 && errno != EINTR) die("epoll_wait");
       for (int i = 0; i < n; ++i) {
         const std::uint64_t token = events[i].data.u64;
@@ -241,12 +248,14 @@ class Executor::Worker {
     waiting_.clear();
   }
 
-  // Starts the jobs of `jobs` whose time has come, holds the others; leaves `jobs` empty.
+  // Starts the jobs of `jobs` whose time has come (up to this round's spawns), holds the others; leaves
+  // `jobs` empty.
   void start_or_hold(std::vector<CheckJob>& jobs) {
     if (jobs.empty()) return;
     const std::int64_t start_by = mono_ns() + start_slack_ns();
     for (auto& job : jobs) {
-      if (job.not_before_ns <= start_by) {
+      if (job.not_before_ns <= start_by && spawns_this_round_ < k_spawns_per_round) {
+        ++spawns_this_round_;
         start(job, wall_us());
       } else {
         waiting_.push_back({job.not_before_ns, next_order_++, std::move(job)});
@@ -256,10 +265,12 @@ class Executor::Worker {
     jobs.clear();
   }
 
-  // Starts every held job whose time has come (within the start slack), earliest first.
+  // Starts the held jobs whose time has come (within the start slack), earliest first, up to this round's
+  // spawns; the rest wait for the next round, which comes without sleeping (next_wake_ns()).
   void start_waiting(std::int64_t now) {
     const std::int64_t start_by = now + start_slack_ns();
-    while (!waiting_.empty() && waiting_.front().not_before_ns <= start_by) {
+    while (!waiting_.empty() && waiting_.front().not_before_ns <= start_by &&
+           spawns_this_round_++ < k_spawns_per_round) {
       std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<>{});
       Waiting w = std::move(waiting_.back());
       waiting_.pop_back();
@@ -581,6 +592,7 @@ class Executor::Worker {
   std::vector<CheckResult> done_;  // pushed to results_ once per iteration
   std::vector<Waiting> waiting_;   // heap, earliest first
   std::uint64_t next_order_ = 0;
+  int spawns_this_round_ = 0;  // since the last epoll wait
   bool has_pwait2_ = true;
   char scratch_[k_read_chunk];
 
