@@ -2,6 +2,7 @@
 
 #include "engine/macros.hpp"
 #include "engine/reload.hpp"
+#include "engine/retained_status.hpp"
 #include "engine/state_machine.hpp"
 #include "engine/status_snapshot.hpp"
 #include "exec/executor.hpp"
@@ -527,7 +528,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     program.next_comment_id = retention_counters_.next_comment_id;
     program.next_downtime_id = retention_counters_.next_downtime_id;
     program.next_event_id = retention_counters_.next_event_id;
-    status_.publish(status_snapshots_.build(*model_, main_, hosts_, services_, program, model_owner_));
+    if (status_retained_ == nullptr || !status_retained_->built_from(*model_, retention_carried_)) {
+      status_retained_ = std::make_shared<const RetainedStatus>(*model_, retention_carried_,
+                                                                retained_comments_, retained_downtimes_);
+    }
+    status_.publish(
+        status_snapshots_.build(*model_, main_, hosts_, services_, program, model_owner_, status_retained_));
     arm_periodic(status_timer_, status_due_, std::chrono::seconds(std::max(1, main_.status_update_interval)));
   }
 
@@ -1076,6 +1082,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   io::LogFile log_;
   io::StatusWriter status_;
   StatusSnapshotBuilder status_snapshots_;
+  // status.dat's share of retention_carried_ and the retained comments and downtimes, rebuilt when the
+  // Carried is replaced: the lists are replaced with it (start-up, reload), never on their own.
+  std::shared_ptr<const RetainedStatus> status_retained_;
   RetentionErrors retention_errors_;  // before retention_writer_, whose thread reports into it
   retention::Writer retention_writer_;
   std::shared_ptr<const retention::Carried> retention_carried_;

@@ -74,12 +74,12 @@ void fill_state(io::StatusState& o, const CheckState& s, const char* base, char*
 // Fills `snap` (fresh or recycled: every field is overwritten).
 void fill(io::StatusSnapshot& snap, const model::Model& model, const config::MainConfig& main,
           const std::vector<HostState>& hosts, const std::vector<ServiceState>& services,
-          const ProgramStatus& program, std::shared_ptr<const void> keep_alive) {
+          const ProgramStatus& program, std::shared_ptr<const void> keep_alive,
+          std::shared_ptr<const io::StatusExtras> extras) {
   snap.model = &model;
   snap.keep_alive = std::move(keep_alive);
+  snap.extras = std::move(extras);
   fill_program(snap.program, main, program);
-  snap.comments.clear();
-  snap.downtimes.clear();
 
   const std::size_t host_count = std::min(model.hosts.size(), hosts.size());
   const std::size_t service_count = std::min(model.services.size(), services.size());
@@ -126,20 +126,21 @@ StatusSnapshotBuilder::~StatusSnapshotBuilder() = default;
 std::shared_ptr<const io::StatusSnapshot> StatusSnapshotBuilder::build(
     const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
     const std::vector<ServiceState>& services, const ProgramStatus& program,
-    std::shared_ptr<const void> keep_alive) {
+    std::shared_ptr<const void> keep_alive, std::shared_ptr<const io::StatusExtras> extras) {
   std::unique_ptr<io::StatusSnapshot> snap;
   {
     std::lock_guard lock(spare_->mutex);
     snap = std::move(spare_->snapshot);
   }
   if (snap == nullptr) snap = std::make_unique<io::StatusSnapshot>();
-  fill(*snap, model, main, hosts, services, program, std::move(keep_alive));
-  // Whoever drops the last reference gives the memory back. The model is let go at once (the keep-alive
-  // may be the last reference to a model replaced by a reload); the arrays and the text block are kept.
+  fill(*snap, model, main, hosts, services, program, std::move(keep_alive), std::move(extras));
+  // Whoever drops the last reference gives the memory back. The model and the extras are let go at once
+  // (they may be the last references to ones replaced by a reload); the arrays and the text block are kept.
   return std::shared_ptr<const io::StatusSnapshot>(
       snap.release(), [spare = std::weak_ptr<Spare>(spare_)](const io::StatusSnapshot* done) {
         std::unique_ptr<io::StatusSnapshot> owned(const_cast<io::StatusSnapshot*>(done));
         owned->keep_alive.reset();
+        owned->extras.reset();
         owned->model = nullptr;
         if (const std::shared_ptr<Spare> pool = spare.lock()) {
           std::lock_guard lock(pool->mutex);
@@ -148,14 +149,12 @@ std::shared_ptr<const io::StatusSnapshot> StatusSnapshotBuilder::build(
       });
 }
 
-std::shared_ptr<const io::StatusSnapshot> make_status_snapshot(const model::Model& model,
-                                                               const config::MainConfig& main,
-                                                               const std::vector<HostState>& hosts,
-                                                               const std::vector<ServiceState>& services,
-                                                               const ProgramStatus& program,
-                                                               std::shared_ptr<const void> keep_alive) {
+std::shared_ptr<const io::StatusSnapshot> make_status_snapshot(
+    const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
+    const std::vector<ServiceState>& services, const ProgramStatus& program,
+    std::shared_ptr<const void> keep_alive, std::shared_ptr<const io::StatusExtras> extras) {
   auto snap = std::make_shared<io::StatusSnapshot>();
-  fill(*snap, model, main, hosts, services, program, std::move(keep_alive));
+  fill(*snap, model, main, hosts, services, program, std::move(keep_alive), std::move(extras));
   return snap;
 }
 

@@ -3,7 +3,8 @@
 //
 //   StatusSnapshotBuilder status_snapshots;  // a member of the core: keeps the memory between dumps
 //   ProgramStatus program{.now = now, .program_start = start, .pid = getpid(), .daemon_mode = daemon};
-//   status_writer.publish(status_snapshots.build(model, main, hosts, services, program, model_owner));
+//   status_writer.publish(
+//       status_snapshots.build(model, main, hosts, services, program, model_owner, retained_status));
 //
 // Cost at 100k services: bench/io/status_bench.cpp (BM_SnapshotBuild*).
 #pragma once
@@ -40,7 +41,8 @@ struct ProgramStatus {
 // `hosts` and `services` are indexed like model.hosts and model.services. The snapshot reads names,
 // commands, periods and enables from `model` when it is written, so the model must outlive it: pass the
 // model's owner as `keep_alive` when a reload can replace the model while the writer holds a snapshot.
-// Run-time texts (plugin output, long output, perfdata) are copied.
+// Run-time texts (plugin output, long output, perfdata) are copied; `extras` (what the engine does not track
+// itself, engine/retained_status.hpp) is shared, not copied.
 //
 // Fresh memory for every dump costs page faults on our VMs (BM_SnapshotBuildFresh 3.8-6.1 ms against
 // BM_SnapshotBuild 2.9-4.0 ms at 100k services), so the builder takes back the memory of the snapshot the
@@ -52,12 +54,10 @@ class StatusSnapshotBuilder {
   StatusSnapshotBuilder(const StatusSnapshotBuilder&) = delete;
   StatusSnapshotBuilder& operator=(const StatusSnapshotBuilder&) = delete;
 
-  [[nodiscard]] std::shared_ptr<const io::StatusSnapshot> build(const model::Model& model,
-                                                                const config::MainConfig& main,
-                                                                const std::vector<HostState>& hosts,
-                                                                const std::vector<ServiceState>& services,
-                                                                const ProgramStatus& program,
-                                                                std::shared_ptr<const void> keep_alive = {});
+  [[nodiscard]] std::shared_ptr<const io::StatusSnapshot> build(
+      const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
+      const std::vector<ServiceState>& services, const ProgramStatus& program,
+      std::shared_ptr<const void> keep_alive = {}, std::shared_ptr<const io::StatusExtras> extras = {});
 
  private:
   struct Spare;
@@ -68,6 +68,6 @@ class StatusSnapshotBuilder {
 [[nodiscard]] std::shared_ptr<const io::StatusSnapshot> make_status_snapshot(
     const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
     const std::vector<ServiceState>& services, const ProgramStatus& program,
-    std::shared_ptr<const void> keep_alive = {});
+    std::shared_ptr<const void> keep_alive = {}, std::shared_ptr<const io::StatusExtras> extras = {});
 
 }  // namespace vedette::engine

@@ -95,11 +95,11 @@ void write_header_and_program(Out& o, const StatusProgram& p) {
   o.raw("\t}\n\n");
 }
 
-// Hosts and services share these, from modified_attributes to problem_end, in Naemon's order. Values
-// Vedette does not track yet (modified attributes, event and problem ids) are Naemon's "none".
+// Hosts and services share these, from modified_attributes to problem_end, in Naemon's order.
 template <typename Object>
-void write_object_head(Out& o, const model::Model& m, const Object& x, const StatusState& st) {
-  o.raw("\tmodified_attributes=0\n");
+void write_object_head(Out& o, const model::Model& m, const Object& x, const StatusState& st,
+                       const StatusObjectExtras& ex) {
+  o.unum("\tmodified_attributes=", ex.modified_attributes);
   o.str("\tcheck_command=", x.check_command.raw);
   o.str("\tcheck_period=", period_name(m, x.check_period));
   o.str("\tnotification_period=", period_name(m, x.notification_period));
@@ -112,13 +112,24 @@ void write_object_head(Out& o, const model::Model& m, const Object& x, const Sta
   o.num("\tcheck_type=", st.check_type);
   o.num("\tcurrent_state=", st.current_state);
   o.num("\tlast_hard_state=", st.last_hard_state);
-  o.raw(
-      "\tlast_event_id=0\n"
-      "\tcurrent_event_id=0\n"
-      "\tcurrent_problem_id=\n"
-      "\tlast_problem_id=\n"
-      "\tproblem_start=0\n"
-      "\tproblem_end=0\n");
+  o.unum("\tlast_event_id=", ex.last_event_id);
+  o.unum("\tcurrent_event_id=", ex.current_event_id);
+  o.str("\tcurrent_problem_id=", ex.current_problem_id);
+  o.str("\tlast_problem_id=", ex.last_problem_id);
+  o.time("\tproblem_start=", ex.problem_start);
+  o.time("\tproblem_end=", ex.problem_end);
+}
+
+void write_acknowledgement(Out& o, const StatusObjectExtras& ex) {
+  o.flag("\tproblem_has_been_acknowledged=", ex.problem_has_been_acknowledged);
+  o.num("\tacknowledgement_type=", ex.acknowledgement_type);
+  o.time("\tacknowledgement_end_time=", ex.acknowledgement_end_time);
+}
+
+void write_flapping_and_downtime(Out& o, const StatusObjectExtras& ex) {
+  o.flag("\tis_flapping=", ex.is_flapping);
+  o.fixed<2>("\tpercent_state_change=", ex.percent_state_change);
+  o.num("\tscheduled_downtime_depth=", ex.scheduled_downtime_depth);
 }
 
 void write_outputs(Out& o, const StatusSnapshot& s, const StatusState& st) {
@@ -137,10 +148,11 @@ void write_last_update(Out& o, const StatusSnapshot& s, const StatusState& st) {
   o.timeval("\tlast_update=", st.has_been_checked ? st.last_check : s.program.program_start, 0);
 }
 
-void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const StatusState& st) {
+void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const StatusState& st,
+                const StatusObjectExtras& ex) {
   o.raw("hoststatus {\n");
   o.str("\thost_name=", h.name);
-  write_object_head(o, *s.model, h, st);
+  write_object_head(o, *s.model, h, st, ex);
   write_outputs(o, s, st);
   o.time("\tlast_check=", st.last_check);
   o.time("\tnext_check=", st.next_check);
@@ -153,28 +165,22 @@ void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const Sta
   o.time("\tlast_time_up=", st.last_time[0]);
   o.time("\tlast_time_down=", st.last_time[1]);
   o.time("\tlast_time_unreachable=", st.last_time[2]);
-  // Notifications, acknowledgements, flapping and downtimes are not tracked yet: Naemon's "none".
+  o.time("\tlast_notification=", ex.last_notification);
+  // Naemon's "none": retention.dat does not keep them, and Vedette sends no notifications yet.
   o.raw(
-      "\tlast_notification=0\n"
       "\tnext_notification=0\n"
-      "\tno_more_notifications=0\n"
-      "\tcurrent_notification_number=0\n"
-      "\tcurrent_notification_id=\n");
+      "\tno_more_notifications=0\n");
+  o.num("\tcurrent_notification_number=", ex.current_notification_number);
+  o.str("\tcurrent_notification_id=", ex.current_notification_id);
   o.flag("\tnotifications_enabled=", h.notifications_enabled);
-  o.raw(
-      "\tproblem_has_been_acknowledged=0\n"
-      "\tacknowledgement_type=0\n"
-      "\tacknowledgement_end_time=0\n");
+  write_acknowledgement(o, ex);
   o.flag("\tactive_checks_enabled=", h.active_checks_enabled);
   o.flag("\tpassive_checks_enabled=", h.passive_checks_enabled);
   o.flag("\tevent_handler_enabled=", h.event_handler_enabled);
   o.flag("\tflap_detection_enabled=", h.flap_detection_enabled);
   o.flag("\tprocess_performance_data=", h.process_perf_data);
   o.flag("\tobsess=", h.obsess);
-  o.raw(
-      "\tis_flapping=0\n"
-      "\tpercent_state_change=0.00\n"
-      "\tscheduled_downtime_depth=0\n");
+  write_flapping_and_downtime(o, ex);
   write_last_update(o, s, st);
   write_custom(o, h.custom_variables);
   o.raw("\t}\n\n");
@@ -182,11 +188,12 @@ void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const Sta
 
 // Naemon orders a few fields differently for services (attempts before the outputs, the notification
 // number before last_notification, acknowledgement after event_handler_enabled); kept exactly.
-void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, const StatusState& st) {
+void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, const StatusState& st,
+                   const StatusObjectExtras& ex) {
   o.raw("servicestatus {\n");
   o.str("\thost_name=", v.host_name);
   o.str("\tservice_description=", v.description);
-  write_object_head(o, *s.model, v, st);
+  write_object_head(o, *s.model, v, st, ex);
   o.num("\tcurrent_attempt=", st.current_attempt);
   o.num("\tmax_attempts=", v.max_check_attempts);
   o.num("\tstate_type=", st.state_type);
@@ -199,45 +206,37 @@ void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, con
   write_outputs(o, s, st);
   o.time("\tlast_check=", st.last_check);
   o.time("\tnext_check=", st.next_check);
+  o.raw("\tcheck_options=0\n");
+  o.num("\tcurrent_notification_number=", ex.current_notification_number);
+  o.str("\tcurrent_notification_id=", ex.current_notification_id);
+  o.time("\tlast_notification=", ex.last_notification);
   o.raw(
-      "\tcheck_options=0\n"
-      "\tcurrent_notification_number=0\n"
-      "\tcurrent_notification_id=\n"
-      "\tlast_notification=0\n"
       "\tnext_notification=0\n"
       "\tno_more_notifications=0\n");
   o.flag("\tnotifications_enabled=", v.notifications_enabled);
   o.flag("\tactive_checks_enabled=", v.active_checks_enabled);
   o.flag("\tpassive_checks_enabled=", v.passive_checks_enabled);
   o.flag("\tevent_handler_enabled=", v.event_handler_enabled);
-  o.raw(
-      "\tproblem_has_been_acknowledged=0\n"
-      "\tacknowledgement_type=0\n"
-      "\tacknowledgement_end_time=0\n");
+  write_acknowledgement(o, ex);
   o.flag("\tflap_detection_enabled=", v.flap_detection_enabled);
   o.flag("\tprocess_performance_data=", v.process_perf_data);
   o.flag("\tobsess=", v.obsess);
-  o.raw(
-      "\tis_flapping=0\n"
-      "\tpercent_state_change=0.00\n"
-      "\tscheduled_downtime_depth=0\n");
+  write_flapping_and_downtime(o, ex);
   write_last_update(o, s, st);
   write_custom(o, v.custom_variables);
   o.raw("\t}\n\n");
 }
 
-void write_contact(Out& o, const model::Model& m, const model::Contact& c) {
+void write_contact(Out& o, const model::Model& m, const model::Contact& c, const StatusContactExtras& ex) {
   o.raw("contactstatus {\n");
   o.str("\tcontact_name=", c.name);
-  o.raw(
-      "\tmodified_attributes=0\n"
-      "\tmodified_host_attributes=0\n"
-      "\tmodified_service_attributes=0\n");
+  o.unum("\tmodified_attributes=", ex.modified_attributes);
+  o.unum("\tmodified_host_attributes=", ex.modified_host_attributes);
+  o.unum("\tmodified_service_attributes=", ex.modified_service_attributes);
   o.str("\thost_notification_period=", period_name(m, c.host_notification_period));
   o.str("\tservice_notification_period=", period_name(m, c.service_notification_period));
-  o.raw(
-      "\tlast_host_notification=0\n"
-      "\tlast_service_notification=0\n");
+  o.time("\tlast_host_notification=", ex.last_host_notification);
+  o.time("\tlast_service_notification=", ex.last_service_notification);
   o.flag("\thost_notifications_enabled=", c.host_notifications_enabled);
   o.flag("\tservice_notifications_enabled=", c.service_notifications_enabled);
   write_custom(o, c.custom_variables);
@@ -280,6 +279,46 @@ void write_downtime(Out& o, const StatusDowntime& d) {
   o.raw("\t}\n\n");
 }
 
+// The blocks after programstatus, in Naemon's order; false as soon as `maybe_drain` is.
+template <typename MaybeDrain>
+bool write_objects(Out& o, const StatusSnapshot& s, MaybeDrain& maybe_drain) {
+  const model::Model& m = *s.model;
+  // Indexed by the ids of the model it was built for; one left over from before a reload is not used.
+  const StatusExtras* extras = s.extras != nullptr && s.extras->model() == s.model ? s.extras.get() : nullptr;
+  // Objects by name (services by "host;description"). A model made by hand without that order is written
+  // in its own.
+  const bool named = m.has_by_name();
+  for (std::size_t n = 0; n < m.hosts.size(); ++n) {
+    const std::size_t i = named ? model::index(m.by_name.hosts[n]) : n;
+    if (i >= s.hosts.size()) continue;
+    write_host(o, s, m.hosts[i], s.hosts[i],
+               extras != nullptr ? extras->host(i, s.hosts[i]) : StatusObjectExtras{});
+    if (!maybe_drain()) return false;
+  }
+  for (std::size_t n = 0; n < m.services.size(); ++n) {
+    const std::size_t i = named ? model::index(m.by_name.services[n]) : n;
+    if (i >= s.services.size()) continue;
+    write_service(o, s, m.services[i], s.services[i],
+                  extras != nullptr ? extras->service(i, s.services[i]) : StatusObjectExtras{});
+    if (!maybe_drain()) return false;
+  }
+  for (std::size_t n = 0; n < m.contacts.size(); ++n) {
+    const std::size_t i = named ? model::index(m.by_name.contacts[n]) : n;
+    write_contact(o, m, m.contacts[i], extras != nullptr ? extras->contact(i) : StatusContactExtras{});
+    if (!maybe_drain()) return false;
+  }
+  if (extras == nullptr) return true;
+  for (const StatusComment& c : extras->comments()) {
+    write_comment(o, c);
+    if (!maybe_drain()) return false;
+  }
+  for (const StatusDowntime& d : extras->downtimes()) {
+    write_downtime(o, d);
+    if (!maybe_drain()) return false;
+  }
+  return true;
+}
+
 // Formats the whole file into `buf`, handing it to `drain` whenever it holds k_chunk bytes or more (and at
 // the end). Stops early and returns false when drain does.
 template <typename Drain>
@@ -287,36 +326,7 @@ bool format_chunked(const StatusSnapshot& s, std::string& buf, Drain&& drain) {
   Out o(buf);
   auto maybe_drain = [&] { return buf.size() < k_chunk || drain(buf); };
   write_header_and_program(o, s.program);
-  if (s.model != nullptr) {
-    const model::Model& m = *s.model;
-    // Naemon's order: by name (services by "host;description"). A model made by hand without that order
-    // is written in its own.
-    const bool named = m.has_by_name();
-    for (std::size_t n = 0; n < m.hosts.size(); ++n) {
-      const std::size_t i = named ? model::index(m.by_name.hosts[n]) : n;
-      if (i >= s.hosts.size()) continue;
-      write_host(o, s, m.hosts[i], s.hosts[i]);
-      if (!maybe_drain()) return false;
-    }
-    for (std::size_t n = 0; n < m.services.size(); ++n) {
-      const std::size_t i = named ? model::index(m.by_name.services[n]) : n;
-      if (i >= s.services.size()) continue;
-      write_service(o, s, m.services[i], s.services[i]);
-      if (!maybe_drain()) return false;
-    }
-    for (std::size_t n = 0; n < m.contacts.size(); ++n) {
-      write_contact(o, m, m.contacts[named ? model::index(m.by_name.contacts[n]) : n]);
-      if (!maybe_drain()) return false;
-    }
-  }
-  for (const StatusComment& c : s.comments) {
-    write_comment(o, c);
-    if (!maybe_drain()) return false;
-  }
-  for (const StatusDowntime& d : s.downtimes) {
-    write_downtime(o, d);
-    if (!maybe_drain()) return false;
-  }
+  if (s.model != nullptr && !write_objects(o, s, maybe_drain)) return false;
   return buf.empty() || drain(buf);
 }
 

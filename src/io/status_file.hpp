@@ -11,6 +11,8 @@
 // thread. Differences from Naemon's file are listed in docs/compatibility.md ("status.dat").
 #pragma once
 
+#include "state/comments.hpp"
+
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -18,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -102,38 +105,54 @@ struct StatusState {
   bool has_been_checked = false;
 };
 
-struct StatusComment {
-  bool is_service = false;
-  std::string host_name{};
-  std::string service_description{};
-  int entry_type = 1;
-  unsigned long comment_id = 0;
-  int source = 0;
-  bool persistent = false;
-  std::int64_t entry_time = 0;
-  bool expires = false;
-  std::int64_t expire_time = 0;
-  std::string author{};
-  std::string comment_data{};
+// What status.dat shows of the features the engine does not track itself yet. The defaults are Naemon's
+// values for an object none of them ever touched.
+struct StatusObjectExtras {
+  unsigned long modified_attributes = 0;
+  unsigned long last_event_id = 0;
+  unsigned long current_event_id = 0;
+  std::string_view current_problem_id{};
+  std::string_view last_problem_id{};
+  std::int64_t problem_start = 0;
+  std::int64_t problem_end = 0;
+  std::int64_t last_notification = 0;
+  int current_notification_number = 0;
+  std::string_view current_notification_id{};
+  bool problem_has_been_acknowledged = false;
+  int acknowledgement_type = 0;
+  std::int64_t acknowledgement_end_time = 0;
+  bool is_flapping = false;
+  double percent_state_change = 0;
+  int scheduled_downtime_depth = 0;
 };
 
-struct StatusDowntime {
-  bool is_service = false;
-  std::string host_name{};
-  std::string service_description{};
-  unsigned long downtime_id = 0;
-  unsigned long comment_id = 0;
-  std::int64_t entry_time = 0;
-  std::int64_t start_time = 0;
-  std::int64_t flex_downtime_start = 0;
-  std::int64_t end_time = 0;
-  unsigned long triggered_by = 0;
-  bool fixed = false;
-  unsigned long duration = 0;
-  bool is_in_effect = false;
-  bool start_notification_sent = false;
-  std::string author{};
-  std::string comment{};
+struct StatusContactExtras {
+  unsigned long modified_attributes = 0;
+  unsigned long modified_host_attributes = 0;
+  unsigned long modified_service_attributes = 0;
+  std::int64_t last_host_notification = 0;
+  std::int64_t last_service_notification = 0;
+};
+
+using StatusComment = state::Comment;
+using StatusDowntime = state::Downtime;
+
+// The values of those features and the comment and downtime blocks, kept by whoever tracks them (the
+// engine: what retention.dat carried). Immutable, and changed far less often than status.dat is written,
+// so every snapshot shares one instead of copying it; read on the writer thread while a snapshot holds it.
+class StatusExtras {
+ public:
+  virtual ~StatusExtras() = default;
+  // The model whose indexes host(), service() and contact() take; a snapshot of another model ignores it.
+  [[nodiscard]] virtual const model::Model* model() const = 0;
+  // `now` is the object's run-time part in the snapshot being written: some values only hold while the
+  // object's state has not moved on.
+  [[nodiscard]] virtual StatusObjectExtras host(std::size_t index, const StatusState& now) const = 0;
+  [[nodiscard]] virtual StatusObjectExtras service(std::size_t index, const StatusState& now) const = 0;
+  [[nodiscard]] virtual StatusContactExtras contact(std::size_t index) const = 0;
+  // Host and service comments, then downtimes, in the order to write them.
+  [[nodiscard]] virtual std::span<const StatusComment> comments() const = 0;
+  [[nodiscard]] virtual std::span<const StatusDowntime> downtimes() const = 0;
 };
 
 // Everything one status.dat holds, immutable once built. Names, commands, periods, intervals, enables and
@@ -144,11 +163,10 @@ struct StatusSnapshot {
   const model::Model* model = nullptr;
   std::shared_ptr<const void> keep_alive;
   StatusProgram program;
-  std::vector<StatusState> hosts;       // indexed like model->hosts (Naemon's host_list order)
-  std::vector<StatusState> services;    // indexed like model->services
-  std::vector<StatusComment> comments;  // host and service comments, in the order to write them
-  std::vector<StatusDowntime> downtimes;
-  std::unique_ptr<char[]> text;  // run-time texts; never reallocated while views point into it
+  std::vector<StatusState> hosts;              // indexed like model->hosts (Naemon's host_list order)
+  std::vector<StatusState> services;           // indexed like model->services
+  std::shared_ptr<const StatusExtras> extras;  // null: Naemon's "none" values, no comments or downtimes
+  std::unique_ptr<char[]> text;                // run-time texts; never reallocated while views point into it
   std::size_t text_size = 0;
   std::size_t text_capacity = 0;
 

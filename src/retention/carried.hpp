@@ -12,6 +12,7 @@
 #include "model/model.hpp"
 #include "retention/modattr.hpp"
 #include "state/check_state.hpp"
+#include "state/comments.hpp"
 
 #include <array>
 #include <cstdint>
@@ -92,6 +93,26 @@ struct CheckableExtras {
   bool check_flapping_recovery_notification = false;
 };
 
+// Which carried values still hold for an object in its state now. Naemon drops an acknowledgement once its
+// problem is over (the object is OK/UP, or its state changed and the acknowledgement was not sticky), and
+// the notification number, id and notified_on flags on every state change. The engine does not follow
+// those events yet, so retention.dat and status.dat show these values only while none of them can have
+// happened since the file was read.
+struct StillValid {
+  bool acknowledgement = false;
+  bool notifications = false;
+};
+
+[[nodiscard]] inline StillValid still_valid(const CheckableExtras& e, int current_state,
+                                            Time last_state_change) {
+  constexpr std::uint8_t k_sticky = 2;
+  const bool same_state = last_state_change == e.read_last_state_change;
+  const bool problem = current_state != 0;
+  return {.acknowledgement = e.problem_has_been_acknowledged && problem &&
+                             (same_state || e.acknowledgement_type == k_sticky),
+          .notifications = same_state && problem};
+}
+
 struct ContactExtras {
   unsigned long modified_attributes = 0;
   unsigned long modified_host_attributes = 0;
@@ -105,41 +126,9 @@ struct ContactExtras {
   std::vector<ModifiedVariable> custom_variables;
 };
 
-// A hostcomment/servicecomment block, field for field.
-struct Comment {
-  bool is_service = false;
-  std::string host_name;
-  std::string service_description;
-  int entry_type = 1;  // 1 user, 2 downtime, 3 flapping, 4 acknowledgement
-  unsigned long comment_id = 0;
-  int source = 0;  // 0 internal, 1 external
-  bool persistent = false;
-  Time entry_time = 0;
-  bool expires = false;
-  Time expire_time = 0;
-  std::string author;
-  std::string comment_data;
-};
-
-// A hostdowntime/servicedowntime block, field for field.
-struct Downtime {
-  bool is_service = false;
-  std::string host_name;
-  std::string service_description;
-  unsigned long comment_id = 0;
-  unsigned long downtime_id = 0;
-  Time entry_time = 0;
-  Time start_time = 0;
-  Time flex_downtime_start = 0;
-  Time end_time = 0;
-  unsigned long triggered_by = 0;
-  bool fixed = false;
-  unsigned long duration = 0;
-  bool is_in_effect = false;
-  bool start_notification_sent = false;
-  std::string author;
-  std::string comment;
-};
+// The hostcomment/servicecomment and hostdowntime/servicedowntime blocks.
+using state::Comment;
+using state::Downtime;
 
 // Program-wide values of the program block that are not options of MainConfig. The defaults are Naemon's
 // at start-up.

@@ -78,11 +78,9 @@ class ObjectView {
              const ObjectStatus& st)
       : s_(s), cfg_(cfg), ex_(ex != nullptr ? *ex : k_no_extras), st_(st) {
     mod_ = ex != nullptr && s.carried != nullptr ? s.carried->modified_of(*ex) : nullptr;
-    const bool same_state = st.last_state_change == ex_.read_last_state_change;
-    const bool problem = st.current_state != 0;
-    acknowledged_ =
-        ex_.problem_has_been_acknowledged && problem && (same_state || ex_.acknowledgement_type == 2);
-    notifications_valid_ = same_state && problem;
+    const StillValid valid = still_valid(ex_, st.current_state, st.last_state_change);
+    acknowledged_ = valid.acknowledgement;
+    notifications_valid_ = valid.notifications;
   }
 
   const CheckableExtras& ex() const { return ex_; }

@@ -5,11 +5,14 @@ a host DOWN, services OK, WARNING and CRITICAL, all HARD); once status.dat shows
 extinfo.cgi run as CGIs (REQUEST_METHOD=GET, QUERY_STRING, REMOTE_USER) with NAGIOS_CGI_CONFIG naming a
 cgi.cfg that points at the daemon's main config, and the pages they render must show those hosts and
 services in those states. Nagios 4's CGIs refuse Naemon's objects.cache (its check_timeout lines), so the
-daemon writes it with object_cache_format=nagios (docs/compatibility.md, "objects.cache").
+daemon writes it with object_cache_format=nagios (docs/compatibility.md, "objects.cache"). The daemon
+starts on a retention.dat holding an acknowledgement of web01;HTTP with its comment and a comment on
+web01, which the CGIs find in status.dat.
 """
 import os
 import re
 import subprocess
+import time
 import unittest
 
 import running_daemon
@@ -81,6 +84,54 @@ STATES = {"web01.state": (0, "OK - web01 answers"), "db01.state": (2, "CRITICAL 
 SETTLED = {"hosts": {"web01": 0, "db01": 1},
            "services": {"web01;HTTP": 2, "web01;PING": 0, "db01;MySQL": 1}, "unchecked": []}
 
+# Naemon's format (xrddefault.c): web01;HTTP HARD CRITICAL since {since} and acknowledged, with the
+# acknowledgement's comment, and a persistent comment on web01.
+RETENTION = """\
+info {{
+created={now}
+version=1.5.2
+}}
+service {{
+host_name=web01
+service_description=HTTP
+has_been_checked=1
+current_state=2
+last_state=2
+last_hard_state=2
+current_attempt=2
+max_attempts=2
+state_type=1
+last_state_change={since}
+last_hard_state_change={since}
+last_time_critical={since}
+plugin_output=HTTP CRITICAL - 503 Service Unavailable
+last_check={since}
+problem_has_been_acknowledged=1
+acknowledgement_type=1
+}}
+hostcomment {{
+host_name=web01
+entry_type=1
+comment_id=3
+source=1
+persistent=1
+entry_time={since}
+author=alice
+comment_data=Rack 12 is being rewired
+}}
+servicecomment {{
+host_name=web01
+service_description=HTTP
+entry_type=4
+comment_id=4
+source=1
+persistent=0
+entry_time={since}
+author=bob
+comment_data=Looking into the 503s
+}}
+"""
+
 CGI_CFG = """\
 main_config_file={main}
 physical_html_path=/usr/share/nagios4/htdocs
@@ -112,7 +163,11 @@ class ClassicCgis(unittest.TestCase):
         with open(v.path("vedette.cfg"), "a") as f:
             # Absolute paths: the CGIs read these lines of the main config too.
             f.write("status_file=%s\nobject_cache_file=%s\nobject_cache_format=nagios\nstatus_update_interval=1\n"
-                    % (v.path("status.dat"), v.path("objects.cache")))
+                    "retain_state_information=1\nstate_retention_file=%s\n"
+                    % (v.path("status.dat"), v.path("objects.cache"), v.path("retention.dat")))
+        now = int(time.time())
+        with open(v.path("retention.dat"), "w") as f:
+            f.write(RETENTION.format(now=now, since=now - 600))
         for name, (code, text) in STATES.items():
             v.set_state(name, code, text)
         with open(v.path("cgi.cfg"), "w") as f:
@@ -155,8 +210,9 @@ class ClassicCgis(unittest.TestCase):
 
     def test_status_cgi_lists_services_in_their_states(self):
         page = self.cgi(STATUS_CGI, "host=all")
+        # Acknowledged (retention.dat): status.cgi marks the state cell so.
         self.assertEqual(self.service_row(page, "web01", "HTTP"),
-                         ("CRITICAL", "CRITICAL", "HTTP CRITICAL - 503 Service Unavailable"))
+                         ("CRITICALACK", "CRITICAL", "HTTP CRITICAL - 503 Service Unavailable"))
         self.assertEqual(self.service_row(page, "web01", "PING"), ("OK", "OK", "PING OK - rta 0.1 ms"))
         self.assertEqual(self.service_row(page, "db01", "MySQL"),
                          ("WARNING", "WARNING", "MySQL WARNING - 42 slow queries"))
@@ -184,6 +240,16 @@ class ClassicCgis(unittest.TestCase):
         self.assertIn("Status Information: HTTP CRITICAL - 503 Service Unavailable", text)
         self.assertRegex(text, r"Current Attempt: 2/2 +\(HARD state\)")
         self.assertIn("Check Type: ACTIVE", text)
+
+    def test_extinfo_cgi_shows_the_acknowledgement_and_its_comment(self):
+        text = self.text(self.cgi(EXTINFO_CGI, "type=2&host=web01&service=HTTP"))
+        self.assertRegex(text, r"Current Status: +CRITICAL +\(for [^)]*\) +\(Has been acknowledged\)")
+        self.assertIn("Remove problem acknowledgement", text)
+        self.assertRegex(text, r"Service Comments .* bob Looking into the 503s 4 No Acknowledgement N/A")
+
+    def test_extinfo_cgi_shows_a_host_comment(self):
+        text = self.text(self.cgi(EXTINFO_CGI, "type=1&host=web01"))
+        self.assertRegex(text, r"Host Comments .* alice Rack 12 is being rewired 3 Yes User N/A")
 
     def test_extinfo_cgi_shows_object_details_from_objects_cache(self):
         text = self.text(self.cgi(EXTINFO_CGI, "type=1&host=web01"))

@@ -1,9 +1,12 @@
 // status.dat: every block, field name and order as Naemon's xsddefault_save_status_data writes them, for a
-// model built by the real loader; escaping; atomic replacement; newest-wins; removal; errors.
+// model built by the real loader; what retention.dat carried (acknowledgements, notification fields, ids,
+// comments, downtimes and their depth); escaping; atomic replacement; newest-wins; removal; errors.
 #include "io/status_file.hpp"
 
 #include "config/loader.hpp"
+#include "engine/retained_status.hpp"
 #include "engine/status_snapshot.hpp"
+#include "retention/carried.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -322,8 +325,31 @@ class Fixture {
     program.check_stats[static_cast<std::size_t>(CheckStat::active_scheduled_service)] = {3, 15, 45};
   }
 
-  std::shared_ptr<const StatusSnapshot> snapshot() const {
-    return engine::make_status_snapshot(*cfg.model, cfg.main, hosts, services, program);
+  std::shared_ptr<const StatusSnapshot> snapshot(std::shared_ptr<const StatusExtras> extras = {}) const {
+    return engine::make_status_snapshot(*cfg.model, cfg.main, hosts, services, program, {},
+                                        std::move(extras));
+  }
+
+  std::string format(std::shared_ptr<const StatusExtras> extras) const {
+    std::string out;
+    format_status(*snapshot(std::move(extras)), out);
+    return out;
+  }
+
+  // What retention.dat carried, as apply() leaves it, for the fixture's model: nothing yet.
+  std::shared_ptr<retention::Carried> carried() const {
+    auto c = std::make_shared<retention::Carried>();
+    c->model = cfg.model.get();
+    c->hosts.resize(cfg.model->hosts.size());
+    c->services.resize(cfg.model->services.size());
+    c->contacts.resize(cfg.model->contacts.size());
+    return c;
+  }
+
+  std::shared_ptr<const StatusExtras> retained(std::shared_ptr<const retention::Carried> carried,
+                                               std::span<const retention::Comment> comments = {},
+                                               std::span<const retention::Downtime> downtimes = {}) const {
+    return std::make_shared<engine::RetainedStatus>(*cfg.model, std::move(carried), comments, downtimes);
   }
 
   TempDir dir;
@@ -403,50 +429,296 @@ TEST(StatusFile, ObjectsInNaemonsNameOrder) {
                                              "web;a", "web;b", "amy", "zed"}));
 }
 
-TEST(StatusFile, CommentsAndDowntimesInNaemonsFormat) {
-  StatusSnapshot s;
-  s.comments.push_back({.is_service = false,
-                        .host_name = "web",
-                        .entry_type = 1,
-                        .comment_id = 7,
-                        .source = 1,
-                        .persistent = true,
-                        .entry_time = 100,
-                        .author = "me",
-                        .comment_data = "a\nb"});
-  s.comments.push_back({.is_service = true,
-                        .host_name = "web",
-                        .service_description = "HTTP",
-                        .comment_id = 8,
-                        .expires = true,
-                        .expire_time = 200,
-                        .author = "you",
-                        .comment_data = "c"});
-  s.downtimes.push_back({.is_service = true,
-                         .host_name = "web",
-                         .service_description = "HTTP",
-                         .downtime_id = 3,
-                         .comment_id = 8,
-                         .entry_time = 10,
-                         .start_time = 20,
-                         .end_time = 30,
-                         .fixed = true,
-                         .duration = 10,
-                         .author = "me",
-                         .comment = "x"});
-  std::string out;
-  format_status(s, out);
-  const std::string tail = out.substr(out.find("hostcomment {"));
-  EXPECT_EQ(tail,
-            "hostcomment {\n\thost_name=web\n\tentry_type=1\n\tcomment_id=7\n\tsource=1\n\tpersistent=1\n"
-            "\tentry_time=100\n\texpires=0\n\texpire_time=0\n\tauthor=me\n\tcomment_data=a\\nb\n\t}\n\n"
-            "servicecomment {\n\thost_name=web\n\tservice_description=HTTP\n\tentry_type=1\n\tcomment_id=8\n"
-            "\tsource=0\n\tpersistent=0\n\tentry_time=0\n\texpires=1\n\texpire_time=200\n\tauthor=you\n"
-            "\tcomment_data=c\n\t}\n\n"
-            "servicedowntime {\n\thost_name=web\n\tservice_description=HTTP\n\tdowntime_id=3\n"
-            "\tcomment_id=8\n\tentry_time=10\n\tstart_time=20\n\tflex_downtime_start=0\n\tend_time=30\n"
-            "\ttriggered_by=0\n\tfixed=1\n\tduration=10\n\tis_in_effect=0\n\tstart_notification_sent=0\n"
-            "\tauthor=me\n\tcomment=x\n\t}\n\n");
+// The block of `text` that starts with `header` ("servicestatus {"), up to its closing line.
+std::string block(const std::string& text, std::string_view header) {
+  const std::size_t at = text.find(header);
+  if (at == std::string::npos) return {};
+  return text.substr(at, text.find("\t}\n\n", at) + 4 - at);
+}
+
+// `text` with each `from` line replaced by the `to` line (each must occur exactly once).
+std::string with_lines(std::string text, std::initializer_list<std::pair<std::string, std::string>> lines) {
+  for (const auto& [from, to] : lines) {
+    const std::size_t at = text.find("\t" + from + "\n");
+    EXPECT_NE(at, std::string::npos) << from;
+    EXPECT_EQ(text.find("\t" + from + "\n", at + 1), std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at + 1, from.size(), to);
+  }
+  return text;
+}
+
+retention::TextRef text_ref(retention::Carried& c, std::string_view text) {
+  const retention::TextRef r{static_cast<std::uint32_t>(c.text.size()),
+                             static_cast<std::uint32_t>(text.size())};
+  c.text += text;
+  return r;
+}
+
+TEST(StatusFile, CommentsAndDowntimesAfterContactsInNaemonsFormat) {
+  Fixture f;
+  const std::vector<retention::Comment> comments{
+      {.is_service = false,
+       .host_name = "web",
+       .entry_type = 1,
+       .comment_id = 7,
+       .source = 1,
+       .persistent = true,
+       .entry_time = 100,
+       .author = "me",
+       .comment_data = "a\nb"},
+      {.is_service = true,
+       .host_name = "web",
+       .service_description = "HTTP",
+       .entry_type = 2,
+       .comment_id = 8,
+       .expires = true,
+       .expire_time = 200,
+       .author = "you",
+       .comment_data = "c"},
+  };
+  const std::vector<retention::Downtime> downtimes{{.is_service = true,
+                                                    .host_name = "web",
+                                                    .service_description = "HTTP",
+                                                    .comment_id = 8,
+                                                    .downtime_id = 3,
+                                                    .entry_time = 10,
+                                                    .start_time = 20,
+                                                    .flex_downtime_start = 25,
+                                                    .end_time = 30,
+                                                    .triggered_by = 2,
+                                                    .fixed = false,
+                                                    .duration = 10,
+                                                    .is_in_effect = true,
+                                                    .start_notification_sent = true,
+                                                    .author = "me",
+                                                    .comment = "x"}};
+  const std::string out = f.format(f.retained(nullptr, comments, downtimes));
+  const std::string contact = block(k_expected, "contactstatus {");
+  // Comments (in the order retention.dat had them), then downtimes; status.dat has downtime_id before
+  // comment_id, unlike retention.dat. Raw newlines escaped as everywhere else.
+  EXPECT_EQ(out.substr(out.find("contactstatus {")),
+            contact +
+                "hostcomment {\n\thost_name=web\n\tentry_type=1\n\tcomment_id=7\n\tsource=1\n\tpersistent=1\n"
+                "\tentry_time=100\n\texpires=0\n\texpire_time=0\n\tauthor=me\n\tcomment_data=a\\nb\n\t}\n\n"
+                "servicecomment {\n\thost_name=web\n\tservice_description=HTTP\n\tentry_type=2\n"
+                "\tcomment_id=8\n\tsource=0\n\tpersistent=0\n\tentry_time=0\n\texpires=1\n\texpire_time=200\n"
+                "\tauthor=you\n\tcomment_data=c\n\t}\n\n"
+                "servicedowntime {\n\thost_name=web\n\tservice_description=HTTP\n\tdowntime_id=3\n"
+                "\tcomment_id=8\n\tentry_time=10\n\tstart_time=20\n\tflex_downtime_start=25\n\tend_time=30\n"
+                "\ttriggered_by=2\n\tfixed=0\n\tduration=10\n\tis_in_effect=1\n\tstart_notification_sent=1\n"
+                "\tauthor=me\n\tcomment=x\n\t}\n\n");
+}
+
+// Naemon keeps downtimes sorted by start time, one triggered by another after the untriggered ones of the
+// same start time (downtime.c's downtime_compar), and writes them in that order.
+TEST(StatusFile, DowntimesInNaemonsOrder) {
+  Fixture f;
+  const std::vector<retention::Downtime> downtimes{
+      {.host_name = "web", .downtime_id = 1, .start_time = 300, .end_time = 400, .fixed = true},
+      {.host_name = "web", .downtime_id = 2, .start_time = 200, .end_time = 400, .triggered_by = 4},
+      {.host_name = "web", .downtime_id = 3, .start_time = 200, .end_time = 400, .fixed = true},
+      {.host_name = "web", .downtime_id = 4, .start_time = 100, .end_time = 400, .fixed = true},
+  };
+  const std::string out = f.format(f.retained(nullptr, {}, downtimes));
+  std::vector<std::string> ids;
+  for (std::size_t at = out.find("\tdowntime_id="); at != std::string::npos;
+       at = out.find("\tdowntime_id=", at + 1))
+    ids.push_back(out.substr(at + 13, out.find('\n', at) - at - 13));
+  EXPECT_EQ(ids, (std::vector<std::string>{"4", "3", "2", "1"}));
+}
+
+// Naemon's retention reader adds one to scheduled_downtime_depth per downtime in effect, on the downtime's
+// own host or service (a host's downtime does not count for its services).
+TEST(StatusFile, ScheduledDowntimeDepthCountsDowntimesInEffect) {
+  Fixture f;
+  const std::vector<retention::Downtime> downtimes{
+      {.host_name = "web",
+       .downtime_id = 1,
+       .start_time = 1,
+       .end_time = 9,
+       .fixed = true,
+       .is_in_effect = true},
+      {.is_service = true,
+       .host_name = "web",
+       .service_description = "HTTP",
+       .downtime_id = 2,
+       .start_time = 1,
+       .end_time = 9,
+       .fixed = true,
+       .is_in_effect = true},
+      {.is_service = true,
+       .host_name = "web",
+       .service_description = "HTTP",
+       .downtime_id = 3,
+       .start_time = 2,
+       .end_time = 9,
+       .fixed = true,
+       .is_in_effect = true},
+      {.is_service = true,
+       .host_name = "web",
+       .service_description = "HTTP",
+       .downtime_id = 4,
+       .start_time = 5,
+       .end_time = 9,
+       .fixed = true},
+  };
+  const std::string out = f.format(f.retained(f.carried(), {}, downtimes));
+  EXPECT_EQ(block(out, "hoststatus {"),
+            with_lines(block(k_expected, "hoststatus {"),
+                       {{"scheduled_downtime_depth=0", "scheduled_downtime_depth=1"}}));
+  EXPECT_EQ(block(out, "servicestatus {"),
+            with_lines(block(k_expected, "servicestatus {"),
+                       {{"scheduled_downtime_depth=0", "scheduled_downtime_depth=2"}}));
+}
+
+// HTTP is CRITICAL since 1700000200, as when retention.dat was read: its acknowledgement and notification
+// fields still hold and are written where Naemon writes them, as are the ids, times, flapping values and
+// modified attributes; likewise the contact's.
+TEST(StatusFile, CarriedFieldsOfAnAcknowledgedService) {
+  Fixture f;
+  auto carried = f.carried();
+  retention::CheckableExtras& e = carried->services.at(0);
+  e.read_last_state_change = 1700000200;
+  e.problem_has_been_acknowledged = true;
+  e.acknowledgement_type = 1;
+  e.acknowledgement_end_time = 1700009000;
+  e.current_notification_number = 3;
+  e.current_notification_id = text_ref(*carried, "4b8e-notification");
+  e.last_notification = 1700000210;
+  e.modified_attributes = 2;
+  e.last_event_id = 11;
+  e.current_event_id = 12;
+  e.current_problem_id = text_ref(*carried, "4b8e-problem");
+  e.last_problem_id = text_ref(*carried, "4b8e-last");
+  e.problem_start = 1700000200;
+  e.problem_end = 1690000000;
+  e.is_flapping = true;
+  e.percent_state_change = 21.257;
+  retention::ContactExtras& admin = carried->contacts.at(0);
+  admin.modified_attributes = 1;
+  admin.modified_host_attributes = 1;
+  admin.modified_service_attributes = 16;
+  admin.last_host_notification = 1690000001;
+  admin.last_service_notification = 1700000210;
+  const std::string out = f.format(f.retained(carried));
+
+  EXPECT_EQ(block(out, "hoststatus {"), block(k_expected, "hoststatus {"));
+  EXPECT_EQ(block(out, "servicestatus {"),
+            with_lines(block(k_expected, "servicestatus {"),
+                       {
+                           {"modified_attributes=0", "modified_attributes=2"},
+                           {"last_event_id=0", "last_event_id=11"},
+                           {"current_event_id=0", "current_event_id=12"},
+                           {"current_problem_id=", "current_problem_id=4b8e-problem"},
+                           {"last_problem_id=", "last_problem_id=4b8e-last"},
+                           {"problem_start=0", "problem_start=1700000200"},
+                           {"problem_end=0", "problem_end=1690000000"},
+                           {"current_notification_number=0", "current_notification_number=3"},
+                           {"current_notification_id=", "current_notification_id=4b8e-notification"},
+                           {"last_notification=0", "last_notification=1700000210"},
+                           {"problem_has_been_acknowledged=0", "problem_has_been_acknowledged=1"},
+                           {"acknowledgement_type=0", "acknowledgement_type=1"},
+                           {"acknowledgement_end_time=0", "acknowledgement_end_time=1700009000"},
+                           {"is_flapping=0", "is_flapping=1"},
+                           {"percent_state_change=0.00", "percent_state_change=21.26"},
+                       }));
+  EXPECT_EQ(block(out, "contactstatus {"),
+            with_lines(block(k_expected, "contactstatus {"),
+                       {
+                           {"modified_attributes=0", "modified_attributes=1"},
+                           {"modified_host_attributes=0", "modified_host_attributes=1"},
+                           {"modified_service_attributes=0", "modified_service_attributes=16"},
+                           {"last_host_notification=0", "last_host_notification=1690000001"},
+                           {"last_service_notification=0", "last_service_notification=1700000210"},
+                       }));
+}
+
+// The host block has its own order: its acknowledgement and notification fields where Naemon writes them.
+TEST(StatusFile, CarriedFieldsOfAnAcknowledgedHost) {
+  Fixture f;
+  f.hosts.at(0).current_state = 1;
+  f.hosts.at(0).last_state_change = 1700000050;
+  auto carried = f.carried();
+  retention::CheckableExtras& e = carried->hosts.at(0);
+  e.read_last_state_change = 1700000050;
+  e.problem_has_been_acknowledged = true;
+  e.acknowledgement_type = 2;
+  e.current_notification_number = 1;
+  e.last_notification = 1700000060;
+  const std::string plain = f.format(nullptr);
+  const std::string out = f.format(f.retained(carried));
+  EXPECT_EQ(block(out, "hoststatus {"),
+            with_lines(block(plain, "hoststatus {"),
+                       {
+                           {"last_notification=0", "last_notification=1700000060"},
+                           {"current_notification_number=0", "current_notification_number=1"},
+                           {"problem_has_been_acknowledged=0", "problem_has_been_acknowledged=1"},
+                           {"acknowledgement_type=0", "acknowledgement_type=2"},
+                       }));
+}
+
+// The retention writer's rule (retention::still_valid): once the state has changed since retention.dat was
+// read, a normal acknowledgement and the notification number and id are gone (Naemon clears them on the
+// change); a sticky acknowledgement stays while the problem lasts, and nothing stays once it is over.
+TEST(StatusFile, StaleAcknowledgementAndNotificationFieldsAreDropped) {
+  Fixture f;
+  auto carried = f.carried();
+  retention::CheckableExtras& e = carried->services.at(0);
+  e.read_last_state_change = 1700000100;  // HTTP changed state since (at 1700000200)
+  e.problem_has_been_acknowledged = true;
+  e.acknowledgement_type = 1;
+  e.current_notification_number = 3;
+  e.current_notification_id = text_ref(*carried, "4b8e-notification");
+  e.last_notification = 1700000110;
+  const std::pair<std::string, std::string> last_notification{"last_notification=0",
+                                                              "last_notification=1700000110"};
+  const std::string plain = block(f.format(nullptr), "servicestatus {");
+  EXPECT_EQ(block(f.format(f.retained(carried)), "servicestatus {"), with_lines(plain, {last_notification}));
+
+  e.acknowledgement_type = 2;  // sticky
+  EXPECT_EQ(block(f.format(f.retained(carried)), "servicestatus {"),
+            with_lines(plain, {last_notification,
+                               {"problem_has_been_acknowledged=0", "problem_has_been_acknowledged=1"},
+                               {"acknowledgement_type=0", "acknowledgement_type=2"}}));
+
+  f.services.at(0).current_state = 0;  // recovered
+  EXPECT_EQ(block(f.format(f.retained(carried)), "servicestatus {"),
+            with_lines(block(f.format(nullptr), "servicestatus {"), {last_notification}));
+}
+
+// A Carried indexed by another model's ids (one from before a reload) is not used, and neither is what was
+// built for another model: Naemon's "none" values.
+TEST(StatusFile, CarriedOfAnotherModelIsIgnored) {
+  Fixture f;
+  Fixture other;
+  auto carried = other.carried();
+  carried->services.at(0).read_last_state_change = 1700000200;
+  carried->services.at(0).problem_has_been_acknowledged = true;
+  carried->services.at(0).acknowledgement_type = 1;
+  carried->services.at(0).modified_attributes = 2;
+  EXPECT_EQ(f.format(f.retained(carried)), k_expected);
+  const std::vector<retention::Comment> comments{{.host_name = "web", .comment_id = 1, .comment_data = "x"}};
+  EXPECT_EQ(f.format(other.retained(other.carried(), comments)), k_expected);
+}
+
+// The snapshot shares the extras; once the writer drops it, a replaced one (and its Carried) is freed.
+TEST(StatusFile, SnapshotsShareTheExtrasAndLetThemGo) {
+  Fixture f;
+  auto carried = f.carried();
+  std::shared_ptr<const StatusExtras> extras = f.retained(carried);
+  engine::StatusSnapshotBuilder builder;
+  auto first = builder.build(*f.cfg.model, f.cfg.main, f.hosts, f.services, f.program, {}, extras);
+  auto second = builder.build(*f.cfg.model, f.cfg.main, f.hosts, f.services, f.program, {}, extras);
+  EXPECT_EQ(first->extras.get(), extras.get());
+  EXPECT_EQ(second->extras.get(), extras.get());
+  EXPECT_EQ(extras.use_count(), 3);
+  first.reset();
+  second.reset();
+  EXPECT_EQ(extras.use_count(), 1);
+  const std::weak_ptr<const retention::Carried> watched = carried;
+  carried.reset();
+  extras.reset();
+  EXPECT_TRUE(watched.expired());
 }
 
 TEST(StatusFile, RawNewlinesAreEscapedBackslashesKept) {

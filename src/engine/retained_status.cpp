@@ -1,0 +1,98 @@
+#include "engine/retained_status.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace vedette::engine {
+namespace {
+
+io::StatusObjectExtras object_extras(const retention::Carried& c, const retention::CheckableExtras& e,
+                                     const io::StatusState& now) {
+  const retention::StillValid valid = retention::still_valid(e, now.current_state, now.last_state_change);
+  io::StatusObjectExtras x;
+  x.modified_attributes = e.modified_attributes;
+  x.last_event_id = e.last_event_id;
+  x.current_event_id = e.current_event_id;
+  x.current_problem_id = c.str(e.current_problem_id);
+  x.last_problem_id = c.str(e.last_problem_id);
+  x.problem_start = e.problem_start;
+  x.problem_end = e.problem_end;
+  x.last_notification = e.last_notification;
+  if (valid.notifications) {
+    x.current_notification_number = e.current_notification_number;
+    x.current_notification_id = c.str(e.current_notification_id);
+  }
+  if (valid.acknowledgement) {
+    x.problem_has_been_acknowledged = true;
+    x.acknowledgement_type = e.acknowledgement_type;
+    x.acknowledgement_end_time = e.acknowledgement_end_time;
+  }
+  x.is_flapping = e.is_flapping;
+  x.percent_state_change = e.percent_state_change;
+  return x;
+}
+
+std::uint32_t depth_at(const std::vector<std::uint32_t>& depths, std::size_t index) {
+  return index < depths.size() ? depths[index] : 0;
+}
+
+}  // namespace
+
+RetainedStatus::RetainedStatus(const model::Model& model, std::shared_ptr<const retention::Carried> carried,
+                               std::span<const retention::Comment> comments,
+                               std::span<const retention::Downtime> downtimes)
+    : model_(&model), source_(std::move(carried)) {
+  if (source_ != nullptr && source_->model == model_) carried_ = source_.get();
+  comments_.assign(comments.begin(), comments.end());
+  downtimes_.assign(downtimes.begin(), downtimes.end());
+  // Naemon's scheduled_downtime_list order (downtime_compar): by start time, and at the same start time a
+  // downtime triggered by another after those that are not.
+  std::stable_sort(downtimes_.begin(), downtimes_.end(),
+                   [](const io::StatusDowntime& a, const io::StatusDowntime& b) {
+                     if (a.start_time != b.start_time) return a.start_time < b.start_time;
+                     return a.triggered_by == 0 && b.triggered_by != 0;
+                   });
+  // As Naemon's retention reader counts it: one per downtime in effect, on its own host or service only.
+  for (const io::StatusDowntime& d : downtimes_) {
+    if (!d.is_in_effect) continue;
+    if (d.is_service) {
+      const model::ServiceId id = model.find_service(d.host_name, d.service_description);
+      if (!model::is_set(id)) continue;
+      service_depth_.resize(model.services.size());
+      ++service_depth_[model::index(id)];
+    } else {
+      const auto it = model.host_by_name.find(d.host_name);
+      if (it == model.host_by_name.end()) continue;
+      host_depth_.resize(model.hosts.size());
+      ++host_depth_[model::index(it->second)];
+    }
+  }
+}
+
+io::StatusObjectExtras RetainedStatus::host(std::size_t index, const io::StatusState& now) const {
+  io::StatusObjectExtras x;
+  if (carried_ != nullptr && index < carried_->hosts.size())
+    x = object_extras(*carried_, carried_->hosts[index], now);
+  x.scheduled_downtime_depth = static_cast<int>(depth_at(host_depth_, index));
+  return x;
+}
+
+io::StatusObjectExtras RetainedStatus::service(std::size_t index, const io::StatusState& now) const {
+  io::StatusObjectExtras x;
+  if (carried_ != nullptr && index < carried_->services.size())
+    x = object_extras(*carried_, carried_->services[index], now);
+  x.scheduled_downtime_depth = static_cast<int>(depth_at(service_depth_, index));
+  return x;
+}
+
+io::StatusContactExtras RetainedStatus::contact(std::size_t index) const {
+  if (carried_ == nullptr || index >= carried_->contacts.size()) return {};
+  const retention::ContactExtras& e = carried_->contacts[index];
+  return {.modified_attributes = e.modified_attributes,
+          .modified_host_attributes = e.modified_host_attributes,
+          .modified_service_attributes = e.modified_service_attributes,
+          .last_host_notification = e.last_host_notification,
+          .last_service_notification = e.last_service_notification};
+}
+
+}  // namespace vedette::engine
