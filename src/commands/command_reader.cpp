@@ -1,12 +1,14 @@
 #include "commands/command_reader.hpp"
 
 #include "commands/command_line.hpp"
+#include "config/mapped_file.hpp"
 #include "engine/core.hpp"
 
 #include <fmt/format.h>
 
 #include <charconv>
 #include <optional>
+#include <unistd.h>
 #include <utility>
 
 namespace vedette::commands {
@@ -74,21 +76,52 @@ void CommandReader::on_ready(int, loop::Interest) {
 }
 
 void CommandReader::process_line(std::string_view line) {
-  if (strip_command_line(line).empty()) return;
+  (void)run_line(line);
+}
+
+std::optional<std::string> CommandReader::run_line(std::string_view line) {
+  if (strip_command_line(line).empty()) return std::nullopt;
   ParsedLine parsed = parse_external_command(line);
   if (!parsed.ok()) {
     core_.log(parse_warning_text(line, parsed.error()));
-    return;
+    return parsed.error().message;
   }
   const ExternalCommand& cmd = parsed.command();
   if (auto invalid = validate_objects(cmd, core_.model())) {
     core_.log(parse_warning_text(line, *invalid));
-    return;
+    return invalid->message;
   }
   const config::MainConfig& main = core_.main_config();
   if (is_logged(cmd, main.log_external_commands, main.log_passive_checks))
     core_.log(external_command_log_text(cmd));
   dispatch(cmd);
+  return std::nullopt;
+}
+
+// Naemon's process_external_commands_from_file: every line as if it came through the command file, on the
+// core thread; a failing line is logged once more with the file's wording.
+void CommandReader::process_file(const std::string& path, bool remove) {
+  // A file that names itself (or a cycle of files) would recurse forever.
+  if (file_depth_ >= k_max_file_depth) {
+    core_.log(
+        fmt::format("Error: PROCESS_FILE nested more than {} deep; '{}' ignored", k_max_file_depth, path));
+    return;
+  }
+  config::MappedFile file;
+  if (!file.open(path)) {
+    core_.log(fmt::format("Error: Cannot open file '{}' to process external commands!", path));
+    return;
+  }
+  ++file_depth_;
+  std::string_view text = file.text();
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    if (auto error = run_line(line)) core_.log(fmt::format("External command from file error: {}", *error));
+  }
+  --file_depth_;
+  if (remove) ::unlink(path.c_str());
 }
 
 void CommandReader::dispatch(const ExternalCommand& cmd) {
@@ -120,6 +153,8 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
       core_.schedule_service_check(s, cmd.number(1), name == "SCHEDULE_FORCED_HOST_SVC_CHECKS");
   } else if (const auto program = program_switch(name)) {
     core_.set_program_switch(program->first, program->second);
+  } else if (name == "PROCESS_FILE") {
+    process_file(std::string(cmd.args[0]), cmd.number(1) != 0);
   } else if (name == "LOG") {
     core_.log(cmd.raw_args);  // Naemon's way for scripts to write a line of their own into the log
   } else if (name == "SAVE_STATE_INFORMATION") {

@@ -34,8 +34,13 @@ class CommandReader final : public loop::FdHandler {
 
  private:
   void on_ready(int fd, loop::Interest events) override;
+  // The line's parse or validation error (already logged), or nothing when it ran.
+  std::optional<std::string> run_line(std::string_view line);
   void dispatch(const ExternalCommand& cmd);
+  void process_file(const std::string& path, bool remove);
 
+  static constexpr int k_max_file_depth = 8;
+  int file_depth_ = 0;
   engine::Core& core_;
   std::optional<CommandFifo> fifo_;
   std::string error_;

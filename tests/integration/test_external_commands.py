@@ -116,6 +116,30 @@ class ProgramCommands(unittest.TestCase):
         self.assertEqual(v.stop(), 0)
 
 
+class CommandsFromAFile(unittest.TestCase):
+    def test_process_file_runs_each_line_reports_bad_ones_and_deletes_it(self):
+        v = RunningVedette(self, objects=HOST + service("DISK", "check_state_file!disk.state", interval=3600),
+                           main_extra=MAIN, start=False)
+        v.set_state("disk.state", 2, "DISK CRITICAL")
+        v.start()
+        now = int(time.time())
+        path = v.path("batch.cmd")
+        with open(path, "w") as f:
+            f.write("[%d] SCHEDULE_FORCED_SVC_CHECK;web01;DISK;%d\n" % (now, now))
+            f.write("[%d] NOT_A_COMMAND;x\n" % now)
+            f.write("[%d] LOG;written from a file\n" % now)
+        v.command("PROCESS_FILE;%s;1" % path)
+        v.wait_for(r"SERVICE ALERT: web01;DISK;CRITICAL;HARD;1;DISK CRITICAL")
+        v.wait_for(r"^\[\d+\] written from a file$")
+        v.wait_for(r"External command from file error: Unknown command 'NOT_A_COMMAND'")
+        self.assertIn("EXTERNAL COMMAND: PROCESS_FILE;%s;1" % path, v.log())
+        self.assertFalse(os.path.exists(path), "delete=1 removes the file")
+
+        v.command("PROCESS_FILE;%s;0" % v.path("missing.cmd"))
+        v.wait_for(r"Error: Cannot open file '.*missing\.cmd' to process external commands!")
+        self.assertEqual(v.stop(), 0)
+
+
 class Lifecycle(unittest.TestCase):
     def test_save_restart_and_shutdown(self):
         v = RunningVedette(self, objects=HOST + service("DISK", "check_dummy!0!fine"), main_extra=MAIN)
