@@ -935,32 +935,21 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     // object that is kept. A hard problem stays at the last attempt, however max_check_attempts changed.
     std::vector<HostState> hosts = std::move(p.hosts);
     std::vector<ServiceState> services = std::move(p.services);
-    auto carry = [](CheckState& to, CheckState&& from, int max_attempts) {
-      to = std::move(from);
+    auto fit_attempts = [](CheckState& st, int max_attempts) {
       max_attempts = std::max(1, max_attempts);
-      if (to.current_state != 0 && to.state_type == StateType::hard) to.current_attempt = max_attempts;
-      to.current_attempt = std::min(to.current_attempt, max_attempts);
+      if (st.current_state != 0 && st.state_type == StateType::hard) st.current_attempt = max_attempts;
+      st.current_attempt = std::min(st.current_attempt, max_attempts);
     };
     for (std::uint32_t s = 0; s < new_services; ++s) {
       if (old_of_new[s] == k_not_a_check) continue;
-      ServiceState& to = services[s];
-      ServiceState& from = services_[old_of_new[s]];
-      to.host_problem_at_last_check = from.host_problem_at_last_check;
-      to.last_time_ok = from.last_time_ok;
-      to.last_time_warning = from.last_time_warning;
-      to.last_time_unknown = from.last_time_unknown;
-      to.last_time_critical = from.last_time_critical;
-      carry(to, std::move(from), next.services[s].max_check_attempts);
+      services[s] = std::move(services_[old_of_new[s]]);
+      fit_attempts(services[s], next.services[s].max_check_attempts);
     }
     for (std::uint32_t h = 0; h < next.hosts.size(); ++h) {
       const std::uint32_t o = old_of_new[new_services + h];
       if (o == k_not_a_check) continue;
-      HostState& to = hosts[h];
-      HostState& from = hosts_[o - old_services];
-      to.last_time_up = from.last_time_up;
-      to.last_time_down = from.last_time_down;
-      to.last_time_unreachable = from.last_time_unreachable;
-      carry(to, std::move(from), next.hosts[h].max_check_attempts);
+      hosts[h] = std::move(hosts_[o - old_services]);
+      fit_attempts(hosts[h], next.hosts[h].max_check_attempts);
     }
 
     for (std::uint32_t o = 0; o < old_checks; ++o) {

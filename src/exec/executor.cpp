@@ -270,7 +270,8 @@ class Executor::Worker {
   void start_waiting(std::int64_t now) {
     const std::int64_t start_by = now + start_slack_ns();
     while (!waiting_.empty() && waiting_.front().not_before_ns <= start_by &&
-           spawns_this_round_++ < k_spawns_per_round) {
+           spawns_this_round_ < k_spawns_per_round) {
+      ++spawns_this_round_;
       std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<>{});
       Waiting w = std::move(waiting_.back());
       waiting_.pop_back();
