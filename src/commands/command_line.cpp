@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -271,10 +273,37 @@ std::string_view type_name(ArgType type) {
   return "Unknown type";
 }
 
+// The name table's hash: the length and the first and last 8 bytes, which tell Naemon's names apart well
+// enough for one probe in most cases, at the cost of two loads (command_path_bench BM_FindCommandSpec: ~20 ns
+// with a binary search, ~8 memcmp calls, against ~4 ns). Any collision is resolved by comparing whole names.
+std::uint64_t name_hash(std::string_view name) {
+  std::uint64_t head = 0;
+  std::uint64_t tail = 0;
+  if (name.size() >= sizeof head) {
+    std::memcpy(&head, name.data(), sizeof head);
+    std::memcpy(&tail, name.data() + name.size() - sizeof tail, sizeof tail);
+  } else if (!name.empty()) {  // memcpy from the nullptr of an empty view is undefined, even for 0 bytes
+    std::memcpy(&head, name.data(), name.size());
+  }
+  return ((head * 0x9E3779B97F4A7C15u) ^ (tail * 0xC2B2AE3D27D4EB4Fu) ^ name.size()) * 0xFF51AFD7ED558CCDu;
+}
+
 struct Table {
+  static constexpr unsigned k_slot_bits = 9;  // 512 slots for Naemon's 162 names: short probe runs
+  static constexpr std::size_t k_slots = std::size_t{1} << k_slot_bits;
+
   std::vector<ArgSpec> params;
   std::vector<CommandSpec> specs;
-  std::vector<const CommandSpec*> by_name;  // sorted, for binary search
+  std::array<const CommandSpec*, k_slots> by_name{};  // open addressing, linear probing; nullptr = empty
+
+  static std::size_t slot_of(std::string_view name) { return name_hash(name) >> (64 - k_slot_bits); }
+
+  [[nodiscard]] const CommandSpec* find(std::string_view name) const {
+    for (std::size_t slot = slot_of(name);; slot = (slot + 1) & (k_slots - 1)) {
+      const CommandSpec* spec = by_name[slot];
+      if (spec == nullptr || spec->name == name) return spec;
+    }
+  }
 
   Table() {
     std::size_t total = 0;
@@ -302,8 +331,12 @@ struct Table {
                                   std::span<const ArgSpec>(params.data() + first, params.size() - first),
                                   fields});
     }
-    for (const CommandSpec& spec : specs) by_name.push_back(&spec);
-    std::ranges::sort(by_name, {}, &CommandSpec::name);
+    static_assert(std::size(k_raw_specs) < k_slots / 2, "keep the name table at most half full");
+    for (const CommandSpec& spec : specs) {
+      std::size_t slot = slot_of(spec.name);
+      while (by_name[slot] != nullptr) slot = (slot + 1) & (k_slots - 1);
+      by_name[slot] = &spec;
+    }
   }
 };
 
@@ -373,13 +406,13 @@ std::optional<CommandError> split_arguments(const CommandSpec& spec, std::string
   std::size_t pos = 0;
   std::size_t i = 0;
   for (bool more = true; more; ++i) {
-    std::size_t next = text.find(';', pos);
     if (i >= params.size()) {
       return CommandError{CommandErrorCode::excess_argument,
                           fmt::format("Too many arguments to command - expected {}", params.size())};
     }
     const ArgSpec& param = params[i];
-    if (i + 1 == params.size() && param.type == ArgType::str) next = npos;
+    // A last string argument takes the rest of the line: no need to scan the plugin output for a ';'.
+    std::size_t next = i + 1 == params.size() && param.type == ArgType::str ? npos : text.find(';', pos);
     std::string_view value = text.substr(pos, next == npos ? npos : next - pos);
     if (value.empty()) {
       if (!param.default_value) {
@@ -431,9 +464,7 @@ std::span<const CommandSpec> command_specs() {
 }
 
 const CommandSpec* find_command_spec(std::string_view name) {
-  const auto& by_name = table().by_name;
-  const auto it = std::ranges::lower_bound(by_name, name, {}, &CommandSpec::name);
-  return it != by_name.end() && (*it)->name == name ? *it : nullptr;
+  return table().find(name);
 }
 
 std::int64_t ExternalCommand::number(std::size_t field) const {
@@ -443,10 +474,13 @@ std::int64_t ExternalCommand::number(std::size_t field) const {
 std::string_view strip_command_line(std::string_view line) {
   // Naemon handles the line as a C string: a NUL ends it.
   line = line.substr(0, line.find('\0'));
-  constexpr std::string_view k_strip = " \t\r\n";  // Naemon's strip(): not \v or \f
-  const std::size_t first = line.find_first_not_of(k_strip);
-  if (first == std::string_view::npos) return {};
-  return line.substr(first, line.find_last_not_of(k_strip) - first + 1);
+  // Naemon's strip(): not \v or \f. A loop, not find_first_not_of, which calls memchr on the set per byte.
+  const auto is_strip = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  std::size_t first = 0;
+  std::size_t end = line.size();
+  while (first < end && is_strip(line[first])) ++first;
+  while (end > first && is_strip(line[end - 1])) --end;
+  return line.substr(first, end - first);
 }
 
 ParsedLine parse_external_command(std::string_view line) {

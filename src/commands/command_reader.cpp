@@ -80,9 +80,12 @@ void CommandReader::process_line(std::string_view line) {
 }
 
 std::optional<std::string> CommandReader::run_line(std::string_view line) {
-  if (strip_command_line(line).empty()) return std::nullopt;
+  // Blank lines are skipped silently, as Naemon does. Only "" is tested up front; a line of white space fails
+  // the parse and is recognised after it, so a valid line is not stripped twice.
+  if (line.empty()) return std::nullopt;
   ParsedLine parsed = parse_external_command(line);
   if (!parsed.ok()) {
+    if (strip_command_line(line).empty()) return std::nullopt;
     core_.log(parse_warning_text(line, parsed.error()));
     return parsed.error().message;
   }
