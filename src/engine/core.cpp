@@ -1,5 +1,6 @@
 #include "engine/core.hpp"
 
+#include "config/command_compiler.hpp"
 #include "engine/macros.hpp"
 #include "engine/reload.hpp"
 #include "engine/retained_status.hpp"
@@ -12,9 +13,9 @@
 #include "io/status_file.hpp"
 #include "loop/signals.hpp"
 #include "retention/apply.hpp"
-#include "retention/modattr.hpp"
 #include "retention/snapshot.hpp"
 #include "retention/writer.hpp"
+#include "state/attributes.hpp"
 #include "timeperiod/day_cache.hpp"
 #include "timeperiod/evaluator.hpp"
 
@@ -23,6 +24,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <cctype>
 #include <cstring>
 #include <ctime>
 #include <functional>
@@ -239,7 +241,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     r.state = p.return_code;
     if (p.service_description.empty()) {
       if (!main_.accept_passive_host_checks ||
-          !model_->hosts[model::index(host_it->second)].passive_checks_enabled)
+          !hosts_[model::index(host_it->second)].enabled(state::Flag::passive_checks))
         return;
       apply_host(host_it->second, r, now, now_instant());
       return;
@@ -252,7 +254,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       p.service_description, p.host_name));
       return;
     }
-    if (!main_.accept_passive_service_checks || !model_->services[model::index(sid)].passive_checks_enabled)
+    if (!main_.accept_passive_service_checks ||
+        !services_[model::index(sid)].enabled(state::Flag::passive_checks))
       return;
     if (r.state < 0 || r.state > 3) r.state = k_state_unknown;
     std::replace(r.output.begin(), r.output.end(), ';', ':');
@@ -280,24 +283,21 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       bool services;
     };
     static constexpr Switch k_switches[] = {
-        {&config::MainConfig::enable_notifications, retention::k_modattr_notifications_enabled, true, true},
-        {&config::MainConfig::execute_service_checks, retention::k_modattr_active_checks_enabled, false,
+        {&config::MainConfig::enable_notifications, state::k_modattr_notifications_enabled, true, true},
+        {&config::MainConfig::execute_service_checks, state::k_modattr_active_checks_enabled, false, true},
+        {&config::MainConfig::accept_passive_service_checks, state::k_modattr_passive_checks_enabled, false,
          true},
-        {&config::MainConfig::accept_passive_service_checks, retention::k_modattr_passive_checks_enabled,
-         false, true},
-        {&config::MainConfig::execute_host_checks, retention::k_modattr_active_checks_enabled, true, false},
-        {&config::MainConfig::accept_passive_host_checks, retention::k_modattr_passive_checks_enabled, true,
+        {&config::MainConfig::execute_host_checks, state::k_modattr_active_checks_enabled, true, false},
+        {&config::MainConfig::accept_passive_host_checks, state::k_modattr_passive_checks_enabled, true,
          false},
-        {&config::MainConfig::enable_event_handlers, retention::k_modattr_event_handler_enabled, true, true},
-        {&config::MainConfig::enable_flap_detection, retention::k_modattr_flap_detection_enabled, true, true},
-        {&config::MainConfig::obsess_over_services, retention::k_modattr_obsessive_handler_enabled, false,
+        {&config::MainConfig::enable_event_handlers, state::k_modattr_event_handler_enabled, true, true},
+        {&config::MainConfig::enable_flap_detection, state::k_modattr_flap_detection_enabled, true, true},
+        {&config::MainConfig::obsess_over_services, state::k_modattr_obsessive_handler_enabled, false, true},
+        {&config::MainConfig::obsess_over_hosts, state::k_modattr_obsessive_handler_enabled, true, false},
+        {&config::MainConfig::check_service_freshness, state::k_modattr_freshness_checks_enabled, false,
          true},
-        {&config::MainConfig::obsess_over_hosts, retention::k_modattr_obsessive_handler_enabled, true, false},
-        {&config::MainConfig::check_service_freshness, retention::k_modattr_freshness_checks_enabled, false,
-         true},
-        {&config::MainConfig::check_host_freshness, retention::k_modattr_freshness_checks_enabled, true,
-         false},
-        {&config::MainConfig::process_performance_data, retention::k_modattr_performance_data_enabled, true,
+        {&config::MainConfig::check_host_freshness, state::k_modattr_freshness_checks_enabled, true, false},
+        {&config::MainConfig::process_performance_data, state::k_modattr_performance_data_enabled, true,
          true},
     };
     const Switch& s = k_switches[static_cast<std::size_t>(which)];
@@ -307,6 +307,93 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     if (s.hosts) retention_counters_.modified_host_attributes |= s.attribute;
     if (s.services) retention_counters_.modified_service_attributes |= s.attribute;
     apply_main_settings();
+  }
+
+  void set_flag(std::uint32_t check, const model::Checkable& cfg, state::Flag flag, bool on) {
+    CheckState& st = state_of(check);
+    if (st.enabled(flag) == on) return;
+    st.set_enabled(flag, on);
+    st.modified_attributes |= state::flag_info(flag).modattr;
+    // Naemon's enable_*_checks: the next check falls within one check window from now.
+    if (flag == state::Flag::active_checks && on) reschedule_within_interval(check, cfg);
+  }
+
+  void change_attribute(std::uint32_t check, const model::Checkable& cfg, const AttributeChange& c) {
+    using K = AttributeChange::Kind;
+    CheckState& st = state_of(check);
+    // Overrides are shared with snapshots: a change makes a new record.
+    auto changed = [&](auto&& edit) {
+      auto next = st.overrides != nullptr ? std::make_shared<state::Overrides>(*st.overrides)
+                                          : std::make_shared<state::Overrides>();
+      edit(*next);
+      st.overrides = std::move(next);
+    };
+    switch (c.kind) {
+      case K::check_interval: {
+        // As Naemon: no change, nothing happens; a positive interval puts the next check within it.
+        if (state::check_interval_of(cfg, st) == c.number) return;
+        changed([&](state::Overrides& o) { o.check_interval = c.number; });
+        st.modified_attributes |= state::k_modattr_normal_check_interval;
+        if (c.number > 0) reschedule_within_interval(check, cfg);
+        return;
+      }
+      case K::retry_interval:
+        changed([&](state::Overrides& o) { o.retry_interval = c.number; });
+        st.modified_attributes |= state::k_modattr_retry_check_interval;
+        return;
+      case K::max_check_attempts: {
+        const int attempts = static_cast<int>(c.number);
+        changed([&](state::Overrides& o) { o.max_check_attempts = attempts; });
+        st.modified_attributes |= state::k_modattr_max_check_attempts;
+        if (st.state_type == StateType::hard && st.current_state != 0 && st.current_attempt > 1)
+          st.current_attempt = attempts;
+        return;
+      }
+      case K::check_period:
+        changed([&](state::Overrides& o) { o.check_period.emplace(c.name); });
+        st.modified_attributes |= state::k_modattr_check_timeperiod;
+        return;
+      case K::notification_period:
+        changed([&](state::Overrides& o) { o.notification_period.emplace(c.name); });
+        st.modified_attributes |= state::k_modattr_notification_timeperiod;
+        return;
+      case K::custom_variable: {
+        // Naemon upper-cases the name and changes only a variable the object has; the bit is set anyway.
+        std::string name(c.name);
+        for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        const bool known = std::any_of(cfg.custom_variables.begin(), cfg.custom_variables.end(),
+                                       [&](const model::CustomVariable& v) { return v.name == name; });
+        if (known) {
+          changed([&](state::Overrides& o) {
+            for (state::ChangedVariable& v : o.custom_variables) {
+              if (v.name == name) {
+                v.value.assign(c.value);
+                return;
+              }
+            }
+            o.custom_variables.push_back({name, std::string(c.value)});
+          });
+        }
+        st.modified_attributes |= state::k_modattr_custom_variable;
+        return;
+      }
+      case K::modified_attributes:
+        st.modified_attributes = c.bits;
+        return;
+    }
+  }
+
+  void set_flag(model::ServiceId s, state::Flag flag, bool on) {
+    set_flag(check_of(s), model_->service(s), flag, on);
+  }
+  void set_flag(model::HostId h, state::Flag flag, bool on) {
+    set_flag(check_of(h), model_->host(h), flag, on);
+  }
+  void change_attribute(model::ServiceId s, const AttributeChange& c) {
+    change_attribute(check_of(s), model_->service(s), c);
+  }
+  void change_attribute(model::HostId h, const AttributeChange& c) {
+    change_attribute(check_of(h), model_->host(h), c);
   }
 
   void save_state() {
@@ -359,6 +446,14 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   }
   void schedule(std::uint32_t check, Duration delay) { schedule_from(check, now_instant(), delay); }
 
+  // Naemon's schedule_next_*_check(check_window): a random point within the check interval from now.
+  void reschedule_within_interval(std::uint32_t check, const model::Checkable& cfg) {
+    const CheckState& st = state_of(check);
+    const double interval = interval_seconds(state::check_interval_of(cfg, st));
+    if (interval <= 0 || st.is_executing) return;
+    schedule(check, seconds(std::uniform_real_distribution<double>(0, 1)(rng_) * interval));
+  }
+
   // Naemon's schedule_*_check(now): an earlier check already scheduled stands.
   void schedule_now(std::uint32_t check) {
     CheckState& st = state_of(check);
@@ -398,12 +493,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                                                     main_.retained_scheduling_randomize_window, random01));
     };
     for (std::uint32_t s = 0; s < services_.size(); ++s) {
-      const double interval = interval_seconds(model_->services[s].check_interval);
+      const double interval = interval_seconds(state::check_interval_of(model_->services[s], services_[s]));
       if (interval <= 0) continue;
       schedule(s, first_delay(services_[s], interval));
     }
     for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
-      const double interval = interval_seconds(model_->hosts[h].check_interval);
+      const double interval = interval_seconds(state::check_interval_of(model_->hosts[h], hosts_[h]));
       if (interval <= 0) continue;
       schedule(check_of(model::HostId{h}), first_delay(hosts_[h], interval));
     }
@@ -585,20 +680,22 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     ServiceState& st = services_[model::index(sid)];
     const loop::WallTime scheduled = scheduled_at_[check];
     const Time now = to_epoch(at.wall);
-    const double interval = interval_seconds(cfg.check_interval);
+    const double interval = interval_seconds(state::check_interval_of(cfg, st));
     const bool forced = std::exchange(forced_[check], 0) != 0;
     if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
     if (st.is_executing) return;
     if (!forced) {
       if (max_concurrent_reached()) {
-        if (cfg.retry_interval != 0) schedule_from(check, at, seconds(interval_seconds(cfg.retry_interval)));
+        const double retry = state::retry_interval_of(cfg, st);
+        if (retry != 0) schedule_from(check, at, seconds(interval_seconds(retry)));
         return;
       }
-      if (!main_.execute_service_checks || !cfg.active_checks_enabled) return;
+      if (!main_.execute_service_checks || !st.enabled(state::Flag::active_checks)) return;
       if (st.last_check + static_cast<Time>(main_.cached_service_check_horizon) > now && st.last_check <= now)
         return;
-      if (!in_period(cfg.check_period, now)) {
-        postpone_to_period(check, cfg.check_period, at, interval);
+      const model::TimeperiodId period = check_period_of(cfg, st);
+      if (!in_period(period, now)) {
+        postpone_to_period(check, period, at, interval);
         return;
       }
     }
@@ -620,19 +717,20 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     HostState& st = hosts_[model::index(hid)];
     const loop::WallTime scheduled = scheduled_at_[check];
     const Time now = to_epoch(at.wall);
-    const double interval = interval_seconds(cfg.check_interval);
+    const double interval = interval_seconds(state::check_interval_of(cfg, st));
     const bool forced = std::exchange(forced_[check], 0) != 0;
     if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
     if (st.is_executing) return;
     if (!forced) {
-      if (!main_.execute_host_checks || !cfg.active_checks_enabled) return;
+      if (!main_.execute_host_checks || !st.enabled(state::Flag::active_checks)) return;
       if (max_concurrent_reached()) return;
-      if (!in_period(cfg.check_period, now)) {
-        postpone_to_period(check, cfg.check_period, at, interval);
+      const model::TimeperiodId period = check_period_of(cfg, st);
+      if (!in_period(period, now)) {
+        postpone_to_period(check, period, at, interval);
         return;
       }
     }
-    if (!cfg.check_command.is_set()) {
+    if (!cfg.check_command.is_set() && (st.overrides == nullptr || !st.overrides->check_command)) {
       // Naemon runs no plugin for a host without check_command: the host is assumed UP.
       CheckOutcome r;
       r.start = r.finish = now;
@@ -668,12 +766,28 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     schedule_from(check, at, seconds(static_cast<double>(next - now) + spread));
   }
 
+  // The check_period in effect: CHANGE_*_CHECK_TIMEPERIOD's (looked up by name: rare) or the configured one.
+  model::TimeperiodId check_period_of(const model::Checkable& cfg, const CheckState& st) const {
+    if (st.overrides == nullptr || !st.overrides->check_period) return cfg.check_period;
+    const auto it = model_->timeperiod_by_name.find(*st.overrides->check_period);
+    return it != model_->timeperiod_by_name.end() ? it->second : cfg.check_period;
+  }
+
+  // Runs the configured command, or the one CHANGE_*_CHECK_COMMAND set (split here: rare).
   void start_check(std::uint32_t check, const model::CommandCall& call, int timeout_s, exec::CheckKind kind,
                    loop::WallTime scheduled, MonoTime start_at, const MacroContext& ctx) {
-    if (!call.is_set()) return;
-    const model::Command& command = model_->commands[model::index(call.command)];
-    expand_command(command.compiled, ctx, model_->args_of(call), expanded_);
     CheckState& st = state_of(check);
+    if (st.overrides != nullptr && st.overrides->check_command) {
+      const config::CommandCall changed = config::split_command_call(*st.overrides->check_command);
+      const auto it = model_->command_by_name.find(changed.name);
+      if (it == model_->command_by_name.end()) return;
+      std::vector<std::string_view> args(changed.args.begin(), changed.args.end());
+      expand_command(model_->commands[model::index(it->second)].compiled, ctx, args, expanded_);
+    } else {
+      if (!call.is_set()) return;
+      const model::Command& command = model_->commands[model::index(call.command)];
+      expand_command(command.compiled, ctx, model_->args_of(call), expanded_);
+    }
     st.is_executing = true;
     ++running_;
     exec::CheckJob job;
@@ -760,7 +874,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const model::Service& cfg = model_->services[model::index(sid)];
     ServiceState& st = services_[model::index(sid)];
     HostState& host = hosts_[model::index(cfg.host)];
-    const ServiceRules rules{cfg.max_check_attempts, cfg.is_volatile, cfg.retry_interval != 0};
+    const double retry = state::retry_interval_of(cfg, st);
+    const ServiceRules rules{state::max_check_attempts_of(cfg, st), cfg.is_volatile, retry != 0};
     const ServiceEffects fx = apply_service_result(
         st, rules, {host, model_->hosts[model::index(cfg.host)].initial_state}, r, settings_, now);
     if (fx.log_passive)
@@ -775,9 +890,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       st.current_attempt, st.plugin_output));
     const std::uint32_t check = check_of(sid);
     if (fx.use_retry_interval) {
-      schedule_from(check, base, seconds(interval_seconds(cfg.retry_interval)));
-    } else if (!loop_.is_armed(timer_of_[check]) && cfg.check_interval != 0) {
-      schedule_from(check, base, seconds(interval_seconds(cfg.check_interval)));
+      schedule_from(check, base, seconds(interval_seconds(retry)));
+    } else if (!loop_.is_armed(timer_of_[check]) && state::check_interval_of(cfg, st) != 0) {
+      schedule_from(check, base, seconds(interval_seconds(state::check_interval_of(cfg, st))));
     }
     if (fx.check_host_now) schedule_now(check_of(cfg.host));
   }
@@ -788,7 +903,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     bool any_parent_up = false;
     for (model::HostId p : cfg.parents)
       any_parent_up = any_parent_up || hosts_[model::index(p)].current_state == k_host_up;
-    const HostRules rules{cfg.max_check_attempts, cfg.check_command.is_set(), cfg.retry_interval != 0,
+    const double retry = state::retry_interval_of(cfg, st);
+    const bool has_command = cfg.check_command.is_set() || (st.overrides && st.overrides->check_command);
+    const HostRules rules{state::max_check_attempts_of(cfg, st), has_command, retry != 0,
                           !cfg.parents.empty(), any_parent_up};
     const HostEffects fx = apply_host_result(st, rules, r, settings_, now);
     if (fx.log_passive)
@@ -798,9 +915,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       state_type_name(st.state_type), st.current_attempt, st.plugin_output));
     const std::uint32_t check = check_of(hid);
     if (fx.use_retry_interval) {
-      schedule_from(check, base, seconds(interval_seconds(cfg.retry_interval)));
-    } else if (!loop_.is_armed(timer_of_[check]) && cfg.check_interval != 0) {
-      schedule_from(check, base, seconds(interval_seconds(cfg.check_interval)));
+      schedule_from(check, base, seconds(interval_seconds(retry)));
+    } else if (!loop_.is_armed(timer_of_[check]) && state::check_interval_of(cfg, st) != 0) {
+      schedule_from(check, base, seconds(interval_seconds(state::check_interval_of(cfg, st))));
     }
     // Naemon re-checks the neighbourhood: after a recovery the parents and children that are not UP, after
     // a failure the parents that are UP and the children that are not UNREACHABLE.
@@ -940,16 +1057,26 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       if (st.current_state != 0 && st.state_type == StateType::hard) st.current_attempt = max_attempts;
       st.current_attempt = std::min(st.current_attempt, max_attempts);
     };
+    // What commands changed comes from the prepared state too: retention.dat's rules decide which changes
+    // survive a changed configuration.
+    auto keep = [&](CheckState& prepared, CheckState&& current, const model::Checkable& cfg) {
+      const unsigned long modified = prepared.modified_attributes;
+      const std::uint8_t flags = prepared.flags;
+      std::shared_ptr<const state::Overrides> overrides = std::move(prepared.overrides);
+      prepared = std::move(current);
+      prepared.modified_attributes = modified;
+      prepared.flags = flags;
+      prepared.overrides = std::move(overrides);
+      fit_attempts(prepared, state::max_check_attempts_of(cfg, prepared));
+    };
     for (std::uint32_t s = 0; s < new_services; ++s) {
       if (old_of_new[s] == k_not_a_check) continue;
-      services[s] = std::move(services_[old_of_new[s]]);
-      fit_attempts(services[s], next.services[s].max_check_attempts);
+      keep(services[s], std::move(services_[old_of_new[s]]), next.services[s]);
     }
     for (std::uint32_t h = 0; h < next.hosts.size(); ++h) {
       const std::uint32_t o = old_of_new[new_services + h];
       if (o == k_not_a_check) continue;
-      hosts[h] = std::move(hosts_[o - old_services]);
-      fit_attempts(hosts[h], next.hosts[h].max_check_attempts);
+      keep(hosts[h], std::move(hosts_[o - old_services]), next.hosts[h]);
     }
 
     for (std::uint32_t o = 0; o < old_checks; ++o) {
@@ -999,8 +1126,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const Instant now = now_instant();
     for (std::uint32_t c = 0; c < new_checks; ++c) {
       const double interval =
-          interval_seconds(is_service(c) ? model_->services[c].check_interval
-                                         : model_->hosts[c - new_services].check_interval);
+          interval_seconds(is_service(c) ? state::check_interval_of(model_->services[c], services_[c])
+                                         : state::check_interval_of(model_->hosts[c - new_services],
+                                                                    hosts_[c - new_services]));
       if (interval <= 0) continue;
       if (was_armed[c] != 0) {
         const Duration left = std::max(Duration::zero(), due_at_[c] - now.mono);
@@ -1141,6 +1269,18 @@ void Core::schedule_host_check(model::HostId host, Time when, bool forced) {
 }
 void Core::set_program_switch(ProgramSwitch which, bool on) {
   impl_->set_program_switch(which, on);
+}
+void Core::set_flag(model::ServiceId service, state::Flag flag, bool on) {
+  impl_->set_flag(service, flag, on);
+}
+void Core::set_flag(model::HostId host, state::Flag flag, bool on) {
+  impl_->set_flag(host, flag, on);
+}
+void Core::change_attribute(model::ServiceId service, const AttributeChange& change) {
+  impl_->change_attribute(service, change);
+}
+void Core::change_attribute(model::HostId host, const AttributeChange& change) {
+  impl_->change_attribute(host, change);
 }
 void Core::save_state() {
   impl_->save_state();

@@ -11,6 +11,7 @@
 #include "engine/check_state.hpp"
 #include "loop/clock.hpp"
 #include "loop/loop.hpp"
+#include "state/attributes.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -49,6 +50,24 @@ enum class ProgramSwitch : std::uint8_t {
   performance_data,
 };
 
+// What a CHANGE_* command sets on one host or service.
+struct AttributeChange {
+  enum class Kind : std::uint8_t {
+    check_interval,       // CHANGE_NORMAL_*_CHECK_INTERVAL: `number`, in interval_length units
+    retry_interval,       // CHANGE_RETRY_*_CHECK_INTERVAL
+    max_check_attempts,   // CHANGE_MAX_*_CHECK_ATTEMPTS
+    check_period,         // CHANGE_*_CHECK_TIMEPERIOD: `name`, a defined timeperiod
+    notification_period,  // CHANGE_*_NOTIFICATION_TIMEPERIOD
+    custom_variable,      // CHANGE_CUSTOM_*_VAR: `name` (any case, no '_'), `value`
+    modified_attributes,  // CHANGE_*_MODATTR: `bits` replace the object's modified_attributes
+  };
+  Kind kind;
+  double number = 0;
+  std::string_view name{};
+  std::string_view value{};
+  unsigned long bits = 0;
+};
+
 struct PassiveResult {
   std::string_view host_name;
   std::string_view service_description;  // empty for a host result
@@ -82,6 +101,15 @@ class Core {
   // As Naemon's start_/stop_* and enable_/disable_* program commands: a change sets the switch's bit in the
   // program's modified host and/or service attributes (kept in retention.dat); no change, no bit.
   void set_program_switch(ProgramSwitch which, bool on);
+  // ENABLE_/DISABLE_ for one object (…_SVC_CHECK, …_HOST_NOTIFICATIONS, START_OBSESSING_OVER_SVC, …), as
+  // Naemon's enable_*/disable_* functions: a change sets the flag's bit in the object's modified_attributes
+  // (kept in retention.dat); no change, no bit. Enabling active checks puts the next check within one
+  // check interval.
+  void set_flag(model::ServiceId service, state::Flag flag, bool on);
+  void set_flag(model::HostId host, state::Flag flag, bool on);
+  // CHANGE_* for one object, as Naemon's handlers: the value and its modified-attribute bit.
+  void change_attribute(model::ServiceId service, const AttributeChange& change);
+  void change_attribute(model::HostId host, const AttributeChange& change);
   // SAVE_STATE_INFORMATION: retention.dat now (written by its thread).
   void save_state();
   // RESTART_PROGRAM: a reload, as SIGHUP does (without the "Caught" line: no signal came).

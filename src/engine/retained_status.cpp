@@ -10,7 +10,6 @@ io::StatusObjectExtras object_extras(const retention::Carried& c, const retentio
                                      const io::StatusState& now) {
   const retention::StillValid valid = retention::still_valid(e, now.current_state, now.last_state_change);
   io::StatusObjectExtras x;
-  x.modified_attributes = e.modified_attributes;
   x.last_event_id = e.last_event_id;
   x.current_event_id = e.current_event_id;
   x.current_problem_id = c.str(e.current_problem_id);

@@ -49,7 +49,8 @@ void append(char*& cursor, const std::string& text) {
 }
 
 // The fields hosts and services take the same way; `base` is the start of the snapshot's text block.
-void fill_state(io::StatusState& o, const CheckState& s, const char* base, char*& cursor) {
+void fill_state(io::StatusSnapshot& snap, io::StatusState& o, const CheckState& s, const char* base,
+                char*& cursor) {
   o.text_offset = static_cast<std::size_t>(cursor - base);
   o.output_size = static_cast<std::uint32_t>(s.plugin_output.size());
   o.long_output_size = static_cast<std::uint32_t>(s.long_plugin_output.size());
@@ -69,6 +70,9 @@ void fill_state(io::StatusState& o, const CheckState& s, const char* base, char*
   o.check_type = static_cast<std::uint8_t>(s.check_type);
   o.state_type = static_cast<std::uint8_t>(s.state_type);
   o.has_been_checked = s.has_been_checked;
+  o.modified_attributes = s.modified_attributes;
+  o.flags = s.flags;
+  o.overrides = state::keep_overrides(s.overrides, snap.overrides);
 }
 
 // Fills `snap` (fresh or recycled: every field is overwritten).
@@ -80,6 +84,7 @@ void fill(io::StatusSnapshot& snap, const model::Model& model, const config::Mai
   snap.keep_alive = std::move(keep_alive);
   snap.extras = std::move(extras);
   fill_program(snap.program, main, program);
+  snap.overrides.clear();
 
   const std::size_t host_count = std::min(model.hosts.size(), hosts.size());
   const std::size_t service_count = std::min(model.services.size(), services.size());
@@ -100,14 +105,14 @@ void fill(io::StatusSnapshot& snap, const model::Model& model, const config::Mai
   for (std::size_t i = 0; i < host_count; ++i) {
     const HostState& s = hosts[i];
     io::StatusState& o = snap.hosts[i];
-    fill_state(o, s, base, cursor);
+    fill_state(snap, o, s, base, cursor);
     o.last_time = {s.last_time_up, s.last_time_down, s.last_time_unreachable, 0};
   }
   snap.services.resize(service_count);
   for (std::size_t i = 0; i < service_count; ++i) {
     const ServiceState& s = services[i];
     io::StatusState& o = snap.services[i];
-    fill_state(o, s, base, cursor);
+    fill_state(snap, o, s, base, cursor);
     o.last_time = {s.last_time_ok, s.last_time_warning, s.last_time_unknown, s.last_time_critical};
   }
 }
@@ -141,6 +146,7 @@ std::shared_ptr<const io::StatusSnapshot> StatusSnapshotBuilder::build(
         std::unique_ptr<io::StatusSnapshot> owned(const_cast<io::StatusSnapshot*>(done));
         owned->keep_alive.reset();
         owned->extras.reset();
+        owned->overrides.clear();
         owned->model = nullptr;
         if (const std::shared_ptr<Spare> pool = spare.lock()) {
           std::lock_guard lock(pool->mutex);

@@ -1,6 +1,6 @@
 // What retention.dat holds that Vedette's engine does not track yet: acknowledgements, notification
-// counters, flapping history, event and problem ids, modified attributes and their retained values, contact
-// notification times. apply() fills a Carried from the file at start-up; it is immutable afterwards and
+// counters, flapping history, event and problem ids, contact notification times and changed contact
+// attributes. apply() fills a Carried from the file at start-up; it is immutable afterwards and
 // every retention Snapshot shares it, so these fields go back into the next retention.dat and nothing
 // Naemon kept is lost by a restart under Vedette. When the engine gains one of these features, its fields
 // move into HostState/ServiceState and out of here.
@@ -10,7 +10,7 @@
 #pragma once
 
 #include "model/model.hpp"
-#include "retention/modattr.hpp"
+#include "state/attributes.hpp"
 #include "state/check_state.hpp"
 #include "state/comments.hpp"
 
@@ -41,32 +41,16 @@ struct TextRef {
   std::uint32_t size = 0;
 };
 
-// A custom variable changed at run time (CHANGE_CUSTOM_*_VAR): its name as the model stores it (upper case,
-// no '_') and its retained value.
-struct ModifiedVariable {
-  std::string name;
-  std::string value;
-};
-
-// The retained values of a host's or service's modified attributes, kept only where Naemon's reader would
-// have applied them (bit set in modified_attributes, command or timeperiod still defined, interval >= 0,
-// attempts >= 1, configured flag unchanged since the file was written). Empty optional: the configuration
-// applies. Rare: one per object that has any.
-struct ModifiedAttributes {
-  std::array<std::optional<bool>, k_flag_count> flags{};
-  std::optional<std::string> check_command;  // as written, "name!arg!arg"
-  std::optional<std::string> event_handler;
-  std::optional<std::string> check_period;  // timeperiod names
-  std::optional<std::string> notification_period;
-  std::optional<double> check_interval;  // in interval_length units, as configured
-  std::optional<double> retry_interval;
-  std::optional<int> max_check_attempts;
-  std::vector<ModifiedVariable> custom_variables;
-};
+using state::ChangedVariable;
+using state::configured_flag;
+using state::Flag;
+using state::flag_info;
+using state::FlagInfo;
+using state::k_flag_count;
+using namespace state::modattr;
 
 // One host's or service's fields that the engine has no place for yet (144 bytes; one per object).
 struct CheckableExtras {
-  unsigned long modified_attributes = 0;  // after retained_*_attribute_mask, as the reader leaves it
   unsigned long last_event_id = 0;
   unsigned long current_event_id = 0;
   Time problem_start = 0;
@@ -83,7 +67,6 @@ struct CheckableExtras {
   TextRef current_notification_id;
   std::int32_t last_update_usec = 0;
   std::int32_t current_notification_number = 0;
-  std::uint32_t modified = 0;  // 1 + index into Carried::modified; 0: no retained values
   std::array<std::uint8_t, k_state_history_size> state_history{};  // oldest first, as written
   // Hosts: bit 0 down, 1 unreachable. Services: bit 0 unknown, 1 warning, 2 critical (the order written).
   std::uint8_t notified_on = 0;
@@ -92,6 +75,7 @@ struct CheckableExtras {
   bool is_flapping = false;
   bool check_flapping_recovery_notification = false;
 };
+static_assert(sizeof(CheckableExtras) <= 144);  // one per host and service for the whole run
 
 // Which carried values still hold for an object in its state now. Naemon drops an acknowledgement once its
 // problem is over (the object is OK/UP, or its state changed and the acknowledgement was not sticky), and
@@ -123,7 +107,7 @@ struct ContactExtras {
   std::optional<bool> service_notifications_enabled;
   std::optional<std::string> host_notification_period;
   std::optional<std::string> service_notification_period;
-  std::vector<ModifiedVariable> custom_variables;
+  std::vector<ChangedVariable> custom_variables;
 };
 
 // The hostcomment/servicecomment and hostdowntime/servicedowntime blocks.
@@ -145,21 +129,9 @@ struct Carried {
   std::vector<CheckableExtras> hosts;     // indexed like model.hosts
   std::vector<CheckableExtras> services;  // indexed like model.services
   std::vector<ContactExtras> contacts;    // indexed like model.contacts
-  std::vector<ModifiedAttributes> modified;
-  std::string text;  // the strings TextRefs point to
+  std::string text;                       // the strings TextRefs point to
 
   [[nodiscard]] std::string_view str(TextRef r) const { return {text.data() + r.offset, r.size}; }
-  [[nodiscard]] const ModifiedAttributes* modified_of(const CheckableExtras& e) const {
-    return e.modified == 0 ? nullptr : &modified[e.modified - 1];
-  }
-
-  // The value in effect for a host's or service's attribute: the retained one where Naemon's rules kept
-  // it, else the configuration. `e` may be null (an object the file did not have).
-  [[nodiscard]] bool flag(const model::Checkable& configured, const CheckableExtras* e, Flag f) const;
-  [[nodiscard]] double check_interval(const model::Checkable& configured, const CheckableExtras* e) const;
-  [[nodiscard]] double retry_interval(const model::Checkable& configured, const CheckableExtras* e) const;
-  [[nodiscard]] int max_check_attempts(const model::Checkable& configured, const CheckableExtras* e) const;
-
   [[nodiscard]] const CheckableExtras* host(model::HostId id) const {
     return model::index(id) < hosts.size() ? &hosts[model::index(id)] : nullptr;
   }
@@ -167,8 +139,5 @@ struct Carried {
     return model::index(id) < services.size() ? &services[model::index(id)] : nullptr;
   }
 };
-
-// The configured value of a flag (model::Checkable's field for it).
-[[nodiscard]] bool configured_flag(const model::Checkable& c, Flag f);
 
 }  // namespace vedette::retention

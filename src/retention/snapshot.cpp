@@ -9,7 +9,7 @@ namespace vedette::retention {
 namespace {
 
 // Copied per object on the core thread at every save.
-static_assert(sizeof(ObjectStatus) <= 112);
+static_assert(sizeof(ObjectStatus) <= 128);
 
 void fill_program(ProgramFlags& p, const config::MainConfig& m) {
   p.enable_notifications = m.enable_notifications;
@@ -49,7 +49,8 @@ void append(char*& cursor, const std::string& text) {
   cursor += text.size();
 }
 
-void fill_state(ObjectStatus& o, const state::CheckState& s, const char* base, char*& cursor) {
+void fill_state(Snapshot& snap, ObjectStatus& o, const state::CheckState& s, const char* base,
+                char*& cursor) {
   o.text_offset = static_cast<std::size_t>(cursor - base);
   o.output_size = static_cast<std::uint32_t>(s.plugin_output.size());
   o.long_output_size = static_cast<std::uint32_t>(s.long_plugin_output.size());
@@ -70,6 +71,9 @@ void fill_state(ObjectStatus& o, const state::CheckState& s, const char* base, c
   o.check_type = static_cast<std::uint8_t>(s.check_type);
   o.state_type = static_cast<std::uint8_t>(s.state_type);
   o.has_been_checked = s.has_been_checked;
+  o.modified_attributes = s.modified_attributes;
+  o.flags = s.flags;
+  o.overrides = state::keep_overrides(s.overrides, snap.overrides);
 }
 
 // Fills `snap` (fresh or recycled: every field is overwritten).
@@ -84,6 +88,7 @@ void fill(Snapshot& snap, const SnapshotSource& src) {
   snap.carried = src.carried;
   snap.comments.assign(src.comments.begin(), src.comments.end());
   snap.downtimes.assign(src.downtimes.begin(), src.downtimes.end());
+  snap.overrides.clear();
 
   const std::size_t host_count = std::min(src.model.hosts.size(), src.hosts.size());
   const std::size_t service_count = std::min(src.model.services.size(), src.services.size());
@@ -104,14 +109,14 @@ void fill(Snapshot& snap, const SnapshotSource& src) {
   for (std::size_t i = 0; i < host_count; ++i) {
     const state::HostState& s = src.hosts[i];
     ObjectStatus& o = snap.hosts[i];
-    fill_state(o, s, base, cursor);
+    fill_state(snap, o, s, base, cursor);
     o.last_time = {s.last_time_up, s.last_time_down, s.last_time_unreachable, 0};
   }
   snap.services.resize(service_count);
   for (std::size_t i = 0; i < service_count; ++i) {
     const state::ServiceState& s = src.services[i];
     ObjectStatus& o = snap.services[i];
-    fill_state(o, s, base, cursor);
+    fill_state(snap, o, s, base, cursor);
     o.last_time = {s.last_time_ok, s.last_time_warning, s.last_time_unknown, s.last_time_critical};
   }
 }
@@ -144,6 +149,7 @@ std::shared_ptr<const Snapshot> SnapshotBuilder::build(const SnapshotSource& sou
                                            owned->model = nullptr;
                                            owned->comments.clear();
                                            owned->downtimes.clear();
+                                           owned->overrides.clear();
                                            if (const std::shared_ptr<Spare> pool = spare.lock()) {
                                              std::lock_guard lock(pool->mutex);
                                              if (pool->snapshot == nullptr) pool->snapshot = std::move(owned);

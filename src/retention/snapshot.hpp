@@ -1,6 +1,6 @@
 // What one retention.dat holds, taken on the core thread (every retention_update_interval and at shutdown)
 // and handed to retention::Writer, whose thread formats and writes it. Taking it copies only the run-time
-// values of the hot state (112 bytes per object plus the plugin texts); names, commands and configured
+// values of the hot state (128 bytes per object plus the plugin texts); names, commands and configured
 // attributes are read from the model, and the fields the engine does not track from the shared Carried,
 // when the file is written.
 //
@@ -42,7 +42,10 @@ struct ObjectStatus {
   std::uint32_t output_size = 0;
   std::uint32_t long_output_size = 0;
   std::uint32_t perf_data_size = 0;
+  unsigned long modified_attributes = 0;
+  std::uint32_t overrides = 0;  // 1 + index into Snapshot::overrides; 0: the configuration applies
   std::int32_t current_attempt = 1;
+  std::uint8_t flags = 0;  // the enable flags, one bit per state::Flag
   std::uint8_t current_state = 0;
   std::uint8_t last_state = 0;
   std::uint8_t last_hard_state = 0;
@@ -91,9 +94,10 @@ struct Snapshot {
   ProgramFlags program;
   ProgramCounters counters;
   AttributeMasks masks;
-  std::vector<ObjectStatus> hosts;     // indexed like model->hosts
-  std::vector<ObjectStatus> services;  // indexed like model->services
-  std::unique_ptr<char[]> text;        // run-time texts; never reallocated while views point into it
+  std::vector<ObjectStatus> hosts;                                 // indexed like model->hosts
+  std::vector<ObjectStatus> services;                              // indexed like model->services
+  std::vector<std::shared_ptr<const state::Overrides>> overrides;  // of the few objects that have any
+  std::unique_ptr<char[]> text;  // run-time texts; never reallocated while views point into it
   std::size_t text_size = 0;
   std::size_t text_capacity = 0;
   // Naemon's fields the engine does not track, from apply(); null writes Naemon's "none" values.
@@ -106,6 +110,9 @@ struct Snapshot {
 
   [[nodiscard]] std::string_view text_at(std::size_t offset, std::size_t size) const {
     return {text.get() + offset, size};
+  }
+  [[nodiscard]] const state::Overrides* overrides_of(const ObjectStatus& o) const {
+    return o.overrides == 0 ? nullptr : overrides[o.overrides - 1].get();
   }
 };
 

@@ -138,7 +138,9 @@ class RunningVedette:
         os.replace(tmp, self.path(name))
 
     def start(self):
-        self.stdout = open(self.path("stdout.txt"), "w")
+        if getattr(self, "stdout", None):  # a restart: the previous run's file
+            self.stdout.close()
+        self.stdout = open(self.path("stdout.txt"), "a")
         command = [vedette_test.vedette_bin()] + self.options + [self.path("vedette.cfg")]
         self.proc = subprocess.Popen(command, cwd=self.dir, stdin=subprocess.DEVNULL, stdout=self.stdout,
                                      stderr=subprocess.STDOUT)

@@ -4,6 +4,7 @@
 #include "io/status_file.hpp"
 
 #include "config/loader.hpp"
+#include "engine/reload.hpp"
 #include "engine/retained_status.hpp"
 #include "engine/status_snapshot.hpp"
 #include "retention/carried.hpp"
@@ -289,8 +290,7 @@ class Fixture {
     cfg = config::load_configuration(dir.file("naemon.cfg"), files, diags);
     EXPECT_FALSE(diags.has_errors());
     EXPECT_TRUE(cfg.model != nullptr);
-    hosts.resize(cfg.model->hosts.size());
-    services.resize(cfg.model->services.size());
+    engine::initial_states(*cfg.model, hosts, services);
 
     engine::HostState& h = hosts.at(0);
     h.has_been_checked = true;
@@ -585,7 +585,7 @@ TEST(StatusFile, CarriedFieldsOfAnAcknowledgedService) {
   e.current_notification_number = 3;
   e.current_notification_id = text_ref(*carried, "4b8e-notification");
   e.last_notification = 1700000210;
-  e.modified_attributes = 2;
+  f.services.at(0).modified_attributes = 2;  // hot state now, written alongside
   e.last_event_id = 11;
   e.current_event_id = 12;
   e.current_problem_id = text_ref(*carried, "4b8e-problem");
@@ -695,7 +695,6 @@ TEST(StatusFile, CarriedOfAnotherModelIsIgnored) {
   carried->services.at(0).read_last_state_change = 1700000200;
   carried->services.at(0).problem_has_been_acknowledged = true;
   carried->services.at(0).acknowledgement_type = 1;
-  carried->services.at(0).modified_attributes = 2;
   EXPECT_EQ(f.format(f.retained(carried)), k_expected);
   const std::vector<retention::Comment> comments{{.host_name = "web", .comment_id = 1, .comment_data = "x"}};
   EXPECT_EQ(f.format(other.retained(other.carried(), comments)), k_expected);

@@ -84,9 +84,9 @@ TEST_F(NaemonFixture, HostStates) {
   const CheckableExtras& beta_x = host_extras("beta");
   EXPECT_EQ(r_.carried->str(beta_x.current_problem_id), "b0334d83-1a1c-47e9-8bf0-57742ceffbed");
   EXPECT_EQ(beta_x.current_event_id, 4u);
-  EXPECT_EQ(beta_x.modified_attributes, k_modattr_check_timeperiod);  // CHANGE_HOST_CHECK_TIMEPERIOD
-  ASSERT_NE(r_.carried->modified_of(beta_x), nullptr);
-  EXPECT_EQ(r_.carried->modified_of(beta_x)->check_period, "workhours");
+  EXPECT_EQ(beta.modified_attributes, k_modattr_check_timeperiod);  // CHANGE_HOST_CHECK_TIMEPERIOD
+  ASSERT_NE(beta.overrides, nullptr);
+  EXPECT_EQ(beta.overrides->check_period, "workhours");
 
   // Two passive DOWN results with passive_host_checks_are_soft: SOFT, attempt 2 of 3.
   const state::HostState& delta = l_.host("delta");
@@ -141,15 +141,16 @@ TEST_F(NaemonFixture, ServiceStates) {
 
 TEST_F(NaemonFixture, ModifiedAttributesAndProgramState) {
   const model::Service& cfg = l_.cfg.model->service(l_.service_id("alpha", "modified"));
-  const CheckableExtras& e = service_extras("alpha", "modified");
+  const state::ServiceState& e = l_.service("alpha", "modified");
   EXPECT_EQ(e.modified_attributes, k_modattr_notifications_enabled | k_modattr_active_checks_enabled |
                                        k_modattr_normal_check_interval | k_modattr_custom_variable);
-  EXPECT_FALSE(r_.carried->flag(cfg, &e, Flag::notifications));
-  EXPECT_FALSE(r_.carried->flag(cfg, &e, Flag::active_checks));
-  EXPECT_TRUE(r_.carried->flag(cfg, &e, Flag::passive_checks));
-  EXPECT_DOUBLE_EQ(r_.carried->check_interval(cfg, &e), 15.0);
-  ASSERT_EQ(r_.carried->modified_of(e)->custom_variables.size(), 1u);
-  EXPECT_EQ(r_.carried->modified_of(e)->custom_variables[0].value, "dba");
+  EXPECT_FALSE(e.enabled(Flag::notifications));
+  EXPECT_FALSE(e.enabled(Flag::active_checks));
+  EXPECT_TRUE(e.enabled(Flag::passive_checks));
+  EXPECT_DOUBLE_EQ(state::check_interval_of(cfg, e), 15.0);
+  ASSERT_NE(e.overrides, nullptr);
+  ASSERT_EQ(e.overrides->custom_variables.size(), 1u);
+  EXPECT_EQ(e.overrides->custom_variables[0].value, "dba");
 
   // DISABLE_EVENT_HANDLERS and DISABLE_FLAP_DETECTION (modified_*_attributes=24).
   EXPECT_FALSE(l_.cfg.main.enable_event_handlers);

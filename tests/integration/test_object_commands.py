@@ -1,0 +1,201 @@
+"""External commands that change one host or service, or every member of a scope, with the real daemon:
+ENABLE_/DISABLE_ flags per service, host, host's services, host group, service group and the hosts below a
+host; CHANGE_* intervals, attempts, periods, custom variables and modified attributes. Each shows in
+status.dat at once, changes what runs, and survives a restart through retention.dat."""
+import time
+import unittest
+
+import status_dat
+
+from running_daemon import HOST, RunningVedette, service
+
+MAIN = """\
+retain_state_information=1
+state_retention_file=retention.dat
+retention_update_interval=60
+status_file=status.dat
+status_update_interval=1
+"""
+
+OBJECTS = HOST + """
+define host {
+  host_name db01
+  address 127.0.0.1
+  parents web01
+  max_check_attempts 1
+  check_interval 0
+  contacts admin
+}
+define hostgroup {
+  hostgroup_name webs
+  members web01
+}
+define servicegroup {
+  servicegroup_name disks
+  members web01,DISK
+}
+define command {
+  command_name check_owner
+  command_line /usr/lib/nagios/plugins/check_dummy 0 "owner $_SERVICEOWNER$"
+}
+define service {
+  host_name db01
+  service_description DB
+  check_command check_dummy!0!db fine
+  max_check_attempts 1
+  check_interval 3600
+  retry_interval 1
+  contacts admin
+}
+define service {
+  host_name web01
+  service_description OWNER
+  check_command check_owner
+  max_check_attempts 1
+  check_interval 3600
+  retry_interval 1
+  contacts admin
+  _OWNER ops
+}
+""" + service("DISK", "check_state_file!disk.state") + service("HTTP", "check_state_file!http.state",
+                                                                 interval=3600)
+
+
+def objects(blocks):
+    """hoststatus and servicestatus blocks by name ("web01", "web01;DISK")."""
+    out = {}
+    for kind, fields in blocks:
+        d = dict(fields)
+        if kind == "hoststatus":
+            out[d["host_name"]] = d
+        elif kind == "servicestatus":
+            out["%s;%s" % (d["host_name"], d["service_description"])] = d
+    return out
+
+
+def wait_for_status(v, name, key, value, timeout=10):
+    """Waits until status.dat shows `key=value` for the host or service `name`; returns every object."""
+    text = status_dat.wait_until(v.path("status.dat"), lambda blocks: objects(blocks).get(name, {}).get(key) == value,
+                                 timeout, "%s %s=%s" % (name, key, value))
+    return objects(status_dat.parse(text))
+
+
+class EnableAndDisable(unittest.TestCase):
+    def test_flags_per_object_and_scope_change_what_runs_and_survive_a_restart(self):
+        v = RunningVedette(self, objects=OBJECTS, main_extra=MAIN, start=False)
+        v.set_state("disk.state", 0, "DISK OK")
+        v.set_state("http.state", 0, "HTTP OK")
+        v.start()
+
+        # One service: its checks stop; the bit for active checks (2) is set; twice changes nothing more.
+        v.command("DISABLE_SVC_CHECK;web01;DISK")
+        v.command("DISABLE_SVC_CHECK;web01;DISK")
+        seen = wait_for_status(v, "web01;DISK", "active_checks_enabled", "0")
+        self.assertEqual(seen["web01;DISK"]["modified_attributes"], "2")
+        v.set_state("disk.state", 2, "DISK CRITICAL")
+        time.sleep(2.5)
+        self.assertNotIn("SERVICE ALERT: web01;DISK;CRITICAL", v.log())
+        v.command("ENABLE_SVC_CHECK;web01;DISK")
+        v.wait_for(r"SERVICE ALERT: web01;DISK;CRITICAL;HARD;1;DISK CRITICAL")
+
+        # Passive results are refused while passive checks of the service are off.
+        v.command("DISABLE_PASSIVE_SVC_CHECKS;web01;HTTP")
+        v.command("PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;2;refused")
+        v.command("ENABLE_PASSIVE_SVC_CHECKS;web01;HTTP")
+        v.command("PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;1;taken")
+        v.wait_for(r"SERVICE ALERT: web01;HTTP;WARNING;HARD;1;taken")
+        self.assertNotIn("refused", "\n".join(
+            line for line in v.log().splitlines() if "ALERT" in line))
+
+        # Scopes: a host group's services, the hosts below web01 with their services, a service group's
+        # hosts, and a host's own event handler.
+        v.command("DISABLE_HOSTGROUP_SVC_NOTIFICATIONS;webs")
+        v.command("DISABLE_ALL_NOTIFICATIONS_BEYOND_HOST;web01")
+        v.command("DISABLE_SERVICEGROUP_HOST_CHECKS;disks")
+        v.command("DISABLE_HOST_EVENT_HANDLER;db01")
+        v.command("STOP_OBSESSING_OVER_SVC;web01;OWNER")
+        seen = wait_for_status(v, "db01", "event_handler_enabled", "0")
+        for name in ("web01;DISK", "web01;HTTP", "web01;OWNER", "db01;DB", "db01"):
+            self.assertEqual(seen[name]["notifications_enabled"], "0", name)
+        self.assertEqual(seen["web01"]["notifications_enabled"], "1", "beyond the host: not the host itself")
+        self.assertEqual(seen["web01"]["active_checks_enabled"], "0")
+        self.assertEqual(seen["db01"]["active_checks_enabled"], "1")
+        self.assertEqual(seen["web01;OWNER"]["obsess"], "0")
+        self.assertEqual(seen["web01;DISK"]["modified_attributes"], "3")  # checks | notifications
+        self.assertEqual(seen["db01"]["modified_attributes"], "9")  # notifications | event handler
+
+        # A restart brings every change back from retention.dat.
+        self.assertEqual(v.stop(), 0)
+        v.start()
+        seen = wait_for_status(v, "db01", "event_handler_enabled", "0")
+        self.assertEqual(seen["web01;DISK"]["notifications_enabled"], "0")
+        self.assertEqual(seen["web01;DISK"]["active_checks_enabled"], "1")
+        self.assertEqual(seen["web01;DISK"]["modified_attributes"], "3")
+        self.assertEqual(seen["web01"]["active_checks_enabled"], "0")
+        self.assertEqual(seen["web01;OWNER"]["obsess"], "0")
+        self.assertEqual(v.stop(), 0)
+        with open(v.path("retention.dat")) as f:
+            saved = f.read()
+        self.assertIn("config:notifications_enabled=1\nnotifications_enabled=0\n", saved)
+
+
+class Change(unittest.TestCase):
+    def test_change_commands_set_values_and_bits_and_survive_a_restart(self):
+        v = RunningVedette(self, objects=OBJECTS, main_extra=MAIN, start=False)
+        v.set_state("disk.state", 0, "DISK OK")
+        v.set_state("http.state", 0, "HTTP OK")
+        v.start()
+        now = int(time.time())
+
+        v.command("CHANGE_NORMAL_SVC_CHECK_INTERVAL;web01;HTTP;30")
+        v.command("CHANGE_RETRY_SVC_CHECK_INTERVAL;web01;HTTP;7")
+        v.command("CHANGE_MAX_SVC_CHECK_ATTEMPTS;web01;HTTP;5")
+        v.command("CHANGE_MAX_HOST_CHECK_ATTEMPTS;db01;4")
+        v.command("CHANGE_CUSTOM_SVC_VAR;web01;OWNER;owner;dba")
+        v.command("CHANGE_SVC_NOTIFICATION_TIMEPERIOD;web01;HTTP;never")
+        v.command("CHANGE_SVC_CHECK_COMMAND;web01;HTTP;check_dummy!2!x")
+        v.wait_for(r"Error: External command failed -> CHANGE_SVC_CHECK_COMMAND;web01;HTTP;check_dummy!2!x")
+        seen = wait_for_status(v, "web01;OWNER", "modified_attributes", "32768")
+        http = seen["web01;HTTP"]
+        self.assertEqual(http["check_interval"], "30.000000")
+        self.assertEqual(http["retry_interval"], "7.000000")
+        self.assertEqual(http["max_attempts"], "5")
+        self.assertEqual(http["notification_period"], "never")
+        self.assertEqual(http["check_command"], "check_state_file!http.state", "refused, as Naemon does")
+        self.assertEqual(http["modified_attributes"], str(1024 | 2048 | 4096 | 65536))
+        # The check interval is now 30 s: the next check falls within it (it was up to an hour away).
+        self.assertLessEqual(int(http["next_check"]), now + 31)
+        self.assertEqual(seen["db01"]["max_attempts"], "4")
+        self.assertEqual(seen["web01;OWNER"]["_OWNER"], "1;dba")
+
+        # The changed custom variable is what the plugin's macro sees.
+        v.command("SCHEDULE_FORCED_SVC_CHECK;web01;OWNER;%d" % now)
+        wait_for_status(v, "web01;OWNER", "plugin_output", "OK: owner dba")
+
+        # A check period with no time in it: the check waits for a valid time instead of running.
+        v.command("CHANGE_SVC_CHECK_TIMEPERIOD;web01;DISK;never")
+        wait_for_status(v, "web01;DISK", "check_period", "never")
+        v.set_state("disk.state", 2, "DISK CRITICAL")
+        v.command("SCHEDULE_SVC_CHECK;web01;DISK;%d" % now)
+        time.sleep(2.5)
+        self.assertNotIn("SERVICE ALERT: web01;DISK;CRITICAL", v.log())
+
+        # CHANGE_*_MODATTR replaces the bits (here: forgets the period change; the value stays for now).
+        v.command("CHANGE_SVC_MODATTR;web01;DISK;0")
+        wait_for_status(v, "web01;DISK", "modified_attributes", "0")
+
+        self.assertEqual(v.stop(), 0)
+        v.start()
+        seen = wait_for_status(v, "web01;OWNER", "_OWNER", "1;dba")
+        http = seen["web01;HTTP"]
+        self.assertEqual(http["check_interval"], "30.000000")
+        self.assertEqual(http["max_attempts"], "5")
+        self.assertEqual(http["notification_period"], "never")
+        self.assertEqual(seen["db01"]["max_attempts"], "4")
+        # No bit, nothing retained: the configured period (none) is back.
+        self.assertEqual(seen["web01;DISK"]["check_period"], "")
+        self.assertEqual(v.stop(), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
