@@ -217,6 +217,21 @@ std::optional<ChangeCommand> change_command(std::string_view name) {
   return std::nullopt;
 }
 
+// The arguments of ACKNOWLEDGE_*_PROBLEM(_EXPIRE) from the field after the object: sticky, notify,
+// persistent, the end time (_EXPIRE only), author, comment. Naemon reads sticky as an int (2 in its docs):
+// any value but 0 is sticky.
+engine::Acknowledgement acknowledgement(const ExternalCommand& cmd, std::size_t first, bool expires) {
+  engine::Acknowledgement a;
+  a.sticky = cmd.number(first) != 0;
+  a.notify = cmd.number(first + 1) != 0;
+  a.persistent = cmd.number(first + 2) != 0;
+  std::size_t next = first + 3;
+  if (expires) a.end_time = cmd.number(next++);
+  a.author = cmd.args[next];
+  a.comment = cmd.args[next + 1];
+  return a;
+}
+
 // Naemon registers these but refuses them (a check command or handler set from outside would run arbitrary
 // commands): "External command failed".
 bool is_refused_by_naemon(std::string_view name) {
@@ -361,6 +376,17 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
     } else {
       core_.change_attribute(host(0), c);
     }
+  } else if (name == "ACKNOWLEDGE_SVC_PROBLEM" || name == "ACKNOWLEDGE_SVC_PROBLEM_EXPIRE") {
+    // service;sticky;notify;persistent;[end_time;]author;comment
+    const bool expires = name.ends_with("_EXPIRE");
+    core_.acknowledge(model.find_service(cmd.args[0], cmd.args[1]), acknowledgement(cmd, 2, expires));
+  } else if (name == "ACKNOWLEDGE_HOST_PROBLEM" || name == "ACKNOWLEDGE_HOST_PROBLEM_EXPIRE") {
+    const bool expires = name.ends_with("_EXPIRE");
+    core_.acknowledge(host(0), acknowledgement(cmd, 1, expires));
+  } else if (name == "REMOVE_SVC_ACKNOWLEDGEMENT") {
+    core_.remove_acknowledgement(model.find_service(cmd.args[0], cmd.args[1]));
+  } else if (name == "REMOVE_HOST_ACKNOWLEDGEMENT") {
+    core_.remove_acknowledgement(host(0));
   } else if (is_refused_by_naemon(name)) {
     core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
   } else if (name == "PROCESS_FILE") {

@@ -28,6 +28,7 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -132,6 +133,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const std::size_t checks = services_.size() + hosts_.size();
     loop_.reserve_timers(static_cast<std::uint32_t>(checks + 8));
     rotation_timer_ = loop_.add_timer(*this);
+    ack_timer_ = loop_.add_timer(*this);
     status_timer_ = loop_.add_timer(*this);
     retention_timer_ = loop_.add_timer(*this);
     tick_timer_ = loop_.add_timer(*this);
@@ -184,6 +186,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     program_start_ = now_epoch();
     log_start_lines();
     restore_retained_state();
+    collect_acknowledgement_expiry();
     log_states(main_.log_initial_states, "INITIAL");
     schedule_initial_checks();
     schedule_log_rotation();
@@ -396,6 +399,24 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     change_attribute(check_of(h), model_->host(h), c);
   }
 
+  void acknowledge(std::uint32_t check, const Acknowledgement& ack) {
+    CheckState& st = state_of(check);
+    if (st.current_state == 0) return;
+    const Time now = now_epoch();
+    if (ack.end_time > 0 && ack.end_time <= now) return;
+    st.problem_has_been_acknowledged = true;
+    st.acknowledgement_type = ack.sticky ? 2 : 1;
+    st.acknowledgement_end_time = ack.end_time;
+    if (ack.end_time > 0) expire_acknowledgement_at(check, ack.end_time);
+  }
+
+  void remove_acknowledgement(std::uint32_t check) { state_of(check).clear_acknowledgement(); }
+
+  void acknowledge(model::ServiceId s, const Acknowledgement& ack) { acknowledge(check_of(s), ack); }
+  void acknowledge(model::HostId h, const Acknowledgement& ack) { acknowledge(check_of(h), ack); }
+  void remove_acknowledgement(model::ServiceId s) { remove_acknowledgement(check_of(s)); }
+  void remove_acknowledgement(model::HostId h) { remove_acknowledgement(check_of(h)); }
+
   void save_state() {
     if (main_.retain_state_information) publish_retention();
   }
@@ -445,6 +466,44 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     state_of(check).next_check = to_epoch(scheduled_at_[check]);
   }
   void schedule(std::uint32_t check, Duration delay) { schedule_from(check, now_instant(), delay); }
+
+  // Expiring acknowledgements wait in ack_expiry_ (by end time); one timer fires for the earliest.
+  void expire_acknowledgement_at(std::uint32_t check, Time end_time) {
+    ack_expiry_.emplace(end_time, check);
+    arm_at_epoch(ack_timer_, ack_expiry_.begin()->first);
+  }
+
+  // After start-up and reload: the expiring acknowledgements the hot state holds, by the current ids.
+  void collect_acknowledgement_expiry() {
+    ack_expiry_.clear();
+    loop_.disarm_timer(ack_timer_);
+    const auto checks = static_cast<std::uint32_t>(services_.size() + hosts_.size());
+    for (std::uint32_t c = 0; c < checks; ++c) {
+      const CheckState& st = state_of(c);
+      if (st.problem_has_been_acknowledged && st.acknowledgement_end_time > 0)
+        expire_acknowledgement_at(c, st.acknowledgement_end_time);
+    }
+  }
+
+  // Naemon's handle_*_acknowledgement_expire_event: an acknowledgement still in place with that end time.
+  void expire_acknowledgements() {
+    const Time now = now_epoch();
+    while (!ack_expiry_.empty() && ack_expiry_.begin()->first <= now) {
+      const auto [end_time, check] = *ack_expiry_.begin();
+      ack_expiry_.erase(ack_expiry_.begin());
+      const CheckState& st = state_of(check);
+      if (st.problem_has_been_acknowledged && st.acknowledgement_end_time == end_time)
+        remove_acknowledgement(check);
+    }
+    if (!ack_expiry_.empty()) arm_at_epoch(ack_timer_, ack_expiry_.begin()->first);
+  }
+
+  // Arms a timer for a wall-clock second (timers run on the monotonic clock and may fire up to
+  // k_dispatch_ahead early: the handler checks the time again).
+  void arm_at_epoch(loop::TimerId timer, Time when) {
+    const Duration until = std::chrono::seconds(when) - clock_.wall_now().time_since_epoch();
+    loop_.arm_timer(timer, loop_.now() + std::max(Duration::zero(), until));
+  }
 
   // Naemon's schedule_next_*_check(check_window): a random point within the check interval from now.
   void reschedule_within_interval(std::uint32_t check, const model::Checkable& cfg) {
@@ -594,6 +653,10 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       publish_retention();
       autosave_pending_ = true;
       schedule_retention_save();
+      return;
+    }
+    if (id == ack_timer_) {
+      expire_acknowledgements();
       return;
     }
     if (id == rotation_timer_) {
@@ -1115,6 +1178,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     apply_main_settings();
     build_periods();
     add_check_timers();
+    collect_acknowledgement_expiry();
 
     program_start_ = now_epoch();
     log_start_lines();
@@ -1241,6 +1305,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   MonoTime status_due_{};  // when the periodic timers are (or were last) due
   MonoTime retention_due_{};
   loop::TimerId tick_timer_ = 0;
+  loop::TimerId ack_timer_ = 0;
+  std::multimap<Time, std::uint32_t> ack_expiry_;  // end time -> check id of expiring acknowledgements
   Time next_rotation_ = 0;
   Time program_start_ = 0;
   std::mt19937_64 rng_;
@@ -1281,6 +1347,18 @@ void Core::change_attribute(model::ServiceId service, const AttributeChange& cha
 }
 void Core::change_attribute(model::HostId host, const AttributeChange& change) {
   impl_->change_attribute(host, change);
+}
+void Core::acknowledge(model::ServiceId service, const Acknowledgement& ack) {
+  impl_->acknowledge(service, ack);
+}
+void Core::acknowledge(model::HostId host, const Acknowledgement& ack) {
+  impl_->acknowledge(host, ack);
+}
+void Core::remove_acknowledgement(model::ServiceId service) {
+  impl_->remove_acknowledgement(service);
+}
+void Core::remove_acknowledgement(model::HostId host) {
+  impl_->remove_acknowledgement(host);
 }
 void Core::save_state() {
   impl_->save_state();

@@ -68,6 +68,16 @@ struct AttributeChange {
   unsigned long bits = 0;
 };
 
+// ACKNOWLEDGE_SVC_PROBLEM(_EXPIRE) / ACKNOWLEDGE_HOST_PROBLEM(_EXPIRE).
+struct Acknowledgement {
+  bool sticky = false;      // ends only with the recovery, not with any state change
+  bool notify = false;      // an ACKNOWLEDGEMENT notification goes out
+  bool persistent = false;  // its comment survives the acknowledgement and restarts
+  std::string_view author{};
+  std::string_view comment{};
+  Time end_time = 0;  // _EXPIRE: when it ends by itself; 0 never
+};
+
 struct PassiveResult {
   std::string_view host_name;
   std::string_view service_description;  // empty for a host result
@@ -110,6 +120,12 @@ class Core {
   // CHANGE_* for one object, as Naemon's handlers: the value and its modified-attribute bit.
   void change_attribute(model::ServiceId service, const AttributeChange& change);
   void change_attribute(model::HostId host, const AttributeChange& change);
+  // As Naemon: an object that is OK/UP has no problem to acknowledge, and an end time already past changes
+  // nothing. REMOVE_*_ACKNOWLEDGEMENT ends it (with its non-persistent comments).
+  void acknowledge(model::ServiceId service, const Acknowledgement& ack);
+  void acknowledge(model::HostId host, const Acknowledgement& ack);
+  void remove_acknowledgement(model::ServiceId service);
+  void remove_acknowledgement(model::HostId host);
   // SAVE_STATE_INFORMATION: retention.dat now (written by its thread).
   void save_state();
   // RESTART_PROGRAM: a reload, as SIGHUP does (without the "Caught" line: no signal came).

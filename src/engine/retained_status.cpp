@@ -8,7 +8,6 @@ namespace {
 
 io::StatusObjectExtras object_extras(const retention::Carried& c, const retention::CheckableExtras& e,
                                      const io::StatusState& now) {
-  const retention::StillValid valid = retention::still_valid(e, now.current_state, now.last_state_change);
   io::StatusObjectExtras x;
   x.last_event_id = e.last_event_id;
   x.current_event_id = e.current_event_id;
@@ -17,14 +16,9 @@ io::StatusObjectExtras object_extras(const retention::Carried& c, const retentio
   x.problem_start = e.problem_start;
   x.problem_end = e.problem_end;
   x.last_notification = e.last_notification;
-  if (valid.notifications) {
+  if (retention::notifications_still_valid(e, now.current_state, now.last_state_change)) {
     x.current_notification_number = e.current_notification_number;
     x.current_notification_id = c.str(e.current_notification_id);
-  }
-  if (valid.acknowledgement) {
-    x.problem_has_been_acknowledged = true;
-    x.acknowledgement_type = e.acknowledgement_type;
-    x.acknowledgement_end_time = e.acknowledgement_end_time;
   }
   x.is_flapping = e.is_flapping;
   x.percent_state_change = e.percent_state_change;

@@ -1,6 +1,6 @@
 // status.dat's view of what retention.dat carried (retention::Carried, the comments and the downtimes):
-// acknowledgements, notification numbers and times, event and problem ids, flapping, modified attributes,
-// scheduled_downtime_depth and the comment and downtime blocks, as Naemon's xsddefault.c writes them.
+// notification numbers and times, event and problem ids, flapping, scheduled_downtime_depth and the comment
+// and downtime blocks, as Naemon's xsddefault.c writes them.
 //
 // Built on the core thread whenever the core replaces what it carries (start-up, reload), then immutable
 // and shared by every status snapshot until the next replacement; read on the status writer thread:

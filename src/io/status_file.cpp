@@ -154,10 +154,10 @@ void write_object_head(Out& o, const StatusSnapshot& s, const Object& x, const S
   o.time("\tproblem_end=", ex.problem_end);
 }
 
-void write_acknowledgement(Out& o, const StatusObjectExtras& ex) {
-  o.flag("\tproblem_has_been_acknowledged=", ex.problem_has_been_acknowledged);
-  o.num("\tacknowledgement_type=", ex.acknowledgement_type);
-  o.time("\tacknowledgement_end_time=", ex.acknowledgement_end_time);
+void write_acknowledgement(Out& o, const StatusState& st) {
+  o.flag("\tproblem_has_been_acknowledged=", st.problem_has_been_acknowledged);
+  o.num("\tacknowledgement_type=", st.acknowledgement_type);
+  o.time("\tacknowledgement_end_time=", st.acknowledgement_end_time);
 }
 
 void write_flapping_and_downtime(Out& o, const StatusObjectExtras& ex) {
@@ -208,7 +208,7 @@ void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const Sta
   o.num("\tcurrent_notification_number=", ex.current_notification_number);
   o.str("\tcurrent_notification_id=", ex.current_notification_id);
   write_flag(o, "\tnotifications_enabled=", st, state::Flag::notifications);
-  write_acknowledgement(o, ex);
+  write_acknowledgement(o, st);
   write_flag(o, "\tactive_checks_enabled=", st, state::Flag::active_checks);
   write_flag(o, "\tpassive_checks_enabled=", st, state::Flag::passive_checks);
   write_flag(o, "\tevent_handler_enabled=", st, state::Flag::event_handler);
@@ -253,7 +253,7 @@ void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, con
   write_flag(o, "\tactive_checks_enabled=", st, state::Flag::active_checks);
   write_flag(o, "\tpassive_checks_enabled=", st, state::Flag::passive_checks);
   write_flag(o, "\tevent_handler_enabled=", st, state::Flag::event_handler);
-  write_acknowledgement(o, ex);
+  write_acknowledgement(o, st);
   write_flag(o, "\tflap_detection_enabled=", st, state::Flag::flap_detection);
   write_flag(o, "\tprocess_performance_data=", st, state::Flag::process_perf_data);
   write_flag(o, "\tobsess=", st, state::Flag::obsess);

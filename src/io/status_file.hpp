@@ -82,7 +82,7 @@ struct StatusProgram {
 };
 
 // The run-time part of one hoststatus or servicestatus block; everything else in the block comes from the
-// model. Kept small (128 bytes) because the core thread copies one per object per dump.
+// model. Kept small (136 bytes) because the core thread copies one per object per dump.
 struct StatusState {
   std::int64_t last_check = 0;
   std::int64_t next_check = 0;
@@ -98,10 +98,13 @@ struct StatusState {
   std::uint32_t output_size = 0;
   std::uint32_t long_output_size = 0;
   std::uint32_t perf_data_size = 0;
-  unsigned long modified_attributes = 0;
   std::uint32_t overrides = 0;  // 1 + index into StatusSnapshot::overrides; 0: the configuration applies
+  unsigned long modified_attributes = 0;
+  std::int64_t acknowledgement_end_time = 0;
   std::int32_t current_attempt = 1;
   std::uint8_t flags = 0;  // the enable flags, one bit per state::Flag
+  std::uint8_t acknowledgement_type = 0;
+  bool problem_has_been_acknowledged = false;
   std::uint8_t current_state = 0;
   std::uint8_t last_hard_state = 0;
   std::uint8_t check_type = 0;  // 0 active, 1 passive
@@ -121,9 +124,6 @@ struct StatusObjectExtras {
   std::int64_t last_notification = 0;
   int current_notification_number = 0;
   std::string_view current_notification_id{};
-  bool problem_has_been_acknowledged = false;
-  int acknowledgement_type = 0;
-  std::int64_t acknowledgement_end_time = 0;
   bool is_flapping = false;
   double percent_state_change = 0;
   int scheduled_downtime_depth = 0;

@@ -334,14 +334,14 @@ class Applier {
     state::Overrides mod;
     if (cfg->retain_nonstatus_information) {
       if (b.has(K::problem_has_been_acknowledged)) {
-        ex->problem_has_been_acknowledged = to_bool(b.get(K::problem_has_been_acknowledged));
+        st->problem_has_been_acknowledged = to_bool(b.get(K::problem_has_been_acknowledged));
       }
       if (b.has(K::acknowledgement_type)) {
-        ex->acknowledgement_type =
+        st->acknowledgement_type =
             static_cast<std::uint8_t>(std::clamp(to_int(b.get(K::acknowledgement_type)), 0, 2));
       }
       if (b.has(K::acknowledgement_end_time))
-        ex->acknowledgement_end_time = to_time(b.get(K::acknowledgement_end_time));
+        st->acknowledgement_end_time = to_time(b.get(K::acknowledgement_end_time));
 
       // A retained flag wins unless the configuration changed it since the file was written: the file's
       // config:<flag> then differs from what is configured now, and the new configuration is kept.
@@ -406,12 +406,9 @@ class Applier {
       st->current_attempt = std::max(1, mod.max_check_attempts.value_or(cfg->max_check_attempts));
     }
     if (st->last_hard_state_change == 0) st->last_hard_state_change = st->last_state_change;
-    if (ex->problem_has_been_acknowledged && ex->acknowledgement_end_time > 0 &&
-        ex->acknowledgement_end_time <= now_) {
-      ex->problem_has_been_acknowledged = false;
-      ex->acknowledgement_type = 0;
-      ex->acknowledgement_end_time = 0;
-    }
+    if (st->problem_has_been_acknowledged && st->acknowledgement_end_time > 0 &&
+        st->acknowledgement_end_time <= now_)
+      st->clear_acknowledgement();
     st->modified_attributes = modattr;
     ex->read_last_state_change = st->last_state_change;
     st->overrides = mod.empty() ? nullptr : std::make_shared<const state::Overrides>(std::move(mod));
@@ -499,10 +496,10 @@ class Applier {
     c.comment_data.assign(b.get(K::comment_data));
 
     constexpr int k_downtime_comment = 2, k_acknowledgement_comment = 4;
-    const CheckableExtras* ex = extras_of(c.is_service, c.host_name, c.service_description);
-    bool keep = ex != nullptr;
+    const state::CheckState* st = state_of(c.is_service, c.host_name, c.service_description);
+    bool keep = st != nullptr;
     if (keep && c.entry_type == k_acknowledgement_comment) {
-      keep = ex->problem_has_been_acknowledged || c.persistent;
+      keep = st->problem_has_been_acknowledged || c.persistent;
     } else if (keep && c.entry_type != k_downtime_comment) {
       keep = c.persistent;
     }
@@ -534,21 +531,23 @@ class Applier {
     d.author.assign(b.get(K::author));
     d.comment.assign(b.get(K::comment));
     if (!b.has(K::host_name) || (d.is_service && !b.has(K::service_description)) ||
-        extras_of(d.is_service, d.host_name, d.service_description) == nullptr) {
+        state_of(d.is_service, d.host_name, d.service_description) == nullptr) {
       ++result_.counts.downtimes_dropped;
       return;
     }
     result_.downtimes.push_back(std::move(d));
   }
 
-  const CheckableExtras* extras_of(bool is_service, std::string_view host, std::string_view description) {
-    size_carried();
+  // The object a comment or downtime belongs to (its state as applied so far), or null when it is gone.
+  const state::CheckState* state_of(bool is_service, std::string_view host, std::string_view description) {
     if (!is_service) {
       const auto it = t_.model.host_by_name.find(host);
-      return it == t_.model.host_by_name.end() ? nullptr : carried_->host(it->second);
+      if (it == t_.model.host_by_name.end() || model::index(it->second) >= t_.hosts.size()) return nullptr;
+      return &t_.hosts[model::index(it->second)];
     }
     const model::ServiceId id = t_.model.find_service(host, description);
-    return model::is_set(id) ? carried_->service(id) : nullptr;
+    if (!model::is_set(id) || model::index(id) >= t_.services.size()) return nullptr;
+    return &t_.services[model::index(id)];
   }
 
   // `_NAME=<modified>;<value>` lines: a value marked modified replaces the configured one of the variable

@@ -1,9 +1,8 @@
-// What retention.dat holds that Vedette's engine does not track yet: acknowledgements, notification
-// counters, flapping history, event and problem ids, contact notification times and changed contact
-// attributes. apply() fills a Carried from the file at start-up; it is immutable afterwards and
-// every retention Snapshot shares it, so these fields go back into the next retention.dat and nothing
-// Naemon kept is lost by a restart under Vedette. When the engine gains one of these features, its fields
-// move into HostState/ServiceState and out of here.
+// What retention.dat holds that Vedette's engine does not track yet: notification counters, flapping history,
+// event and problem ids, contact notification times and changed contact attributes. apply() fills a Carried
+// from the file at start-up; it is immutable afterwards and every retention Snapshot shares it, so these
+// fields go back into the next retention.dat and nothing Naemon kept is lost by a restart under Vedette. When
+// the engine gains one of these features, its fields move into HostState/ServiceState and out of here.
 //
 // Built on the core thread by apply(); afterwards immutable, read by the core and the writer thread.
 // Indexed by the ids of the model it was applied to: after a reload, build a new one (write, read, apply).
@@ -56,10 +55,9 @@ struct CheckableExtras {
   Time problem_start = 0;
   Time problem_end = 0;
   Time last_notification = 0;
-  Time acknowledgement_end_time = 0;
   Time last_update_sec = 0;
-  // last_state_change as the file had it: the writer drops acknowledgements and notification counters once
-  // the state has moved on without Vedette tracking them (see writer.hpp).
+  // last_state_change as the file had it: the writer drops notification counters once the state has moved
+  // on without Vedette tracking them (see writer.hpp).
   Time read_last_state_change = 0;
   double percent_state_change = 0;
   TextRef current_problem_id;
@@ -70,31 +68,17 @@ struct CheckableExtras {
   std::array<std::uint8_t, k_state_history_size> state_history{};  // oldest first, as written
   // Hosts: bit 0 down, 1 unreachable. Services: bit 0 unknown, 1 warning, 2 critical (the order written).
   std::uint8_t notified_on = 0;
-  std::uint8_t acknowledgement_type = 0;  // 0 none, 1 normal, 2 sticky
-  bool problem_has_been_acknowledged = false;
   bool is_flapping = false;
   bool check_flapping_recovery_notification = false;
 };
 static_assert(sizeof(CheckableExtras) <= 144);  // one per host and service for the whole run
 
-// Which carried values still hold for an object in its state now. Naemon drops an acknowledgement once its
-// problem is over (the object is OK/UP, or its state changed and the acknowledgement was not sticky), and
-// the notification number, id and notified_on flags on every state change. The engine does not follow
-// those events yet, so retention.dat and status.dat show these values only while none of them can have
-// happened since the file was read.
-struct StillValid {
-  bool acknowledgement = false;
-  bool notifications = false;
-};
-
-[[nodiscard]] inline StillValid still_valid(const CheckableExtras& e, int current_state,
-                                            Time last_state_change) {
-  constexpr std::uint8_t k_sticky = 2;
-  const bool same_state = last_state_change == e.read_last_state_change;
-  const bool problem = current_state != 0;
-  return {.acknowledgement = e.problem_has_been_acknowledged && problem &&
-                             (same_state || e.acknowledgement_type == k_sticky),
-          .notifications = same_state && problem};
+// Whether the carried notification number, id and notified_on flags still hold for an object in its state
+// now: Naemon resets them on every state change, which the engine does not follow yet, so retention.dat and
+// status.dat show them only while no state change can have happened since the file was read.
+[[nodiscard]] inline bool notifications_still_valid(const CheckableExtras& e, int current_state,
+                                                    Time last_state_change) {
+  return last_state_change == e.read_last_state_change && current_state != 0;
 }
 
 struct ContactExtras {

@@ -9,7 +9,7 @@ namespace vedette::retention {
 namespace {
 
 // Copied per object on the core thread at every save.
-static_assert(sizeof(ObjectStatus) <= 128);
+static_assert(sizeof(ObjectStatus) <= 136);
 
 void fill_program(ProgramFlags& p, const config::MainConfig& m) {
   p.enable_notifications = m.enable_notifications;
@@ -73,6 +73,9 @@ void fill_state(Snapshot& snap, ObjectStatus& o, const state::CheckState& s, con
   o.has_been_checked = s.has_been_checked;
   o.modified_attributes = s.modified_attributes;
   o.flags = s.flags;
+  o.problem_has_been_acknowledged = s.problem_has_been_acknowledged;
+  o.acknowledgement_type = s.acknowledgement_type;
+  o.acknowledgement_end_time = s.acknowledgement_end_time;
   o.overrides = state::keep_overrides(s.overrides, snap.overrides);
 }
 

@@ -1,6 +1,6 @@
 // What one retention.dat holds, taken on the core thread (every retention_update_interval and at shutdown)
 // and handed to retention::Writer, whose thread formats and writes it. Taking it copies only the run-time
-// values of the hot state (128 bytes per object plus the plugin texts); names, commands and configured
+// values of the hot state (136 bytes per object plus the plugin texts); names, commands and configured
 // attributes are read from the model, and the fields the engine does not track from the shared Carried,
 // when the file is written.
 //
@@ -42,10 +42,13 @@ struct ObjectStatus {
   std::uint32_t output_size = 0;
   std::uint32_t long_output_size = 0;
   std::uint32_t perf_data_size = 0;
-  unsigned long modified_attributes = 0;
   std::uint32_t overrides = 0;  // 1 + index into Snapshot::overrides; 0: the configuration applies
+  unsigned long modified_attributes = 0;
+  Time acknowledgement_end_time = 0;
   std::int32_t current_attempt = 1;
   std::uint8_t flags = 0;  // the enable flags, one bit per state::Flag
+  std::uint8_t acknowledgement_type = 0;
+  bool problem_has_been_acknowledged = false;
   std::uint8_t current_state = 0;
   std::uint8_t last_state = 0;
   std::uint8_t last_hard_state = 0;

@@ -77,9 +77,7 @@ class ObjectView {
   ObjectView(const Snapshot& s, const model::Checkable& cfg, const CheckableExtras* ex,
              const ObjectStatus& st)
       : s_(s), cfg_(cfg), ex_(ex != nullptr ? *ex : k_no_extras), st_(st), ov_(s.overrides_of(st)) {
-    const StillValid valid = still_valid(ex_, st.current_state, st.last_state_change);
-    acknowledged_ = valid.acknowledgement;
-    notifications_valid_ = valid.notifications;
+    notifications_valid_ = notifications_still_valid(ex_, st.current_state, st.last_state_change);
   }
 
   const CheckableExtras& ex() const { return ex_; }
@@ -135,9 +133,9 @@ class ObjectView {
     }
   }
   void acknowledgement(Out& o) const {
-    o.flag("problem_has_been_acknowledged=", acknowledged_);
-    o.num("acknowledgement_type=", acknowledged_ ? ex_.acknowledgement_type : 0);
-    o.time("acknowledgement_end_time=", acknowledged_ ? ex_.acknowledgement_end_time : 0);
+    o.flag("problem_has_been_acknowledged=", st_.problem_has_been_acknowledged);
+    o.num("acknowledgement_type=", st_.acknowledgement_type);
+    o.time("acknowledgement_end_time=", st_.acknowledgement_end_time);
   }
   // Naemon stamps last_update whenever it touches the object; Vedette keeps no such stamp, so the later of
   // the last check and the stamp read at start-up stands in for it.
@@ -170,7 +168,6 @@ class ObjectView {
   const CheckableExtras& ex_;
   const ObjectStatus& st_;
   const state::Overrides* ov_;
-  bool acknowledged_ = false;
   bool notifications_valid_ = false;
 };
 

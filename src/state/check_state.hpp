@@ -40,10 +40,20 @@ struct CheckState {
   // What commands changed (state/attributes.hpp): the enable flags now, one bit per Flag (configured_flags()
   // at start), the MODATTR_* bits of what differs from the configuration, and the changed values, if any.
   unsigned long modified_attributes = 0;
+  // ACKNOWLEDGE_*_PROBLEM: Naemon's problem_has_been_acknowledged, acknowledgement_type (1 normal: ends with
+  // any state change; 2 sticky: ends with the recovery) and acknowledgement_end_time (0: never expires).
+  Time acknowledgement_end_time = 0;
+  std::uint8_t acknowledgement_type = 0;
+  bool problem_has_been_acknowledged = false;
   std::uint8_t flags = 0;
   std::shared_ptr<const Overrides> overrides;
 
   [[nodiscard]] bool enabled(Flag f) const { return (flags & flag_bit(f)) != 0; }
+  void clear_acknowledgement() {
+    problem_has_been_acknowledged = false;
+    acknowledgement_type = 0;
+    acknowledgement_end_time = 0;
+  }
   void set_enabled(Flag f, bool on) {
     flags =
         on ? static_cast<std::uint8_t>(flags | flag_bit(f)) : static_cast<std::uint8_t>(flags & ~flag_bit(f));

@@ -197,5 +197,57 @@ class Change(unittest.TestCase):
         self.assertEqual(v.stop(), 0)
 
 
+class Acknowledge(unittest.TestCase):
+    def test_acknowledgements_end_as_in_naemon_and_survive_a_restart(self):
+        v = RunningVedette(self, objects=OBJECTS, main_extra=MAIN, start=False)
+        v.set_state("disk.state", 2, "DISK CRITICAL")
+        v.set_state("http.state", 0, "HTTP OK")
+        v.start()
+        v.wait_for(r"SERVICE ALERT: web01;DISK;CRITICAL;HARD;1;DISK CRITICAL")
+        v.command("PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;1;HTTP slow")
+        v.wait_for(r"SERVICE ALERT: web01;HTTP;WARNING;HARD;1;HTTP slow")
+
+        # An OK service has nothing to acknowledge; sticky is any nonzero value (type 2), normal is type 1.
+        v.command("ACKNOWLEDGE_SVC_PROBLEM;web01;OWNER;1;0;1;admin;nothing to see")
+        v.command("ACKNOWLEDGE_SVC_PROBLEM;web01;DISK;2;0;1;admin;replacing the disk")
+        v.command("ACKNOWLEDGE_SVC_PROBLEM;web01;HTTP;0;0;0;admin;looking")
+        seen = wait_for_status(v, "web01;HTTP", "problem_has_been_acknowledged", "1")
+        self.assertEqual(seen["web01;HTTP"]["acknowledgement_type"], "1")
+        self.assertEqual(seen["web01;DISK"]["problem_has_been_acknowledged"], "1")
+        self.assertEqual(seen["web01;DISK"]["acknowledgement_type"], "2")
+        self.assertEqual(seen["web01;OWNER"]["problem_has_been_acknowledged"], "0")
+
+        # A state change ends the normal one; the sticky one lasts through it and ends with the recovery.
+        v.command("PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;2;HTTP down")
+        v.set_state("disk.state", 1, "DISK WARNING")
+        v.wait_for(r"SERVICE ALERT: web01;DISK;WARNING;HARD;1;DISK WARNING")
+        seen = wait_for_status(v, "web01;HTTP", "problem_has_been_acknowledged", "0")
+        self.assertEqual(seen["web01;HTTP"]["acknowledgement_type"], "0")
+        seen = wait_for_status(v, "web01;DISK", "plugin_output", "DISK WARNING")
+        self.assertEqual(seen["web01;DISK"]["problem_has_been_acknowledged"], "1")
+
+        # One that expires, one removed by command, and one on a host.
+        v.command("ACKNOWLEDGE_SVC_PROBLEM_EXPIRE;web01;HTTP;0;0;0;%d;admin;for a moment" % (time.time() + 2))
+        v.command("PROCESS_HOST_CHECK_RESULT;db01;1;db01 down")
+        v.wait_for(r"HOST ALERT: db01;DOWN;HARD;1;db01 down")
+        v.command("ACKNOWLEDGE_HOST_PROBLEM;db01;0;0;0;admin;on it")
+        seen = wait_for_status(v, "db01", "problem_has_been_acknowledged", "1")
+        self.assertEqual(seen["web01;HTTP"]["problem_has_been_acknowledged"], "1")
+        self.assertNotEqual(seen["web01;HTTP"]["acknowledgement_end_time"], "0")
+        wait_for_status(v, "web01;HTTP", "problem_has_been_acknowledged", "0", timeout=10)
+
+        # Kept across a restart; then removed by command; then the sticky one ends with the recovery.
+        self.assertEqual(v.stop(), 0)
+        v.start()
+        seen = wait_for_status(v, "db01", "problem_has_been_acknowledged", "1")
+        self.assertEqual(seen["web01;DISK"]["acknowledgement_type"], "2")
+        v.command("REMOVE_HOST_ACKNOWLEDGEMENT;db01")
+        wait_for_status(v, "db01", "problem_has_been_acknowledged", "0")
+        v.set_state("disk.state", 0, "DISK OK")
+        v.wait_for(r"SERVICE ALERT: web01;DISK;OK;HARD;1;DISK OK")
+        wait_for_status(v, "web01;DISK", "problem_has_been_acknowledged", "0")
+        self.assertEqual(v.stop(), 0)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -248,11 +248,10 @@ TEST(RetentionApply, PerObjectRetainFlags) {
   EXPECT_EQ(l.host("db").modified_attributes, 2u);
   EXPECT_FALSE(l.host("db").enabled(Flag::active_checks));
   // cache: retain_nonstatus_information 0 forgets modified attributes and acknowledgements.
+  (void)r;
   EXPECT_EQ(l.host("cache").current_state, 1);
-  const CheckableExtras* cache = r.carried->host(l.host_id("cache"));
-  ASSERT_NE(cache, nullptr);
   EXPECT_EQ(l.host("cache").modified_attributes, 0u);
-  EXPECT_FALSE(cache->problem_has_been_acknowledged);
+  EXPECT_FALSE(l.host("cache").problem_has_been_acknowledged);
   EXPECT_TRUE(l.host("cache").enabled(Flag::active_checks));
 }
 
@@ -385,12 +384,11 @@ TEST(RetentionApply, AcknowledgementsThatExpiredAreDropped) {
                         "service {\nhost_name=web\nservice_description=Disk\ncurrent_state=2\n"
                         "problem_has_been_acknowledged=1\nacknowledgement_type=2\nacknowledgement_end_time=" +
                         std::to_string(k_now + 1) + "\n}\n");
-  const CheckableExtras* http = r.carried->service(l.service_id("web", "HTTP"));
-  EXPECT_FALSE(http->problem_has_been_acknowledged);
-  EXPECT_EQ(http->acknowledgement_type, 0);
-  const CheckableExtras* disk = r.carried->service(l.service_id("web", "Disk"));
-  EXPECT_TRUE(disk->problem_has_been_acknowledged);
-  EXPECT_EQ(disk->acknowledgement_type, 2);
+  (void)r;
+  EXPECT_FALSE(l.service("web", "HTTP").problem_has_been_acknowledged);
+  EXPECT_EQ(l.service("web", "HTTP").acknowledgement_type, 0);
+  EXPECT_TRUE(l.service("web", "Disk").problem_has_been_acknowledged);
+  EXPECT_EQ(l.service("web", "Disk").acknowledgement_type, 2);
 }
 
 TEST(RetentionApply, CommentsFollowNaemonsRestoreRules) {

@@ -134,7 +134,7 @@ TEST_F(NaemonFixture, ServiceStates) {
   EXPECT_EQ(two.perf_data, "var=91% home=40%");
   EXPECT_FALSE(l_.service("gamma", "pending").has_been_checked);
 
-  const CheckableExtras& acked = service_extras("alpha", "acked");
+  const state::ServiceState& acked = l_.service("alpha", "acked");
   EXPECT_TRUE(acked.problem_has_been_acknowledged);
   EXPECT_EQ(acked.acknowledgement_type, 2);  // sticky
 }
