@@ -1,6 +1,7 @@
 #include "engine/core.hpp"
 
 #include "config/command_compiler.hpp"
+#include "engine/freshness.hpp"
 #include "engine/macros.hpp"
 #include "engine/reload.hpp"
 #include "engine/retained_status.hpp"
@@ -134,6 +135,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     loop_.reserve_timers(static_cast<std::uint32_t>(checks + 8));
     rotation_timer_ = loop_.add_timer(*this);
     ack_timer_ = loop_.add_timer(*this);
+    service_freshness_timer_ = loop_.add_timer(*this);
+    host_freshness_timer_ = loop_.add_timer(*this);
     status_timer_ = loop_.add_timer(*this);
     retention_timer_ = loop_.add_timer(*this);
     tick_timer_ = loop_.add_timer(*this);
@@ -143,6 +146,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     submitted_at_.resize(checks);
     generation_.resize(checks, 0);
     forced_.resize(checks, 0);
+    freshening_.resize(checks, 0);
     rng_.seed(options.random_seed != 0 ? options.random_seed
                                        : static_cast<std::uint64_t>(clock_.now().time_since_epoch().count()));
   }
@@ -191,6 +195,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     schedule_initial_checks();
     schedule_log_rotation();
     schedule_retention_save();
+    schedule_freshness_checks();
     // As Naemon: status.dat exists as soon as the core runs, then is rewritten every status_update_interval.
     status_.remove_file();
     publish_status();
@@ -467,6 +472,69 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   }
   void schedule(std::uint32_t check, Duration delay) { schedule_from(check, now_instant(), delay); }
 
+  // Naemon's *_freshness_check_interval events; check_freshness() looks at the program switch each time.
+  void schedule_freshness_checks() {
+    service_freshness_due_ = host_freshness_due_ = {};
+    loop_.disarm_timer(service_freshness_timer_);
+    loop_.disarm_timer(host_freshness_timer_);
+    schedule_freshness(true);
+    schedule_freshness(false);
+  }
+  void schedule_freshness(bool services) {
+    const int interval =
+        services ? main_.service_freshness_check_interval : main_.host_freshness_check_interval;
+    if (interval <= 0) return;
+    arm_periodic(services ? service_freshness_timer_ : host_freshness_timer_,
+                 services ? service_freshness_due_ : host_freshness_due_, std::chrono::seconds(interval));
+  }
+
+  Staleness staleness_of(std::uint32_t check) const {
+    const CheckState& st = state_of(check);
+    const model::Checkable& cfg = checkable_of(check);
+    return staleness({.freshness_threshold = static_cast<int>(cfg.freshness_threshold),
+                      .check_interval_s = interval_seconds(state::check_interval_of(cfg, st)),
+                      .retry_interval_s = interval_seconds(state::retry_interval_of(cfg, st)),
+                      .additional_freshness_latency = main_.additional_freshness_latency,
+                      .state = &st,
+                      .program_start = program_start_,
+                      .last_program_stop = last_program_stop_});
+  }
+
+  // Naemon's check_*_result_freshness: every object with check_freshness whose last result went stale gets a
+  // forced check now, with a warning; one already being freshened, running, outside its check period or
+  // taking no results at all is left alone.
+  void check_freshness(bool services) {
+    if (services ? !main_.check_service_freshness : !main_.check_host_freshness) return;
+    const Time now = now_epoch();
+    const auto first = services ? 0u : static_cast<std::uint32_t>(services_.size());
+    const auto end =
+        static_cast<std::uint32_t>(services ? services_.size() : services_.size() + hosts_.size());
+    for (std::uint32_t c = first; c < end; ++c) {
+      const model::Checkable& cfg = checkable_of(c);
+      if (!cfg.check_freshness) continue;
+      const CheckState& st = state_of(c);
+      if (st.is_executing || freshening_[c] != 0) continue;
+      if (!st.enabled(state::Flag::active_checks) && !st.enabled(state::Flag::passive_checks)) continue;
+      if (!in_period(check_period_of(cfg, st), now)) continue;
+      if (services && state::check_interval_of(cfg, st) == 0 && cfg.freshness_threshold == 0) continue;
+      const Staleness s = staleness_of(c);
+      if (s.expires_at >= now) continue;
+      if (services) {
+        const model::Service& svc = model_->services[c];
+        log(stale_warning(svc.host_name, svc.description, s, now));
+      } else {
+        log(stale_warning(model_->hosts[c - services_.size()].name, {}, s, now));
+      }
+      freshening_[c] = 1;
+      schedule_check(c, now, true);
+    }
+  }
+
+  const model::Checkable& checkable_of(std::uint32_t check) const {
+    if (is_service(check)) return model_->services[check];
+    return model_->hosts[check - services_.size()];
+  }
+
   // Expiring acknowledgements wait in ack_expiry_ (by end time); one timer fires for the earliest.
   void expire_acknowledgement_at(std::uint32_t check, Time end_time) {
     ack_expiry_.emplace(end_time, check);
@@ -522,6 +590,10 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   }
 
   CheckState& state_of(std::uint32_t check) {
+    if (is_service(check)) return services_[check];
+    return hosts_[check - services_.size()];
+  }
+  const CheckState& state_of(std::uint32_t check) const {
     if (is_service(check)) return services_[check];
     return hosts_[check - services_.size()];
   }
@@ -589,6 +661,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     retained_comments_ = std::move(r.applied.comments);
     retained_downtimes_ = std::move(r.applied.downtimes);
     retained_scheduling_ok_ = r.applied.scheduling_info_ok;
+    last_program_stop_ = r.applied.last_program_stop;
     apply_main_settings();  // use_retained_program_state may have changed program-wide flags
   }
 
@@ -653,6 +726,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       publish_retention();
       autosave_pending_ = true;
       schedule_retention_save();
+      return;
+    }
+    if (id == service_freshness_timer_ || id == host_freshness_timer_) {
+      const bool services = id == service_freshness_timer_;
+      check_freshness(services);
+      schedule_freshness(services);
       return;
     }
     if (id == ack_timer_) {
@@ -898,6 +977,11 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       return;
     }
     const Time now = now_epoch();
+    // Naemon drops the result of a freshness check when a passive result made the object fresh meanwhile.
+    if (std::exchange(freshening_[r.id], 0) != 0 && staleness_of(r.id).expires_at >= now) {
+      state_of(r.id).is_executing = false;
+      return;
+    }
     const exec::CheckVerdict verdict = exec::interpret_check_result(r, main_.service_check_timeout_state);
     CheckOutcome out;
     out.type = CheckType::active;
@@ -1170,6 +1254,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     submitted_at_ = std::move(submitted_at);
     generation_ = std::move(generation);
     forced_ = std::move(forced);
+    freshening_.assign(new_checks, 0);
     started_before_reload_ = std::move(started);
     retention_carried_ = std::move(p.retained.carried);
     retention_counters_ = p.retained.program;
@@ -1208,6 +1293,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     retention_due_ = {};
     loop_.disarm_timer(retention_timer_);
     schedule_retention_save();
+    schedule_freshness_checks();
     status_due_ = {};
     publish_status();  // retention.dat follows at the next auto-save (a snapshot here doubled the stall)
 
@@ -1306,6 +1392,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   MonoTime retention_due_{};
   loop::TimerId tick_timer_ = 0;
   loop::TimerId ack_timer_ = 0;
+  loop::TimerId service_freshness_timer_ = 0;
+  loop::TimerId host_freshness_timer_ = 0;
+  MonoTime service_freshness_due_{};
+  MonoTime host_freshness_due_{};
+  std::vector<std::uint8_t> freshening_;  // by check id: a freshness check is on its way (Naemon's flag)
+  Time last_program_stop_ = 0;            // retention.dat's info.created
   std::multimap<Time, std::uint32_t> ack_expiry_;  // end time -> check id of expiring acknowledgements
   Time next_rotation_ = 0;
   Time program_start_ = 0;

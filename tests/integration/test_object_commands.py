@@ -227,14 +227,16 @@ class Acknowledge(unittest.TestCase):
         self.assertEqual(seen["web01;DISK"]["problem_has_been_acknowledged"], "1")
 
         # One that expires, one removed by command, and one on a host.
-        v.command("ACKNOWLEDGE_SVC_PROBLEM_EXPIRE;web01;HTTP;0;0;0;%d;admin;for a moment" % (time.time() + 2))
+        end = int(time.time()) + 6
+        v.command("ACKNOWLEDGE_SVC_PROBLEM_EXPIRE;web01;HTTP;0;0;0;%d;admin;for a moment" % end)
+        seen = wait_for_status(v, "web01;HTTP", "problem_has_been_acknowledged", "1")
+        self.assertEqual(seen["web01;HTTP"]["acknowledgement_end_time"], str(end))
         v.command("PROCESS_HOST_CHECK_RESULT;db01;1;db01 down")
         v.wait_for(r"HOST ALERT: db01;DOWN;HARD;1;db01 down")
         v.command("ACKNOWLEDGE_HOST_PROBLEM;db01;0;0;0;admin;on it")
-        seen = wait_for_status(v, "db01", "problem_has_been_acknowledged", "1")
-        self.assertEqual(seen["web01;HTTP"]["problem_has_been_acknowledged"], "1")
-        self.assertNotEqual(seen["web01;HTTP"]["acknowledgement_end_time"], "0")
-        wait_for_status(v, "web01;HTTP", "problem_has_been_acknowledged", "0", timeout=10)
+        wait_for_status(v, "db01", "problem_has_been_acknowledged", "1")
+        wait_for_status(v, "web01;HTTP", "problem_has_been_acknowledged", "0", timeout=15)
+        self.assertGreaterEqual(time.time(), end, "not before its end time")
 
         # Kept across a restart; then removed by command; then the sticky one ends with the recovery.
         self.assertEqual(v.stop(), 0)
@@ -246,6 +248,52 @@ class Acknowledge(unittest.TestCase):
         v.set_state("disk.state", 0, "DISK OK")
         v.wait_for(r"SERVICE ALERT: web01;DISK;OK;HARD;1;DISK OK")
         wait_for_status(v, "web01;DISK", "problem_has_been_acknowledged", "0")
+        self.assertEqual(v.stop(), 0)
+
+
+FRESHNESS_OBJECTS = HOST + """
+define host {
+  host_name edge01
+  address 127.0.0.1
+  max_check_attempts 1
+  check_interval 0
+  check_command check_dummy!2!edge01 went quiet
+  active_checks_enabled 0
+  check_freshness 1
+  freshness_threshold 3
+  contacts admin
+}
+define service {
+  host_name web01
+  service_description PASSIVE
+  check_command check_dummy!2!no result came
+  max_check_attempts 1
+  check_interval 3600
+  retry_interval 1
+  active_checks_enabled 0
+  check_freshness 1
+  freshness_threshold 3
+  contacts admin
+}
+"""
+
+
+class Freshness(unittest.TestCase):
+    def test_stale_passive_results_force_a_check_with_naemons_warning(self):
+        main = MAIN + "check_host_freshness=1\nservice_freshness_check_interval=1\nhost_freshness_check_interval=1\n"
+        v = RunningVedette(self, objects=FRESHNESS_OBJECTS, main_extra=main)
+        v.command("PROCESS_SERVICE_CHECK_RESULT;web01;PASSIVE;0;fresh result")
+        v.wait_for(r"PASSIVE SERVICE CHECK: web01;PASSIVE;0;fresh result")
+        # Results keep it fresh; once they stop, the threshold passes and a forced check runs.
+        line = v.wait_for(r"Warning: The results of service 'PASSIVE' on host 'web01' are stale by 0d 0h 0m \d+s "
+                          r"\(threshold=0d 0h 0m 3s\)\.  I'm forcing an immediate check of the service\.")[0]
+        v.wait_for(r"SERVICE ALERT: web01;PASSIVE;CRITICAL;HARD;1;CRITICAL: no result came")
+        v.wait_for(r"Warning: The results of host 'edge01' are stale by .* I'm forcing an immediate check of the host\.")
+        v.wait_for(r"HOST ALERT: edge01;DOWN;HARD;1;CRITICAL: edge01 went quiet")
+        stale_at = int(line[1:11])
+        log = v.log()
+        sent = [int(l[1:11]) for l in log.splitlines() if "fresh result" in l and "PASSIVE SERVICE CHECK" in l][0]
+        self.assertGreaterEqual(stale_at - sent, 3, "not before the threshold")
         self.assertEqual(v.stop(), 0)
 
 
