@@ -39,25 +39,13 @@ void fill_program(io::StatusProgram& p, const config::MainConfig& main, const Pr
   p.check_stats = program.check_stats;
 }
 
-std::size_t text_size(const CheckState& s) {
-  return s.plugin_output.size() + s.long_plugin_output.size() + s.perf_data.size();
-}
-
-void append(char*& cursor, const std::string& text) {
-  std::memcpy(cursor, text.data(), text.size());
-  cursor += text.size();
-}
-
-// The fields hosts and services take the same way; `base` is the start of the snapshot's text block.
-void fill_state(io::StatusSnapshot& snap, io::StatusState& o, const CheckState& s, const char* base,
-                char*& cursor) {
-  o.text_offset = static_cast<std::size_t>(cursor - base);
+void fill_state(io::StatusSnapshot& snap, io::StatusState& o, const CheckState& s) {
+  o.text_offset = snap.text.append(s.plugin_output);
+  snap.text.append(s.long_plugin_output);
+  snap.text.append(s.perf_data);
   o.output_size = static_cast<std::uint32_t>(s.plugin_output.size());
   o.long_output_size = static_cast<std::uint32_t>(s.long_plugin_output.size());
   o.perf_data_size = static_cast<std::uint32_t>(s.perf_data.size());
-  append(cursor, s.plugin_output);
-  append(cursor, s.long_plugin_output);
-  append(cursor, s.perf_data);
   o.last_check = s.last_check;
   o.next_check = s.next_check;
   o.last_state_change = s.last_state_change;
@@ -92,30 +80,20 @@ void fill(io::StatusSnapshot& snap, const model::Model& model, const config::Mai
   const std::size_t host_count = std::min(model.hosts.size(), hosts.size());
   const std::size_t service_count = std::min(model.services.size(), services.size());
 
-  // Sized first: one block for all texts, reused while it is large enough.
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < host_count; ++i) total += text_size(hosts[i]);
-  for (std::size_t i = 0; i < service_count; ++i) total += text_size(services[i]);
-  if (total > snap.text_capacity || snap.text == nullptr) {
-    snap.text_capacity = total + total / 8 + 4096;
-    snap.text.reset(new char[snap.text_capacity]);
-  }
-  snap.text_size = total;
-  const char* base = snap.text.get();
-  char* cursor = snap.text.get();
+  snap.text.clear();
 
   snap.hosts.resize(host_count);
   for (std::size_t i = 0; i < host_count; ++i) {
     const HostState& s = hosts[i];
     io::StatusState& o = snap.hosts[i];
-    fill_state(snap, o, s, base, cursor);
+    fill_state(snap, o, s);
     o.last_time = {s.last_time_up, s.last_time_down, s.last_time_unreachable, 0};
   }
   snap.services.resize(service_count);
   for (std::size_t i = 0; i < service_count; ++i) {
     const ServiceState& s = services[i];
     io::StatusState& o = snap.services[i];
-    fill_state(snap, o, s, base, cursor);
+    fill_state(snap, o, s);
     o.last_time = {s.last_time_ok, s.last_time_warning, s.last_time_unknown, s.last_time_critical};
   }
 }

@@ -13,6 +13,7 @@
 
 #include "state/attributes.hpp"
 #include "state/comments.hpp"
+#include "state/text_block.hpp"
 
 #include <array>
 #include <atomic>
@@ -170,12 +171,10 @@ struct StatusSnapshot {
   std::vector<StatusState> services;           // indexed like model->services
   std::shared_ptr<const StatusExtras> extras;  // null: Naemon's "none" values, no comments or downtimes
   std::vector<std::shared_ptr<const state::Overrides>> overrides;  // of the few objects that have any
-  std::unique_ptr<char[]> text;  // run-time texts; never reallocated while views point into it
-  std::size_t text_size = 0;
-  std::size_t text_capacity = 0;
+  state::TextBlock text;                                           // the run-time texts
 
   [[nodiscard]] std::string_view text_at(std::size_t offset, std::size_t size) const {
-    return {text.get() + offset, size};
+    return text.at(offset, size);
   }
   [[nodiscard]] const state::Overrides* overrides_of(const StatusState& st) const {
     return st.overrides == 0 ? nullptr : overrides[st.overrides - 1].get();

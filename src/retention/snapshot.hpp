@@ -15,6 +15,7 @@
 #include "model/model.hpp"
 #include "retention/carried.hpp"
 #include "state/check_state.hpp"
+#include "state/text_block.hpp"
 
 #include <array>
 #include <cstddef>
@@ -100,9 +101,7 @@ struct Snapshot {
   std::vector<ObjectStatus> hosts;                                 // indexed like model->hosts
   std::vector<ObjectStatus> services;                              // indexed like model->services
   std::vector<std::shared_ptr<const state::Overrides>> overrides;  // of the few objects that have any
-  std::unique_ptr<char[]> text;  // run-time texts; never reallocated while views point into it
-  std::size_t text_size = 0;
-  std::size_t text_capacity = 0;
+  state::TextBlock text;                                           // the run-time texts
   // Naemon's fields the engine does not track, from apply(); null writes Naemon's "none" values.
   std::shared_ptr<const Carried> carried;
   // Written as hostcomment/servicecomment and hostdowntime/servicedowntime blocks, in this order. Empty
@@ -112,7 +111,7 @@ struct Snapshot {
   std::vector<Downtime> downtimes;
 
   [[nodiscard]] std::string_view text_at(std::size_t offset, std::size_t size) const {
-    return {text.get() + offset, size};
+    return text.at(offset, size);
   }
   [[nodiscard]] const state::Overrides* overrides_of(const ObjectStatus& o) const {
     return o.overrides == 0 ? nullptr : overrides[o.overrides - 1].get();
