@@ -387,6 +387,26 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
     core_.remove_acknowledgement(model.find_service(cmd.args[0], cmd.args[1]));
   } else if (name == "REMOVE_HOST_ACKNOWLEDGEMENT") {
     core_.remove_acknowledgement(host(0));
+  } else if (name == "ADD_SVC_COMMENT" || name == "ADD_HOST_COMMENT") {
+    // object;persistent;author;comment
+    const bool service = name == "ADD_SVC_COMMENT";
+    const std::size_t first = service ? 2 : 1;
+    const engine::UserComment c{.persistent = cmd.number(first) != 0,
+                                .author = cmd.args[first + 1],
+                                .text = cmd.args[first + 2],
+                                .entry_time = cmd.entry_time};
+    if (service) {
+      core_.add_comment(model.find_service(cmd.args[0], cmd.args[1]), c);
+    } else {
+      core_.add_comment(host(0), c);
+    }
+  } else if (name == "DEL_SVC_COMMENT" || name == "DEL_HOST_COMMENT") {
+    if (!core_.delete_comment(name == "DEL_SVC_COMMENT", static_cast<unsigned long>(cmd.number(0))))
+      core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
+  } else if (name == "DEL_ALL_SVC_COMMENTS") {
+    core_.delete_all_comments(model.find_service(cmd.args[0], cmd.args[1]));
+  } else if (name == "DEL_ALL_HOST_COMMENTS") {
+    core_.delete_all_comments(host(0));
   } else if (is_refused_by_naemon(name)) {
     core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
   } else if (name == "PROCESS_FILE") {

@@ -1,6 +1,7 @@
 #include "engine/core.hpp"
 
 #include "config/command_compiler.hpp"
+#include "engine/comment_book.hpp"
 #include "engine/freshness.hpp"
 #include "engine/macros.hpp"
 #include "engine/reload.hpp"
@@ -413,9 +414,38 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     st.acknowledgement_type = ack.sticky ? 2 : 1;
     st.acknowledgement_end_time = ack.end_time;
     if (ack.end_time > 0) expire_acknowledgement_at(check, ack.end_time);
+    add_acknowledgement_comment(check, ack, now);
   }
 
-  void remove_acknowledgement(std::uint32_t check) { state_of(check).clear_acknowledgement(); }
+  void remove_acknowledgement(std::uint32_t check) {
+    state_of(check).clear_acknowledgement();
+    acknowledgement_ended(check);
+  }
+
+  void add_comment(std::uint32_t check, const UserComment& c) {
+    add_comment_to(check, {.entry_type = k_user_comment,
+                           .source = k_comment_source_external,
+                           .persistent = c.persistent,
+                           .entry_time = c.entry_time,
+                           .author = std::string(c.author),
+                           .comment_data = std::string(c.text)});
+  }
+  bool delete_comment(bool service, unsigned long id) {
+    const state::Comment* c = comments_.find(id);
+    if (c == nullptr || c->is_service != service) return false;
+    return comments_.remove(id);
+  }
+  void delete_all_comments(std::uint32_t check) {
+    if (is_service(check)) {
+      (void)comments_.remove_all_of(model::ServiceId{check});
+    } else {
+      (void)comments_.remove_all_of(model::HostId{check - static_cast<std::uint32_t>(services_.size())});
+    }
+  }
+  void add_comment(model::ServiceId s, const UserComment& c) { add_comment(check_of(s), c); }
+  void add_comment(model::HostId h, const UserComment& c) { add_comment(check_of(h), c); }
+  void delete_all_comments(model::ServiceId s) { delete_all_comments(check_of(s)); }
+  void delete_all_comments(model::HostId h) { delete_all_comments(check_of(h)); }
 
   void acknowledge(model::ServiceId s, const Acknowledgement& ack) { acknowledge(check_of(s), ack); }
   void acknowledge(model::HostId h, const Acknowledgement& ack) { acknowledge(check_of(h), ack); }
@@ -471,6 +501,58 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     state_of(check).next_check = to_epoch(scheduled_at_[check]);
   }
   void schedule(std::uint32_t check, Duration delay) { schedule_from(check, now_instant(), delay); }
+
+  // Comments of objects of the current model, by name (retention.dat's, or the ones from before a reload);
+  // those of objects that are gone are dropped, as Naemon drops them.
+  void load_comments(const std::vector<state::Comment>& comments, unsigned long next_comment_id) {
+    comments_.clear();
+    comments_.set_next_comment_id(next_comment_id);
+    comments_.reserve(comments.size());
+    for (const state::Comment& c : comments) {
+      if (c.is_service) {
+        const model::ServiceId s = model_->find_service(c.host_name, c.service_description);
+        if (model::is_set(s)) comments_.add(s, c);
+      } else if (const auto it = model_->host_by_name.find(c.host_name); it != model_->host_by_name.end()) {
+        comments_.add(it->second, c);
+      }
+    }
+  }
+
+  // The comment an acknowledgement adds (Naemon: internal, expiring with it).
+  void add_acknowledgement_comment(std::uint32_t check, const Acknowledgement& ack, Time now) {
+    state::Comment c{.entry_type = k_acknowledgement_comment,
+                     .source = k_comment_source_internal,
+                     .persistent = ack.persistent,
+                     .entry_time = now,
+                     .expires = ack.end_time != 0,
+                     .expire_time = ack.end_time,
+                     .author = std::string(ack.author),
+                     .comment_data = std::string(ack.comment)};
+    add_comment_to(check, std::move(c));
+  }
+
+  void add_comment_to(std::uint32_t check, state::Comment c) {
+    if (is_service(check)) {
+      const model::Service& svc = model_->services[check];
+      c.host_name.assign(svc.host_name);
+      c.service_description.assign(svc.description);
+      comments_.add(model::ServiceId{check}, std::move(c));
+    } else {
+      const model::HostId h{check - static_cast<std::uint32_t>(services_.size())};
+      c.host_name.assign(model_->host(h).name);
+      comments_.add(h, std::move(c));
+    }
+  }
+
+  // An acknowledgement ended (state change, expiry, REMOVE_*): its non-persistent comments go with it.
+  void acknowledgement_ended(std::uint32_t check) {
+    if (is_service(check)) {
+      (void)comments_.remove_acknowledgement_comments(model::ServiceId{check});
+    } else {
+      (void)comments_.remove_acknowledgement_comments(
+          model::HostId{check - static_cast<std::uint32_t>(services_.size())});
+    }
+  }
 
   // Naemon's *_freshness_check_interval events; check_freshness() looks at the program switch each time.
   void schedule_freshness_checks() {
@@ -658,7 +740,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     }
     retention_carried_ = std::move(r.applied.carried);
     retention_counters_ = r.applied.program;
-    retained_comments_ = std::move(r.applied.comments);
+    load_comments(r.applied.comments, retention_counters_.next_comment_id);
     retained_downtimes_ = std::move(r.applied.downtimes);
     retained_scheduling_ok_ = r.applied.scheduling_info_ok;
     last_program_stop_ = r.applied.last_program_stop;
@@ -688,15 +770,22 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     retention_writer_.publish(retention_snapshot());
   }
 
+  // The program block's counters now: the comment book keeps the comment ids.
+  retention::ProgramCounters program_counters() const {
+    retention::ProgramCounters c = retention_counters_;
+    c.next_comment_id = comments_.next_comment_id();
+    return c;
+  }
+
   std::shared_ptr<const retention::Snapshot> retention_snapshot() const {
     return retention::make_snapshot({.model = *model_,
                                      .main = main_,
                                      .hosts = hosts_,
                                      .services = services_,
-                                     .counters = retention_counters_,
+                                     .counters = program_counters(),
                                      .carried = retention_carried_,
                                      .now = now_epoch(),
-                                     .comments = retained_comments_,
+                                     .comments = *comments_.snapshot(),
                                      .downtimes = retained_downtimes_,
                                      .keep_alive = model_owner_});
   }
@@ -762,12 +851,13 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     program.pid = static_cast<int>(::getpid());
     program.modified_host_attributes = retention_counters_.modified_host_attributes;
     program.modified_service_attributes = retention_counters_.modified_service_attributes;
-    program.next_comment_id = retention_counters_.next_comment_id;
+    program.next_comment_id = comments_.next_comment_id();
     program.next_downtime_id = retention_counters_.next_downtime_id;
     program.next_event_id = retention_counters_.next_event_id;
-    if (status_retained_ == nullptr || !status_retained_->built_from(*model_, retention_carried_)) {
+    std::shared_ptr<const std::vector<state::Comment>> comments = comments_.snapshot();
+    if (status_retained_ == nullptr || !status_retained_->built_from(*model_, retention_carried_, comments)) {
       status_retained_ = std::make_shared<const RetainedStatus>(*model_, retention_carried_,
-                                                                retained_comments_, retained_downtimes_);
+                                                                std::move(comments), retained_downtimes_);
     }
     status_.publish(
         status_snapshots_.build(*model_, main_, hosts_, services_, program, model_owner_, status_retained_));
@@ -1028,6 +1118,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     if (fx.log_passive)
       log(fmt::format("PASSIVE SERVICE CHECK: {};{};{};{}", cfg.host_name, cfg.description, st.current_state,
                       st.plugin_output));
+    if (fx.acknowledgement_ended) acknowledgement_ended(check_of(sid));
     if (fx.log_hard_due_to_host)
       log(fmt::format("SERVICE INFO: {};{}; Service switch to hard down state due to host down.",
                       cfg.host_name, cfg.description));
@@ -1055,6 +1146,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const HostRules rules{state::max_check_attempts_of(cfg, st), has_command, retry != 0,
                           !cfg.parents.empty(), any_parent_up};
     const HostEffects fx = apply_host_result(st, rules, r, settings_, now);
+    if (fx.acknowledgement_ended) acknowledgement_ended(check_of(hid));
     if (fx.log_passive)
       log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, st.current_state, st.plugin_output));
     if (fx.log_alert)
@@ -1154,6 +1246,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
     const model::Model& old = *model_;
     const model::Model& next = *p.configuration.model;
+    // Comments are kept as they are now (not as the reload thread saw them), by object name.
+    const std::shared_ptr<const std::vector<state::Comment>> comments = comments_.snapshot();
+    const unsigned long next_comment_id = comments_.next_comment_id();
     const auto old_services = static_cast<std::uint32_t>(services_.size());
     const auto old_checks = static_cast<std::uint32_t>(services_.size() + hosts_.size());
     const auto new_services = static_cast<std::uint32_t>(next.services.size());
@@ -1238,12 +1333,11 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       std::vector<HostState> hosts;
       std::vector<ServiceState> services;
       std::shared_ptr<const retention::Carried> carried;
-      std::vector<retention::Comment> comments;
       std::vector<retention::Downtime> downtimes;
     };
-    auto replaced = std::make_shared<Replaced>(Replaced{
-        std::move(model_owner_), std::move(hosts_), std::move(services_), std::move(retention_carried_),
-        std::move(retained_comments_), std::move(retained_downtimes_)});
+    auto replaced =
+        std::make_shared<Replaced>(Replaced{std::move(model_owner_), std::move(hosts_), std::move(services_),
+                                            std::move(retention_carried_), std::move(retained_downtimes_)});
     cfg_ = std::move(p.configuration);
     model_owner_ = std::move(cfg_.model);
     model_ = model_owner_.get();
@@ -1258,8 +1352,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     started_before_reload_ = std::move(started);
     retention_carried_ = std::move(p.retained.carried);
     retention_counters_ = p.retained.program;
-    retained_comments_ = std::move(p.retained.comments);
     retained_downtimes_ = std::move(p.retained.downtimes);
+    load_comments(*comments, next_comment_id);
     apply_main_settings();
     build_periods();
     add_check_timers();
@@ -1356,7 +1450,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   retention::Writer retention_writer_;
   std::shared_ptr<const retention::Carried> retention_carried_;
   retention::ProgramCounters retention_counters_;
-  std::vector<retention::Comment> retained_comments_;  // kept as read until the engine keeps comments
+  CommentBook comments_;
   std::vector<retention::Downtime> retained_downtimes_;
   std::uint64_t retention_writes_seen_ = 0;
   bool autosave_pending_ = false;
@@ -1451,6 +1545,21 @@ void Core::remove_acknowledgement(model::ServiceId service) {
 }
 void Core::remove_acknowledgement(model::HostId host) {
   impl_->remove_acknowledgement(host);
+}
+void Core::add_comment(model::ServiceId service, const UserComment& comment) {
+  impl_->add_comment(service, comment);
+}
+void Core::add_comment(model::HostId host, const UserComment& comment) {
+  impl_->add_comment(host, comment);
+}
+bool Core::delete_comment(bool service_comment, unsigned long comment_id) {
+  return impl_->delete_comment(service_comment, comment_id);
+}
+void Core::delete_all_comments(model::ServiceId service) {
+  impl_->delete_all_comments(service);
+}
+void Core::delete_all_comments(model::HostId host) {
+  impl_->delete_all_comments(host);
 }
 void Core::save_state() {
   impl_->save_state();

@@ -78,6 +78,14 @@ struct Acknowledgement {
   Time end_time = 0;  // _EXPIRE: when it ends by itself; 0 never
 };
 
+// ADD_SVC_COMMENT / ADD_HOST_COMMENT.
+struct UserComment {
+  bool persistent = false;  // kept across restarts
+  std::string_view author{};
+  std::string_view text{};
+  Time entry_time = 0;  // the command's [epoch], as Naemon takes it
+};
+
 struct PassiveResult {
   std::string_view host_name;
   std::string_view service_description;  // empty for a host result
@@ -126,6 +134,13 @@ class Core {
   void acknowledge(model::HostId host, const Acknowledgement& ack);
   void remove_acknowledgement(model::ServiceId service);
   void remove_acknowledgement(model::HostId host);
+  // ADD_*_COMMENT, DEL_*_COMMENT (false: no comment of that kind with that id; Naemon's command then fails),
+  // DEL_ALL_*_COMMENTS (every comment of the object, downtime and acknowledgement ones too, as Naemon).
+  void add_comment(model::ServiceId service, const UserComment& comment);
+  void add_comment(model::HostId host, const UserComment& comment);
+  bool delete_comment(bool service_comment, unsigned long comment_id);
+  void delete_all_comments(model::ServiceId service);
+  void delete_all_comments(model::HostId host);
   // SAVE_STATE_INFORMATION: retention.dat now (written by its thread).
   void save_state();
   // RESTART_PROGRAM: a reload, as SIGHUP does (without the "Caught" line: no signal came).

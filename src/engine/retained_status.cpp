@@ -32,11 +32,10 @@ std::uint32_t depth_at(const std::vector<std::uint32_t>& depths, std::size_t ind
 }  // namespace
 
 RetainedStatus::RetainedStatus(const model::Model& model, std::shared_ptr<const retention::Carried> carried,
-                               std::span<const retention::Comment> comments,
+                               std::shared_ptr<const std::vector<state::Comment>> comments,
                                std::span<const retention::Downtime> downtimes)
-    : model_(&model), source_(std::move(carried)) {
+    : model_(&model), source_(std::move(carried)), comments_(std::move(comments)) {
   if (source_ != nullptr && source_->model == model_) carried_ = source_.get();
-  comments_.assign(comments.begin(), comments.end());
   downtimes_.assign(downtimes.begin(), downtimes.end());
   // Naemon's scheduled_downtime_list order (downtime_compar): by start time, and at the same start time a
   // downtime triggered by another after those that are not.

@@ -251,6 +251,60 @@ class Acknowledge(unittest.TestCase):
         self.assertEqual(v.stop(), 0)
 
 
+def comments(v):
+    """The comment blocks of status.dat, each a dict."""
+    with open(v.path("status.dat")) as f:
+        return [dict(fields) for kind, fields in status_dat.parse(f.read()) if kind.endswith("comment")]
+
+
+def wait_for_comments(v, settled, what, timeout=10):
+    status_dat.wait_until(v.path("status.dat"), lambda blocks: settled(
+        [dict(fields) for kind, fields in blocks if kind.endswith("comment")]), timeout, what)
+    return comments(v)
+
+
+class Comments(unittest.TestCase):
+    def test_comments_by_command_and_by_acknowledgement(self):
+        v = RunningVedette(self, objects=OBJECTS, main_extra=MAIN, start=False)
+        v.set_state("disk.state", 2, "DISK CRITICAL")
+        v.set_state("http.state", 0, "HTTP OK")
+        v.start()
+        v.wait_for(r"SERVICE ALERT: web01;DISK;CRITICAL;HARD;1;DISK CRITICAL")
+        v.command("ADD_SVC_COMMENT;web01;HTTP;1;alice;kept across restarts")
+        v.command("ADD_HOST_COMMENT;db01;0;bob;gone at the next restart")
+        v.command("ACKNOWLEDGE_SVC_PROBLEM;web01;DISK;0;0;0;carol;replacing it")
+        got = wait_for_comments(v, lambda c: len(c) == 3, "three comments")
+        by_author = {c["author"]: c for c in got}
+        self.assertEqual(by_author["alice"]["service_description"], "HTTP")
+        self.assertEqual((by_author["alice"]["entry_type"], by_author["alice"]["source"],
+                          by_author["alice"]["persistent"]), ("1", "1", "1"))
+        self.assertEqual((by_author["carol"]["entry_type"], by_author["carol"]["source"],
+                          by_author["carol"]["comment_data"]), ("4", "0", "replacing it"))
+        ids = sorted(int(c["comment_id"]) for c in got)
+        self.assertEqual(ids, [1, 2, 3])
+
+        # The acknowledgement ends with the state change: its comment goes with it.
+        v.set_state("disk.state", 1, "DISK WARNING")
+        wait_for_comments(v, lambda c: len(c) == 2, "the acknowledgement's comment gone")
+
+        # Deleting by id checks the kind, as Naemon does; DEL_ALL takes every comment of the object.
+        bob = int(by_author["bob"]["comment_id"])
+        v.command("DEL_SVC_COMMENT;%d" % bob)
+        v.wait_for(r"Error: External command failed -> DEL_SVC_COMMENT;%d" % bob)
+        v.command("DEL_HOST_COMMENT;%d" % bob)
+        wait_for_comments(v, lambda c: len(c) == 1, "bob's comment deleted")
+
+        # Across a restart the persistent comment stays, with its id, and ids go on from there.
+        self.assertEqual(v.stop(), 0)
+        v.start()
+        v.command("ADD_SVC_COMMENT;web01;DISK;0;dave;new")
+        got = wait_for_comments(v, lambda c: len(c) == 2, "two comments after the restart")
+        self.assertEqual({c["author"]: c["comment_id"] for c in got}, {"alice": "1", "dave": "4"})
+        v.command("DEL_ALL_SVC_COMMENTS;web01;HTTP")
+        wait_for_comments(v, lambda c: len(c) == 1, "HTTP's comments deleted")
+        self.assertEqual(v.stop(), 0)
+
+
 FRESHNESS_OBJECTS = HOST + """
 define host {
   host_name edge01

@@ -349,7 +349,9 @@ class Fixture {
   std::shared_ptr<const StatusExtras> retained(std::shared_ptr<const retention::Carried> carried,
                                                std::span<const retention::Comment> comments = {},
                                                std::span<const retention::Downtime> downtimes = {}) const {
-    return std::make_shared<engine::RetainedStatus>(*cfg.model, std::move(carried), comments, downtimes);
+    return std::make_shared<engine::RetainedStatus>(
+        *cfg.model, std::move(carried),
+        std::make_shared<const std::vector<state::Comment>>(comments.begin(), comments.end()), downtimes);
   }
 
   TempDir dir;
