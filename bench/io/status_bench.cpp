@@ -2,6 +2,7 @@
 // and the writer thread's (formatting alone, and format + write + rename with and without fsync).
 //
 //   build/<dir>/status_bench
+#include "engine/reload.hpp"
 #include "engine/status_snapshot.hpp"
 #include "io/status_file.hpp"
 
@@ -52,8 +53,7 @@ struct Fixture {
       }
       model.hosts.push_back(std::move(host));
     }
-    hosts.resize(model.hosts.size());
-    services.resize(model.services.size());
+    engine::initial_states(model, hosts, services);
     for (std::size_t i = 0; i < hosts.size(); ++i) {
       HostState& s = hosts[i];
       s.has_been_checked = true;

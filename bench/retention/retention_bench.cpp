@@ -2,6 +2,7 @@
 // the writer thread's (formatting alone; format + write + fsync + rename), and the start-up read + apply.
 //
 //   build/<dir>/bench/retention_bench
+#include "engine/reload.hpp"
 #include "retention/apply.hpp"
 #include "retention/snapshot.hpp"
 #include "retention/writer.hpp"
@@ -61,8 +62,7 @@ struct Fixture {
       model.host_by_name.emplace(host.name, static_cast<model::HostId>(h));
       model.hosts.push_back(std::move(host));
     }
-    hosts.resize(model.hosts.size());
-    services.resize(model.services.size());
+    engine::initial_states(model, hosts, services);
     for (std::size_t i = 0; i < hosts.size(); ++i) {
       state::HostState& s = hosts[i];
       s.has_been_checked = true;

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <unistd.h>
@@ -41,6 +42,202 @@ std::optional<std::pair<engine::ProgramSwitch, bool>> program_switch(std::string
     if (name == e.off) return std::pair{e.which, false};
   }
   return std::nullopt;
+}
+
+// Where a per-object ENABLE_/DISABLE_ command applies its flag (Naemon's foreach_* helpers).
+enum class Scope : std::uint8_t {
+  service,
+  host,
+  host_services,
+  hostgroup_hosts,
+  hostgroup_services,
+  servicegroup_hosts,  // each host with a service in the group, once
+  servicegroup_services,
+  host_and_children,  // the host and every host below it (…_HOST_AND_CHILD_NOTIFICATIONS)
+  beyond_host,        // every host below the host and their services, not the host itself
+};
+
+struct FlagCommand {
+  Scope scope;
+  state::Flag flag;
+  bool on;
+};
+
+std::optional<FlagCommand> flag_command(std::string_view name) {
+  using F = state::Flag;
+  struct Entry {
+    std::string_view on, off;
+    Scope scope;
+    F flag;
+  };
+  static constexpr Entry k_entries[] = {
+      {"ENABLE_SVC_CHECK", "DISABLE_SVC_CHECK", Scope::service, F::active_checks},
+      {"ENABLE_HOST_CHECK", "DISABLE_HOST_CHECK", Scope::host, F::active_checks},
+      {"ENABLE_HOST_SVC_CHECKS", "DISABLE_HOST_SVC_CHECKS", Scope::host_services, F::active_checks},
+      {"ENABLE_HOSTGROUP_HOST_CHECKS", "DISABLE_HOSTGROUP_HOST_CHECKS", Scope::hostgroup_hosts,
+       F::active_checks},
+      {"ENABLE_HOSTGROUP_SVC_CHECKS", "DISABLE_HOSTGROUP_SVC_CHECKS", Scope::hostgroup_services,
+       F::active_checks},
+      {"ENABLE_SERVICEGROUP_HOST_CHECKS", "DISABLE_SERVICEGROUP_HOST_CHECKS", Scope::servicegroup_hosts,
+       F::active_checks},
+      {"ENABLE_SERVICEGROUP_SVC_CHECKS", "DISABLE_SERVICEGROUP_SVC_CHECKS", Scope::servicegroup_services,
+       F::active_checks},
+      {"ENABLE_PASSIVE_SVC_CHECKS", "DISABLE_PASSIVE_SVC_CHECKS", Scope::service, F::passive_checks},
+      {"ENABLE_PASSIVE_HOST_CHECKS", "DISABLE_PASSIVE_HOST_CHECKS", Scope::host, F::passive_checks},
+      {"ENABLE_HOSTGROUP_PASSIVE_HOST_CHECKS", "DISABLE_HOSTGROUP_PASSIVE_HOST_CHECKS",
+       Scope::hostgroup_hosts, F::passive_checks},
+      {"ENABLE_HOSTGROUP_PASSIVE_SVC_CHECKS", "DISABLE_HOSTGROUP_PASSIVE_SVC_CHECKS",
+       Scope::hostgroup_services, F::passive_checks},
+      {"ENABLE_SERVICEGROUP_PASSIVE_HOST_CHECKS", "DISABLE_SERVICEGROUP_PASSIVE_HOST_CHECKS",
+       Scope::servicegroup_hosts, F::passive_checks},
+      {"ENABLE_SERVICEGROUP_PASSIVE_SVC_CHECKS", "DISABLE_SERVICEGROUP_PASSIVE_SVC_CHECKS",
+       Scope::servicegroup_services, F::passive_checks},
+      {"ENABLE_SVC_NOTIFICATIONS", "DISABLE_SVC_NOTIFICATIONS", Scope::service, F::notifications},
+      {"ENABLE_HOST_NOTIFICATIONS", "DISABLE_HOST_NOTIFICATIONS", Scope::host, F::notifications},
+      {"ENABLE_HOST_SVC_NOTIFICATIONS", "DISABLE_HOST_SVC_NOTIFICATIONS", Scope::host_services,
+       F::notifications},
+      {"ENABLE_HOSTGROUP_HOST_NOTIFICATIONS", "DISABLE_HOSTGROUP_HOST_NOTIFICATIONS", Scope::hostgroup_hosts,
+       F::notifications},
+      {"ENABLE_HOSTGROUP_SVC_NOTIFICATIONS", "DISABLE_HOSTGROUP_SVC_NOTIFICATIONS", Scope::hostgroup_services,
+       F::notifications},
+      {"ENABLE_SERVICEGROUP_HOST_NOTIFICATIONS", "DISABLE_SERVICEGROUP_HOST_NOTIFICATIONS",
+       Scope::servicegroup_hosts, F::notifications},
+      {"ENABLE_SERVICEGROUP_SVC_NOTIFICATIONS", "DISABLE_SERVICEGROUP_SVC_NOTIFICATIONS",
+       Scope::servicegroup_services, F::notifications},
+      {"ENABLE_HOST_AND_CHILD_NOTIFICATIONS", "DISABLE_HOST_AND_CHILD_NOTIFICATIONS",
+       Scope::host_and_children, F::notifications},
+      {"ENABLE_ALL_NOTIFICATIONS_BEYOND_HOST", "DISABLE_ALL_NOTIFICATIONS_BEYOND_HOST", Scope::beyond_host,
+       F::notifications},
+      {"ENABLE_SVC_EVENT_HANDLER", "DISABLE_SVC_EVENT_HANDLER", Scope::service, F::event_handler},
+      {"ENABLE_HOST_EVENT_HANDLER", "DISABLE_HOST_EVENT_HANDLER", Scope::host, F::event_handler},
+      {"ENABLE_SVC_FLAP_DETECTION", "DISABLE_SVC_FLAP_DETECTION", Scope::service, F::flap_detection},
+      {"ENABLE_HOST_FLAP_DETECTION", "DISABLE_HOST_FLAP_DETECTION", Scope::host, F::flap_detection},
+      {"START_OBSESSING_OVER_SVC", "STOP_OBSESSING_OVER_SVC", Scope::service, F::obsess},
+      {"START_OBSESSING_OVER_HOST", "STOP_OBSESSING_OVER_HOST", Scope::host, F::obsess},
+  };
+  for (const Entry& e : k_entries) {
+    if (name == e.on) return FlagCommand{e.scope, e.flag, true};
+    if (name == e.off) return FlagCommand{e.scope, e.flag, false};
+  }
+  return std::nullopt;
+}
+
+void set_flags(engine::Core& core, const ExternalCommand& cmd, const FlagCommand& f) {
+  const model::Model& model = core.model();
+  auto on_host = [&](model::HostId h) { core.set_flag(h, f.flag, f.on); };
+  auto on_service = [&](model::ServiceId s) { core.set_flag(s, f.flag, f.on); };
+  auto host = [&] { return model.host_by_name.find(cmd.args[0])->second; };
+  auto hostgroup = [&]() -> const model::Hostgroup& {
+    return model.hostgroups[model::index(model.hostgroup_by_name.find(cmd.args[0])->second)];
+  };
+  auto servicegroup = [&]() -> const model::Servicegroup& {
+    return model.servicegroups[model::index(model.servicegroup_by_name.find(cmd.args[0])->second)];
+  };
+  switch (f.scope) {
+    case Scope::service:
+      on_service(model.find_service(cmd.args[0], cmd.args[1]));
+      return;
+    case Scope::host:
+      on_host(host());
+      return;
+    case Scope::host_services:
+      for (model::ServiceId s : model.host(host()).services) on_service(s);
+      return;
+    case Scope::hostgroup_hosts:
+      for (model::HostId h : hostgroup().members) on_host(h);
+      return;
+    case Scope::hostgroup_services:
+      for (model::HostId h : hostgroup().members)
+        for (model::ServiceId s : model.host(h).services) on_service(s);
+      return;
+    case Scope::servicegroup_hosts: {
+      std::vector<model::HostId> hosts;
+      for (model::ServiceId s : servicegroup().members) hosts.push_back(model.service(s).host);
+      std::sort(hosts.begin(), hosts.end());
+      hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
+      for (model::HostId h : hosts) on_host(h);
+      return;
+    }
+    case Scope::servicegroup_services:
+      for (model::ServiceId s : servicegroup().members) on_service(s);
+      return;
+    case Scope::host_and_children:
+    case Scope::beyond_host: {
+      // Every host below, once, however the parents are wired (Naemon stops at nothing when they loop).
+      const model::HostId top = host();
+      if (f.scope == Scope::host_and_children) on_host(top);
+      std::vector<bool> seen(model.hosts.size(), false);
+      seen[model::index(top)] = true;
+      std::vector<model::HostId> pending(model.host(top).children);
+      while (!pending.empty()) {
+        const model::HostId h = pending.back();
+        pending.pop_back();
+        if (seen[model::index(h)]) continue;
+        seen[model::index(h)] = true;
+        on_host(h);
+        if (f.scope == Scope::beyond_host)
+          for (model::ServiceId s : model.host(h).services) on_service(s);
+        for (model::HostId c : model.host(h).children) pending.push_back(c);
+      }
+      return;
+    }
+  }
+}
+
+// A CHANGE_* command on one host or service.
+struct ChangeCommand {
+  bool service;  // its first argument names a service (two fields), else a host
+  engine::AttributeChange::Kind kind;
+};
+
+std::optional<ChangeCommand> change_command(std::string_view name) {
+  using K = engine::AttributeChange::Kind;
+  struct Entry {
+    std::string_view name;
+    ChangeCommand command;
+  };
+  static constexpr Entry k_entries[] = {
+      {"CHANGE_NORMAL_SVC_CHECK_INTERVAL", {true, K::check_interval}},
+      {"CHANGE_NORMAL_HOST_CHECK_INTERVAL", {false, K::check_interval}},
+      {"CHANGE_RETRY_SVC_CHECK_INTERVAL", {true, K::retry_interval}},
+      {"CHANGE_RETRY_HOST_CHECK_INTERVAL", {false, K::retry_interval}},
+      {"CHANGE_MAX_SVC_CHECK_ATTEMPTS", {true, K::max_check_attempts}},
+      {"CHANGE_MAX_HOST_CHECK_ATTEMPTS", {false, K::max_check_attempts}},
+      {"CHANGE_SVC_CHECK_TIMEPERIOD", {true, K::check_period}},
+      {"CHANGE_HOST_CHECK_TIMEPERIOD", {false, K::check_period}},
+      {"CHANGE_SVC_NOTIFICATION_TIMEPERIOD", {true, K::notification_period}},
+      {"CHANGE_HOST_NOTIFICATION_TIMEPERIOD", {false, K::notification_period}},
+      {"CHANGE_CUSTOM_SVC_VAR", {true, K::custom_variable}},
+      {"CHANGE_CUSTOM_HOST_VAR", {false, K::custom_variable}},
+      {"CHANGE_SVC_MODATTR", {true, K::modified_attributes}},
+      {"CHANGE_HOST_MODATTR", {false, K::modified_attributes}},
+  };
+  for (const Entry& e : k_entries)
+    if (name == e.name) return e.command;
+  return std::nullopt;
+}
+
+// The arguments of ACKNOWLEDGE_*_PROBLEM(_EXPIRE) from the field after the object: sticky, notify,
+// persistent, the end time (_EXPIRE only), author, comment. Naemon reads sticky as an int (2 in its docs):
+// any value but 0 is sticky.
+engine::Acknowledgement acknowledgement(const ExternalCommand& cmd, std::size_t first, bool expires) {
+  engine::Acknowledgement a;
+  a.sticky = cmd.number(first) != 0;
+  a.notify = cmd.number(first + 1) != 0;
+  a.persistent = cmd.number(first + 2) != 0;
+  std::size_t next = first + 3;
+  if (expires) a.end_time = cmd.number(next++);
+  a.author = cmd.args[next];
+  a.comment = cmd.args[next + 1];
+  return a;
+}
+
+// Naemon registers these but refuses them (a check command or handler set from outside would run arbitrary
+// commands): "External command failed".
+bool is_refused_by_naemon(std::string_view name) {
+  return name == "CHANGE_SVC_CHECK_COMMAND" || name == "CHANGE_HOST_CHECK_COMMAND" ||
+         name == "CHANGE_SVC_EVENT_HANDLER" || name == "CHANGE_HOST_EVENT_HANDLER" ||
+         name == "CHANGE_GLOBAL_SVC_EVENT_HANDLER" || name == "CHANGE_GLOBAL_HOST_EVENT_HANDLER";
 }
 
 }  // namespace
@@ -156,6 +353,65 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
       core_.schedule_service_check(s, cmd.number(1), name == "SCHEDULE_FORCED_HOST_SVC_CHECKS");
   } else if (const auto program = program_switch(name)) {
     core_.set_program_switch(program->first, program->second);
+  } else if (const auto flag = flag_command(name)) {
+    set_flags(core_, cmd, *flag);
+  } else if (const auto change = change_command(name)) {
+    engine::AttributeChange c{.kind = change->kind};
+    const std::size_t first = change->service ? 2 : 1;  // the field after the object
+    switch (change->kind) {
+      case engine::AttributeChange::Kind::check_period:
+      case engine::AttributeChange::Kind::notification_period:
+        c.name = cmd.args[first];
+        break;
+      case engine::AttributeChange::Kind::custom_variable:
+        c.name = cmd.args[first];
+        c.value = cmd.args[first + 1];
+        break;
+      case engine::AttributeChange::Kind::modified_attributes:
+        c.bits = static_cast<unsigned long>(cmd.number(first));
+        break;
+      default:
+        c.number = static_cast<double>(cmd.number(first));
+        break;
+    }
+    if (change->service) {
+      core_.change_attribute(model.find_service(cmd.args[0], cmd.args[1]), c);
+    } else {
+      core_.change_attribute(host(0), c);
+    }
+  } else if (name == "ACKNOWLEDGE_SVC_PROBLEM" || name == "ACKNOWLEDGE_SVC_PROBLEM_EXPIRE") {
+    // service;sticky;notify;persistent;[end_time;]author;comment
+    const bool expires = name.ends_with("_EXPIRE");
+    core_.acknowledge(model.find_service(cmd.args[0], cmd.args[1]), acknowledgement(cmd, 2, expires));
+  } else if (name == "ACKNOWLEDGE_HOST_PROBLEM" || name == "ACKNOWLEDGE_HOST_PROBLEM_EXPIRE") {
+    const bool expires = name.ends_with("_EXPIRE");
+    core_.acknowledge(host(0), acknowledgement(cmd, 1, expires));
+  } else if (name == "REMOVE_SVC_ACKNOWLEDGEMENT") {
+    core_.remove_acknowledgement(model.find_service(cmd.args[0], cmd.args[1]));
+  } else if (name == "REMOVE_HOST_ACKNOWLEDGEMENT") {
+    core_.remove_acknowledgement(host(0));
+  } else if (name == "ADD_SVC_COMMENT" || name == "ADD_HOST_COMMENT") {
+    // object;persistent;author;comment
+    const bool service = name == "ADD_SVC_COMMENT";
+    const std::size_t first = service ? 2 : 1;
+    const engine::UserComment c{.persistent = cmd.number(first) != 0,
+                                .author = cmd.args[first + 1],
+                                .text = cmd.args[first + 2],
+                                .entry_time = cmd.entry_time};
+    if (service) {
+      core_.add_comment(model.find_service(cmd.args[0], cmd.args[1]), c);
+    } else {
+      core_.add_comment(host(0), c);
+    }
+  } else if (name == "DEL_SVC_COMMENT" || name == "DEL_HOST_COMMENT") {
+    if (!core_.delete_comment(name == "DEL_SVC_COMMENT", static_cast<unsigned long>(cmd.number(0))))
+      core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
+  } else if (name == "DEL_ALL_SVC_COMMENTS") {
+    core_.delete_all_comments(model.find_service(cmd.args[0], cmd.args[1]));
+  } else if (name == "DEL_ALL_HOST_COMMENTS") {
+    core_.delete_all_comments(host(0));
+  } else if (is_refused_by_naemon(name)) {
+    core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
   } else if (name == "PROCESS_FILE") {
     process_file(std::string(cmd.args[0]), cmd.number(1) != 0);
   } else if (name == "LOG") {

@@ -1,5 +1,8 @@
 #include "engine/core.hpp"
 
+#include "config/command_compiler.hpp"
+#include "engine/comment_book.hpp"
+#include "engine/freshness.hpp"
 #include "engine/macros.hpp"
 #include "engine/reload.hpp"
 #include "engine/retained_status.hpp"
@@ -12,9 +15,9 @@
 #include "io/status_file.hpp"
 #include "loop/signals.hpp"
 #include "retention/apply.hpp"
-#include "retention/modattr.hpp"
 #include "retention/snapshot.hpp"
 #include "retention/writer.hpp"
+#include "state/attributes.hpp"
 #include "timeperiod/day_cache.hpp"
 #include "timeperiod/evaluator.hpp"
 
@@ -23,9 +26,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <cctype>
 #include <cstring>
 #include <ctime>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -130,6 +135,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const std::size_t checks = services_.size() + hosts_.size();
     loop_.reserve_timers(static_cast<std::uint32_t>(checks + 8));
     rotation_timer_ = loop_.add_timer(*this);
+    ack_timer_ = loop_.add_timer(*this);
+    service_freshness_timer_ = loop_.add_timer(*this);
+    host_freshness_timer_ = loop_.add_timer(*this);
     status_timer_ = loop_.add_timer(*this);
     retention_timer_ = loop_.add_timer(*this);
     tick_timer_ = loop_.add_timer(*this);
@@ -139,6 +147,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     submitted_at_.resize(checks);
     generation_.resize(checks, 0);
     forced_.resize(checks, 0);
+    freshening_.resize(checks, 0);
     rng_.seed(options.random_seed != 0 ? options.random_seed
                                        : static_cast<std::uint64_t>(clock_.now().time_since_epoch().count()));
   }
@@ -182,10 +191,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     program_start_ = now_epoch();
     log_start_lines();
     restore_retained_state();
+    collect_acknowledgement_expiry();
     log_states(main_.log_initial_states, "INITIAL");
     schedule_initial_checks();
     schedule_log_rotation();
     schedule_retention_save();
+    schedule_freshness_checks();
     // As Naemon: status.dat exists as soon as the core runs, then is rewritten every status_update_interval.
     status_.remove_file();
     publish_status();
@@ -239,7 +250,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     r.state = p.return_code;
     if (p.service_description.empty()) {
       if (!main_.accept_passive_host_checks ||
-          !model_->hosts[model::index(host_it->second)].passive_checks_enabled)
+          !hosts_[model::index(host_it->second)].enabled(state::Flag::passive_checks))
         return;
       apply_host(host_it->second, r, now, now_instant());
       return;
@@ -252,7 +263,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       p.service_description, p.host_name));
       return;
     }
-    if (!main_.accept_passive_service_checks || !model_->services[model::index(sid)].passive_checks_enabled)
+    if (!main_.accept_passive_service_checks ||
+        !services_[model::index(sid)].enabled(state::Flag::passive_checks))
       return;
     if (r.state < 0 || r.state > 3) r.state = k_state_unknown;
     std::replace(r.output.begin(), r.output.end(), ';', ':');
@@ -280,24 +292,21 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       bool services;
     };
     static constexpr Switch k_switches[] = {
-        {&config::MainConfig::enable_notifications, retention::k_modattr_notifications_enabled, true, true},
-        {&config::MainConfig::execute_service_checks, retention::k_modattr_active_checks_enabled, false,
+        {&config::MainConfig::enable_notifications, state::k_modattr_notifications_enabled, true, true},
+        {&config::MainConfig::execute_service_checks, state::k_modattr_active_checks_enabled, false, true},
+        {&config::MainConfig::accept_passive_service_checks, state::k_modattr_passive_checks_enabled, false,
          true},
-        {&config::MainConfig::accept_passive_service_checks, retention::k_modattr_passive_checks_enabled,
-         false, true},
-        {&config::MainConfig::execute_host_checks, retention::k_modattr_active_checks_enabled, true, false},
-        {&config::MainConfig::accept_passive_host_checks, retention::k_modattr_passive_checks_enabled, true,
+        {&config::MainConfig::execute_host_checks, state::k_modattr_active_checks_enabled, true, false},
+        {&config::MainConfig::accept_passive_host_checks, state::k_modattr_passive_checks_enabled, true,
          false},
-        {&config::MainConfig::enable_event_handlers, retention::k_modattr_event_handler_enabled, true, true},
-        {&config::MainConfig::enable_flap_detection, retention::k_modattr_flap_detection_enabled, true, true},
-        {&config::MainConfig::obsess_over_services, retention::k_modattr_obsessive_handler_enabled, false,
+        {&config::MainConfig::enable_event_handlers, state::k_modattr_event_handler_enabled, true, true},
+        {&config::MainConfig::enable_flap_detection, state::k_modattr_flap_detection_enabled, true, true},
+        {&config::MainConfig::obsess_over_services, state::k_modattr_obsessive_handler_enabled, false, true},
+        {&config::MainConfig::obsess_over_hosts, state::k_modattr_obsessive_handler_enabled, true, false},
+        {&config::MainConfig::check_service_freshness, state::k_modattr_freshness_checks_enabled, false,
          true},
-        {&config::MainConfig::obsess_over_hosts, retention::k_modattr_obsessive_handler_enabled, true, false},
-        {&config::MainConfig::check_service_freshness, retention::k_modattr_freshness_checks_enabled, false,
-         true},
-        {&config::MainConfig::check_host_freshness, retention::k_modattr_freshness_checks_enabled, true,
-         false},
-        {&config::MainConfig::process_performance_data, retention::k_modattr_performance_data_enabled, true,
+        {&config::MainConfig::check_host_freshness, state::k_modattr_freshness_checks_enabled, true, false},
+        {&config::MainConfig::process_performance_data, state::k_modattr_performance_data_enabled, true,
          true},
     };
     const Switch& s = k_switches[static_cast<std::size_t>(which)];
@@ -308,6 +317,140 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     if (s.services) retention_counters_.modified_service_attributes |= s.attribute;
     apply_main_settings();
   }
+
+  void set_flag(std::uint32_t check, const model::Checkable& cfg, state::Flag flag, bool on) {
+    CheckState& st = state_of(check);
+    if (st.enabled(flag) == on) return;
+    st.set_enabled(flag, on);
+    st.modified_attributes |= state::flag_info(flag).modattr;
+    // Naemon's enable_*_checks: the next check falls within one check window from now.
+    if (flag == state::Flag::active_checks && on) reschedule_within_interval(check, cfg);
+  }
+
+  void change_attribute(std::uint32_t check, const model::Checkable& cfg, const AttributeChange& c) {
+    using K = AttributeChange::Kind;
+    CheckState& st = state_of(check);
+    // Overrides are shared with snapshots: a change makes a new record.
+    auto changed = [&](auto&& edit) {
+      auto next = st.overrides != nullptr ? std::make_shared<state::Overrides>(*st.overrides)
+                                          : std::make_shared<state::Overrides>();
+      edit(*next);
+      st.overrides = std::move(next);
+    };
+    switch (c.kind) {
+      case K::check_interval: {
+        // As Naemon: no change, nothing happens; a positive interval puts the next check within it.
+        if (state::check_interval_of(cfg, st) == c.number) return;
+        changed([&](state::Overrides& o) { o.check_interval = c.number; });
+        st.modified_attributes |= state::k_modattr_normal_check_interval;
+        if (c.number > 0) reschedule_within_interval(check, cfg);
+        return;
+      }
+      case K::retry_interval:
+        changed([&](state::Overrides& o) { o.retry_interval = c.number; });
+        st.modified_attributes |= state::k_modattr_retry_check_interval;
+        return;
+      case K::max_check_attempts: {
+        const int attempts = static_cast<int>(c.number);
+        changed([&](state::Overrides& o) { o.max_check_attempts = attempts; });
+        st.modified_attributes |= state::k_modattr_max_check_attempts;
+        if (st.state_type == StateType::hard && st.current_state != 0 && st.current_attempt > 1)
+          st.current_attempt = attempts;
+        return;
+      }
+      case K::check_period:
+        changed([&](state::Overrides& o) { o.check_period.emplace(c.name); });
+        st.modified_attributes |= state::k_modattr_check_timeperiod;
+        return;
+      case K::notification_period:
+        changed([&](state::Overrides& o) { o.notification_period.emplace(c.name); });
+        st.modified_attributes |= state::k_modattr_notification_timeperiod;
+        return;
+      case K::custom_variable: {
+        // Naemon upper-cases the name and changes only a variable the object has; the bit is set anyway.
+        std::string name(c.name);
+        for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        const bool known = std::any_of(cfg.custom_variables.begin(), cfg.custom_variables.end(),
+                                       [&](const model::CustomVariable& v) { return v.name == name; });
+        if (known) {
+          changed([&](state::Overrides& o) {
+            for (state::ChangedVariable& v : o.custom_variables) {
+              if (v.name == name) {
+                v.value.assign(c.value);
+                return;
+              }
+            }
+            o.custom_variables.push_back({name, std::string(c.value)});
+          });
+        }
+        st.modified_attributes |= state::k_modattr_custom_variable;
+        return;
+      }
+      case K::modified_attributes:
+        st.modified_attributes = c.bits;
+        return;
+    }
+  }
+
+  void set_flag(model::ServiceId s, state::Flag flag, bool on) {
+    set_flag(check_of(s), model_->service(s), flag, on);
+  }
+  void set_flag(model::HostId h, state::Flag flag, bool on) {
+    set_flag(check_of(h), model_->host(h), flag, on);
+  }
+  void change_attribute(model::ServiceId s, const AttributeChange& c) {
+    change_attribute(check_of(s), model_->service(s), c);
+  }
+  void change_attribute(model::HostId h, const AttributeChange& c) {
+    change_attribute(check_of(h), model_->host(h), c);
+  }
+
+  void acknowledge(std::uint32_t check, const Acknowledgement& ack) {
+    CheckState& st = state_of(check);
+    if (st.current_state == 0) return;
+    const Time now = now_epoch();
+    if (ack.end_time > 0 && ack.end_time <= now) return;
+    st.problem_has_been_acknowledged = true;
+    st.acknowledgement_type = ack.sticky ? 2 : 1;
+    st.acknowledgement_end_time = ack.end_time;
+    if (ack.end_time > 0) expire_acknowledgement_at(check, ack.end_time);
+    add_acknowledgement_comment(check, ack, now);
+  }
+
+  void remove_acknowledgement(std::uint32_t check) {
+    state_of(check).clear_acknowledgement();
+    acknowledgement_ended(check);
+  }
+
+  void add_comment(std::uint32_t check, const UserComment& c) {
+    add_comment_to(check, {.entry_type = k_user_comment,
+                           .source = k_comment_source_external,
+                           .persistent = c.persistent,
+                           .entry_time = c.entry_time,
+                           .author = std::string(c.author),
+                           .comment_data = std::string(c.text)});
+  }
+  bool delete_comment(bool service, unsigned long id) {
+    const state::Comment* c = comments_.find(id);
+    if (c == nullptr || c->is_service != service) return false;
+    return comments_.remove(id);
+  }
+  void delete_all_comments(std::uint32_t check) {
+    if (is_service(check)) {
+      (void)comments_.remove_all_of(model::ServiceId{check});
+    } else {
+      (void)comments_.remove_all_of(model::HostId{check - static_cast<std::uint32_t>(services_.size())});
+    }
+  }
+  void add_comment(model::ServiceId s, const UserComment& c) { add_comment(check_of(s), c); }
+  void add_comment(model::HostId h, const UserComment& c) { add_comment(check_of(h), c); }
+  void delete_all_comments(model::ServiceId s) { delete_all_comments(check_of(s)); }
+  void delete_all_comments(model::HostId h) { delete_all_comments(check_of(h)); }
+
+  void acknowledge(model::ServiceId s, const Acknowledgement& ack) { acknowledge(check_of(s), ack); }
+  void acknowledge(model::HostId h, const Acknowledgement& ack) { acknowledge(check_of(h), ack); }
+  void remove_acknowledgement(model::ServiceId s) { remove_acknowledgement(check_of(s)); }
+  void remove_acknowledgement(model::HostId h) { remove_acknowledgement(check_of(h)); }
 
   void save_state() {
     if (main_.retain_state_information) publish_retention();
@@ -359,6 +502,167 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   }
   void schedule(std::uint32_t check, Duration delay) { schedule_from(check, now_instant(), delay); }
 
+  // Comments of objects of the current model, by name (retention.dat's, or the ones from before a reload);
+  // those of objects that are gone are dropped, as Naemon drops them.
+  void load_comments(const std::vector<state::Comment>& comments, unsigned long next_comment_id) {
+    comments_.clear();
+    comments_.set_next_comment_id(next_comment_id);
+    comments_.reserve(comments.size());
+    for (const state::Comment& c : comments) {
+      if (c.is_service) {
+        const model::ServiceId s = model_->find_service(c.host_name, c.service_description);
+        if (model::is_set(s)) comments_.add(s, c);
+      } else if (const auto it = model_->host_by_name.find(c.host_name); it != model_->host_by_name.end()) {
+        comments_.add(it->second, c);
+      }
+    }
+  }
+
+  // The comment an acknowledgement adds (Naemon: internal, expiring with it).
+  void add_acknowledgement_comment(std::uint32_t check, const Acknowledgement& ack, Time now) {
+    state::Comment c{.entry_type = k_acknowledgement_comment,
+                     .source = k_comment_source_internal,
+                     .persistent = ack.persistent,
+                     .entry_time = now,
+                     .expires = ack.end_time != 0,
+                     .expire_time = ack.end_time,
+                     .author = std::string(ack.author),
+                     .comment_data = std::string(ack.comment)};
+    add_comment_to(check, std::move(c));
+  }
+
+  void add_comment_to(std::uint32_t check, state::Comment c) {
+    if (is_service(check)) {
+      const model::Service& svc = model_->services[check];
+      c.host_name.assign(svc.host_name);
+      c.service_description.assign(svc.description);
+      comments_.add(model::ServiceId{check}, std::move(c));
+    } else {
+      const model::HostId h{check - static_cast<std::uint32_t>(services_.size())};
+      c.host_name.assign(model_->host(h).name);
+      comments_.add(h, std::move(c));
+    }
+  }
+
+  // An acknowledgement ended (state change, expiry, REMOVE_*): its non-persistent comments go with it.
+  void acknowledgement_ended(std::uint32_t check) {
+    if (is_service(check)) {
+      (void)comments_.remove_acknowledgement_comments(model::ServiceId{check});
+    } else {
+      (void)comments_.remove_acknowledgement_comments(
+          model::HostId{check - static_cast<std::uint32_t>(services_.size())});
+    }
+  }
+
+  // Naemon's *_freshness_check_interval events; check_freshness() looks at the program switch each time.
+  void schedule_freshness_checks() {
+    service_freshness_due_ = host_freshness_due_ = {};
+    loop_.disarm_timer(service_freshness_timer_);
+    loop_.disarm_timer(host_freshness_timer_);
+    schedule_freshness(true);
+    schedule_freshness(false);
+  }
+  void schedule_freshness(bool services) {
+    const int interval =
+        services ? main_.service_freshness_check_interval : main_.host_freshness_check_interval;
+    if (interval <= 0) return;
+    arm_periodic(services ? service_freshness_timer_ : host_freshness_timer_,
+                 services ? service_freshness_due_ : host_freshness_due_, std::chrono::seconds(interval));
+  }
+
+  Staleness staleness_of(std::uint32_t check) const {
+    const CheckState& st = state_of(check);
+    const model::Checkable& cfg = checkable_of(check);
+    return staleness({.freshness_threshold = static_cast<int>(cfg.freshness_threshold),
+                      .check_interval_s = interval_seconds(state::check_interval_of(cfg, st)),
+                      .retry_interval_s = interval_seconds(state::retry_interval_of(cfg, st)),
+                      .additional_freshness_latency = main_.additional_freshness_latency,
+                      .state = &st,
+                      .program_start = program_start_,
+                      .last_program_stop = last_program_stop_});
+  }
+
+  // Naemon's check_*_result_freshness: every object with check_freshness whose last result went stale gets a
+  // forced check now, with a warning; one already being freshened, running, outside its check period or
+  // taking no results at all is left alone.
+  void check_freshness(bool services) {
+    if (services ? !main_.check_service_freshness : !main_.check_host_freshness) return;
+    const Time now = now_epoch();
+    const auto first = services ? 0u : static_cast<std::uint32_t>(services_.size());
+    const auto end =
+        static_cast<std::uint32_t>(services ? services_.size() : services_.size() + hosts_.size());
+    for (std::uint32_t c = first; c < end; ++c) {
+      const model::Checkable& cfg = checkable_of(c);
+      if (!cfg.check_freshness) continue;
+      const CheckState& st = state_of(c);
+      if (st.is_executing || freshening_[c] != 0) continue;
+      if (!st.enabled(state::Flag::active_checks) && !st.enabled(state::Flag::passive_checks)) continue;
+      if (!in_period(check_period_of(cfg, st), now)) continue;
+      if (services && state::check_interval_of(cfg, st) == 0 && cfg.freshness_threshold == 0) continue;
+      const Staleness s = staleness_of(c);
+      if (s.expires_at >= now) continue;
+      if (services) {
+        const model::Service& svc = model_->services[c];
+        log(stale_warning(svc.host_name, svc.description, s, now));
+      } else {
+        log(stale_warning(model_->hosts[c - services_.size()].name, {}, s, now));
+      }
+      freshening_[c] = 1;
+      schedule_check(c, now, true);
+    }
+  }
+
+  const model::Checkable& checkable_of(std::uint32_t check) const {
+    if (is_service(check)) return model_->services[check];
+    return model_->hosts[check - services_.size()];
+  }
+
+  // Expiring acknowledgements wait in ack_expiry_ (by end time); one timer fires for the earliest.
+  void expire_acknowledgement_at(std::uint32_t check, Time end_time) {
+    ack_expiry_.emplace(end_time, check);
+    arm_at_epoch(ack_timer_, ack_expiry_.begin()->first);
+  }
+
+  // After start-up and reload: the expiring acknowledgements the hot state holds, by the current ids.
+  void collect_acknowledgement_expiry() {
+    ack_expiry_.clear();
+    loop_.disarm_timer(ack_timer_);
+    const auto checks = static_cast<std::uint32_t>(services_.size() + hosts_.size());
+    for (std::uint32_t c = 0; c < checks; ++c) {
+      const CheckState& st = state_of(c);
+      if (st.problem_has_been_acknowledged && st.acknowledgement_end_time > 0)
+        expire_acknowledgement_at(c, st.acknowledgement_end_time);
+    }
+  }
+
+  // Naemon's handle_*_acknowledgement_expire_event: an acknowledgement still in place with that end time.
+  void expire_acknowledgements() {
+    const Time now = now_epoch();
+    while (!ack_expiry_.empty() && ack_expiry_.begin()->first <= now) {
+      const auto [end_time, check] = *ack_expiry_.begin();
+      ack_expiry_.erase(ack_expiry_.begin());
+      const CheckState& st = state_of(check);
+      if (st.problem_has_been_acknowledged && st.acknowledgement_end_time == end_time)
+        remove_acknowledgement(check);
+    }
+    if (!ack_expiry_.empty()) arm_at_epoch(ack_timer_, ack_expiry_.begin()->first);
+  }
+
+  // Arms a timer for a wall-clock second (timers run on the monotonic clock and may fire up to
+  // k_dispatch_ahead early: the handler checks the time again).
+  void arm_at_epoch(loop::TimerId timer, Time when) {
+    const Duration until = std::chrono::seconds(when) - clock_.wall_now().time_since_epoch();
+    loop_.arm_timer(timer, loop_.now() + std::max(Duration::zero(), until));
+  }
+
+  // Naemon's schedule_next_*_check(check_window): a random point within the check interval from now.
+  void reschedule_within_interval(std::uint32_t check, const model::Checkable& cfg) {
+    const CheckState& st = state_of(check);
+    const double interval = interval_seconds(state::check_interval_of(cfg, st));
+    if (interval <= 0 || st.is_executing) return;
+    schedule(check, seconds(std::uniform_real_distribution<double>(0, 1)(rng_) * interval));
+  }
+
   // Naemon's schedule_*_check(now): an earlier check already scheduled stands.
   void schedule_now(std::uint32_t check) {
     CheckState& st = state_of(check);
@@ -368,6 +672,10 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   }
 
   CheckState& state_of(std::uint32_t check) {
+    if (is_service(check)) return services_[check];
+    return hosts_[check - services_.size()];
+  }
+  const CheckState& state_of(std::uint32_t check) const {
     if (is_service(check)) return services_[check];
     return hosts_[check - services_.size()];
   }
@@ -398,12 +706,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                                                     main_.retained_scheduling_randomize_window, random01));
     };
     for (std::uint32_t s = 0; s < services_.size(); ++s) {
-      const double interval = interval_seconds(model_->services[s].check_interval);
+      const double interval = interval_seconds(state::check_interval_of(model_->services[s], services_[s]));
       if (interval <= 0) continue;
       schedule(s, first_delay(services_[s], interval));
     }
     for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
-      const double interval = interval_seconds(model_->hosts[h].check_interval);
+      const double interval = interval_seconds(state::check_interval_of(model_->hosts[h], hosts_[h]));
       if (interval <= 0) continue;
       schedule(check_of(model::HostId{h}), first_delay(hosts_[h], interval));
     }
@@ -432,9 +740,10 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     }
     retention_carried_ = std::move(r.applied.carried);
     retention_counters_ = r.applied.program;
-    retained_comments_ = std::move(r.applied.comments);
+    load_comments(r.applied.comments, retention_counters_.next_comment_id);
     retained_downtimes_ = std::move(r.applied.downtimes);
     retained_scheduling_ok_ = r.applied.scheduling_info_ok;
+    last_program_stop_ = r.applied.last_program_stop;
     apply_main_settings();  // use_retained_program_state may have changed program-wide flags
   }
 
@@ -461,15 +770,22 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     retention_writer_.publish(retention_snapshot());
   }
 
+  // The program block's counters now: the comment book keeps the comment ids.
+  retention::ProgramCounters program_counters() const {
+    retention::ProgramCounters c = retention_counters_;
+    c.next_comment_id = comments_.next_comment_id();
+    return c;
+  }
+
   std::shared_ptr<const retention::Snapshot> retention_snapshot() const {
     return retention::make_snapshot({.model = *model_,
                                      .main = main_,
                                      .hosts = hosts_,
                                      .services = services_,
-                                     .counters = retention_counters_,
+                                     .counters = program_counters(),
                                      .carried = retention_carried_,
                                      .now = now_epoch(),
-                                     .comments = retained_comments_,
+                                     .comments = *comments_.snapshot(),
                                      .downtimes = retained_downtimes_,
                                      .keep_alive = model_owner_});
   }
@@ -501,6 +817,16 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       schedule_retention_save();
       return;
     }
+    if (id == service_freshness_timer_ || id == host_freshness_timer_) {
+      const bool services = id == service_freshness_timer_;
+      check_freshness(services);
+      schedule_freshness(services);
+      return;
+    }
+    if (id == ack_timer_) {
+      expire_acknowledgements();
+      return;
+    }
     if (id == rotation_timer_) {
       // Timers may fire up to k_dispatch_ahead early; a rotation waits for its exact time.
       const Duration early = std::chrono::seconds(next_rotation_) - clock_.wall_now().time_since_epoch();
@@ -525,12 +851,13 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     program.pid = static_cast<int>(::getpid());
     program.modified_host_attributes = retention_counters_.modified_host_attributes;
     program.modified_service_attributes = retention_counters_.modified_service_attributes;
-    program.next_comment_id = retention_counters_.next_comment_id;
+    program.next_comment_id = comments_.next_comment_id();
     program.next_downtime_id = retention_counters_.next_downtime_id;
     program.next_event_id = retention_counters_.next_event_id;
-    if (status_retained_ == nullptr || !status_retained_->built_from(*model_, retention_carried_)) {
+    std::shared_ptr<const std::vector<state::Comment>> comments = comments_.snapshot();
+    if (status_retained_ == nullptr || !status_retained_->built_from(*model_, retention_carried_, comments)) {
       status_retained_ = std::make_shared<const RetainedStatus>(*model_, retention_carried_,
-                                                                retained_comments_, retained_downtimes_);
+                                                                std::move(comments), retained_downtimes_);
     }
     status_.publish(
         status_snapshots_.build(*model_, main_, hosts_, services_, program, model_owner_, status_retained_));
@@ -585,20 +912,22 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     ServiceState& st = services_[model::index(sid)];
     const loop::WallTime scheduled = scheduled_at_[check];
     const Time now = to_epoch(at.wall);
-    const double interval = interval_seconds(cfg.check_interval);
+    const double interval = interval_seconds(state::check_interval_of(cfg, st));
     const bool forced = std::exchange(forced_[check], 0) != 0;
     if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
     if (st.is_executing) return;
     if (!forced) {
       if (max_concurrent_reached()) {
-        if (cfg.retry_interval != 0) schedule_from(check, at, seconds(interval_seconds(cfg.retry_interval)));
+        const double retry = state::retry_interval_of(cfg, st);
+        if (retry != 0) schedule_from(check, at, seconds(interval_seconds(retry)));
         return;
       }
-      if (!main_.execute_service_checks || !cfg.active_checks_enabled) return;
+      if (!main_.execute_service_checks || !st.enabled(state::Flag::active_checks)) return;
       if (st.last_check + static_cast<Time>(main_.cached_service_check_horizon) > now && st.last_check <= now)
         return;
-      if (!in_period(cfg.check_period, now)) {
-        postpone_to_period(check, cfg.check_period, at, interval);
+      const model::TimeperiodId period = check_period_of(cfg, st);
+      if (!in_period(period, now)) {
+        postpone_to_period(check, period, at, interval);
         return;
       }
     }
@@ -620,19 +949,20 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     HostState& st = hosts_[model::index(hid)];
     const loop::WallTime scheduled = scheduled_at_[check];
     const Time now = to_epoch(at.wall);
-    const double interval = interval_seconds(cfg.check_interval);
+    const double interval = interval_seconds(state::check_interval_of(cfg, st));
     const bool forced = std::exchange(forced_[check], 0) != 0;
     if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
     if (st.is_executing) return;
     if (!forced) {
-      if (!main_.execute_host_checks || !cfg.active_checks_enabled) return;
+      if (!main_.execute_host_checks || !st.enabled(state::Flag::active_checks)) return;
       if (max_concurrent_reached()) return;
-      if (!in_period(cfg.check_period, now)) {
-        postpone_to_period(check, cfg.check_period, at, interval);
+      const model::TimeperiodId period = check_period_of(cfg, st);
+      if (!in_period(period, now)) {
+        postpone_to_period(check, period, at, interval);
         return;
       }
     }
-    if (!cfg.check_command.is_set()) {
+    if (!cfg.check_command.is_set() && (st.overrides == nullptr || !st.overrides->check_command)) {
       // Naemon runs no plugin for a host without check_command: the host is assumed UP.
       CheckOutcome r;
       r.start = r.finish = now;
@@ -668,12 +998,28 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     schedule_from(check, at, seconds(static_cast<double>(next - now) + spread));
   }
 
+  // The check_period in effect: CHANGE_*_CHECK_TIMEPERIOD's (looked up by name: rare) or the configured one.
+  model::TimeperiodId check_period_of(const model::Checkable& cfg, const CheckState& st) const {
+    if (st.overrides == nullptr || !st.overrides->check_period) return cfg.check_period;
+    const auto it = model_->timeperiod_by_name.find(*st.overrides->check_period);
+    return it != model_->timeperiod_by_name.end() ? it->second : cfg.check_period;
+  }
+
+  // Runs the configured command, or the one CHANGE_*_CHECK_COMMAND set (split here: rare).
   void start_check(std::uint32_t check, const model::CommandCall& call, int timeout_s, exec::CheckKind kind,
                    loop::WallTime scheduled, MonoTime start_at, const MacroContext& ctx) {
-    if (!call.is_set()) return;
-    const model::Command& command = model_->commands[model::index(call.command)];
-    expand_command(command.compiled, ctx, model_->args_of(call), expanded_);
     CheckState& st = state_of(check);
+    if (st.overrides != nullptr && st.overrides->check_command) {
+      const config::CommandCall changed = config::split_command_call(*st.overrides->check_command);
+      const auto it = model_->command_by_name.find(changed.name);
+      if (it == model_->command_by_name.end()) return;
+      std::vector<std::string_view> args(changed.args.begin(), changed.args.end());
+      expand_command(model_->commands[model::index(it->second)].compiled, ctx, args, expanded_);
+    } else {
+      if (!call.is_set()) return;
+      const model::Command& command = model_->commands[model::index(call.command)];
+      expand_command(command.compiled, ctx, model_->args_of(call), expanded_);
+    }
     st.is_executing = true;
     ++running_;
     exec::CheckJob job;
@@ -721,6 +1067,11 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       return;
     }
     const Time now = now_epoch();
+    // Naemon drops the result of a freshness check when a passive result made the object fresh meanwhile.
+    if (std::exchange(freshening_[r.id], 0) != 0 && staleness_of(r.id).expires_at >= now) {
+      state_of(r.id).is_executing = false;
+      return;
+    }
     const exec::CheckVerdict verdict = exec::interpret_check_result(r, main_.service_check_timeout_state);
     CheckOutcome out;
     out.type = CheckType::active;
@@ -760,12 +1111,14 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const model::Service& cfg = model_->services[model::index(sid)];
     ServiceState& st = services_[model::index(sid)];
     HostState& host = hosts_[model::index(cfg.host)];
-    const ServiceRules rules{cfg.max_check_attempts, cfg.is_volatile, cfg.retry_interval != 0};
+    const double retry = state::retry_interval_of(cfg, st);
+    const ServiceRules rules{state::max_check_attempts_of(cfg, st), cfg.is_volatile, retry != 0};
     const ServiceEffects fx = apply_service_result(
         st, rules, {host, model_->hosts[model::index(cfg.host)].initial_state}, r, settings_, now);
     if (fx.log_passive)
       log(fmt::format("PASSIVE SERVICE CHECK: {};{};{};{}", cfg.host_name, cfg.description, st.current_state,
                       st.plugin_output));
+    if (fx.acknowledgement_ended) acknowledgement_ended(check_of(sid));
     if (fx.log_hard_due_to_host)
       log(fmt::format("SERVICE INFO: {};{}; Service switch to hard down state due to host down.",
                       cfg.host_name, cfg.description));
@@ -775,9 +1128,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       st.current_attempt, st.plugin_output));
     const std::uint32_t check = check_of(sid);
     if (fx.use_retry_interval) {
-      schedule_from(check, base, seconds(interval_seconds(cfg.retry_interval)));
-    } else if (!loop_.is_armed(timer_of_[check]) && cfg.check_interval != 0) {
-      schedule_from(check, base, seconds(interval_seconds(cfg.check_interval)));
+      schedule_from(check, base, seconds(interval_seconds(retry)));
+    } else if (!loop_.is_armed(timer_of_[check]) && state::check_interval_of(cfg, st) != 0) {
+      schedule_from(check, base, seconds(interval_seconds(state::check_interval_of(cfg, st))));
     }
     if (fx.check_host_now) schedule_now(check_of(cfg.host));
   }
@@ -788,9 +1141,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     bool any_parent_up = false;
     for (model::HostId p : cfg.parents)
       any_parent_up = any_parent_up || hosts_[model::index(p)].current_state == k_host_up;
-    const HostRules rules{cfg.max_check_attempts, cfg.check_command.is_set(), cfg.retry_interval != 0,
+    const double retry = state::retry_interval_of(cfg, st);
+    const bool has_command = cfg.check_command.is_set() || (st.overrides && st.overrides->check_command);
+    const HostRules rules{state::max_check_attempts_of(cfg, st), has_command, retry != 0,
                           !cfg.parents.empty(), any_parent_up};
     const HostEffects fx = apply_host_result(st, rules, r, settings_, now);
+    if (fx.acknowledgement_ended) acknowledgement_ended(check_of(hid));
     if (fx.log_passive)
       log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, st.current_state, st.plugin_output));
     if (fx.log_alert)
@@ -798,9 +1154,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       state_type_name(st.state_type), st.current_attempt, st.plugin_output));
     const std::uint32_t check = check_of(hid);
     if (fx.use_retry_interval) {
-      schedule_from(check, base, seconds(interval_seconds(cfg.retry_interval)));
-    } else if (!loop_.is_armed(timer_of_[check]) && cfg.check_interval != 0) {
-      schedule_from(check, base, seconds(interval_seconds(cfg.check_interval)));
+      schedule_from(check, base, seconds(interval_seconds(retry)));
+    } else if (!loop_.is_armed(timer_of_[check]) && state::check_interval_of(cfg, st) != 0) {
+      schedule_from(check, base, seconds(interval_seconds(state::check_interval_of(cfg, st))));
     }
     // Naemon re-checks the neighbourhood: after a recovery the parents and children that are not UP, after
     // a failure the parents that are UP and the children that are not UNREACHABLE.
@@ -890,6 +1246,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
     const model::Model& old = *model_;
     const model::Model& next = *p.configuration.model;
+    // Comments are kept as they are now (not as the reload thread saw them), by object name.
+    const std::shared_ptr<const std::vector<state::Comment>> comments = comments_.snapshot();
+    const unsigned long next_comment_id = comments_.next_comment_id();
     const auto old_services = static_cast<std::uint32_t>(services_.size());
     const auto old_checks = static_cast<std::uint32_t>(services_.size() + hosts_.size());
     const auto new_services = static_cast<std::uint32_t>(next.services.size());
@@ -940,16 +1299,26 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       if (st.current_state != 0 && st.state_type == StateType::hard) st.current_attempt = max_attempts;
       st.current_attempt = std::min(st.current_attempt, max_attempts);
     };
+    // What commands changed comes from the prepared state too: retention.dat's rules decide which changes
+    // survive a changed configuration.
+    auto keep = [&](CheckState& prepared, CheckState&& current, const model::Checkable& cfg) {
+      const unsigned long modified = prepared.modified_attributes;
+      const std::uint8_t flags = prepared.flags;
+      std::shared_ptr<const state::Overrides> overrides = std::move(prepared.overrides);
+      prepared = std::move(current);
+      prepared.modified_attributes = modified;
+      prepared.flags = flags;
+      prepared.overrides = std::move(overrides);
+      fit_attempts(prepared, state::max_check_attempts_of(cfg, prepared));
+    };
     for (std::uint32_t s = 0; s < new_services; ++s) {
       if (old_of_new[s] == k_not_a_check) continue;
-      services[s] = std::move(services_[old_of_new[s]]);
-      fit_attempts(services[s], next.services[s].max_check_attempts);
+      keep(services[s], std::move(services_[old_of_new[s]]), next.services[s]);
     }
     for (std::uint32_t h = 0; h < next.hosts.size(); ++h) {
       const std::uint32_t o = old_of_new[new_services + h];
       if (o == k_not_a_check) continue;
-      hosts[h] = std::move(hosts_[o - old_services]);
-      fit_attempts(hosts[h], next.hosts[h].max_check_attempts);
+      keep(hosts[h], std::move(hosts_[o - old_services]), next.hosts[h]);
     }
 
     for (std::uint32_t o = 0; o < old_checks; ++o) {
@@ -964,12 +1333,11 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       std::vector<HostState> hosts;
       std::vector<ServiceState> services;
       std::shared_ptr<const retention::Carried> carried;
-      std::vector<retention::Comment> comments;
       std::vector<retention::Downtime> downtimes;
     };
-    auto replaced = std::make_shared<Replaced>(Replaced{
-        std::move(model_owner_), std::move(hosts_), std::move(services_), std::move(retention_carried_),
-        std::move(retained_comments_), std::move(retained_downtimes_)});
+    auto replaced =
+        std::make_shared<Replaced>(Replaced{std::move(model_owner_), std::move(hosts_), std::move(services_),
+                                            std::move(retention_carried_), std::move(retained_downtimes_)});
     cfg_ = std::move(p.configuration);
     model_owner_ = std::move(cfg_.model);
     model_ = model_owner_.get();
@@ -980,14 +1348,16 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     submitted_at_ = std::move(submitted_at);
     generation_ = std::move(generation);
     forced_ = std::move(forced);
+    freshening_.assign(new_checks, 0);
     started_before_reload_ = std::move(started);
     retention_carried_ = std::move(p.retained.carried);
     retention_counters_ = p.retained.program;
-    retained_comments_ = std::move(p.retained.comments);
     retained_downtimes_ = std::move(p.retained.downtimes);
+    load_comments(*comments, next_comment_id);
     apply_main_settings();
     build_periods();
     add_check_timers();
+    collect_acknowledgement_expiry();
 
     program_start_ = now_epoch();
     log_start_lines();
@@ -999,8 +1369,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const Instant now = now_instant();
     for (std::uint32_t c = 0; c < new_checks; ++c) {
       const double interval =
-          interval_seconds(is_service(c) ? model_->services[c].check_interval
-                                         : model_->hosts[c - new_services].check_interval);
+          interval_seconds(is_service(c) ? state::check_interval_of(model_->services[c], services_[c])
+                                         : state::check_interval_of(model_->hosts[c - new_services],
+                                                                    hosts_[c - new_services]));
       if (interval <= 0) continue;
       if (was_armed[c] != 0) {
         const Duration left = std::max(Duration::zero(), due_at_[c] - now.mono);
@@ -1016,6 +1387,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     retention_due_ = {};
     loop_.disarm_timer(retention_timer_);
     schedule_retention_save();
+    schedule_freshness_checks();
     status_due_ = {};
     publish_status();  // retention.dat follows at the next auto-save (a snapshot here doubled the stall)
 
@@ -1078,7 +1450,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   retention::Writer retention_writer_;
   std::shared_ptr<const retention::Carried> retention_carried_;
   retention::ProgramCounters retention_counters_;
-  std::vector<retention::Comment> retained_comments_;  // kept as read until the engine keeps comments
+  CommentBook comments_;
   std::vector<retention::Downtime> retained_downtimes_;
   std::uint64_t retention_writes_seen_ = 0;
   bool autosave_pending_ = false;
@@ -1113,6 +1485,14 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   MonoTime status_due_{};  // when the periodic timers are (or were last) due
   MonoTime retention_due_{};
   loop::TimerId tick_timer_ = 0;
+  loop::TimerId ack_timer_ = 0;
+  loop::TimerId service_freshness_timer_ = 0;
+  loop::TimerId host_freshness_timer_ = 0;
+  MonoTime service_freshness_due_{};
+  MonoTime host_freshness_due_{};
+  std::vector<std::uint8_t> freshening_;  // by check id: a freshness check is on its way (Naemon's flag)
+  Time last_program_stop_ = 0;            // retention.dat's info.created
+  std::multimap<Time, std::uint32_t> ack_expiry_;  // end time -> check id of expiring acknowledgements
   Time next_rotation_ = 0;
   Time program_start_ = 0;
   std::mt19937_64 rng_;
@@ -1141,6 +1521,45 @@ void Core::schedule_host_check(model::HostId host, Time when, bool forced) {
 }
 void Core::set_program_switch(ProgramSwitch which, bool on) {
   impl_->set_program_switch(which, on);
+}
+void Core::set_flag(model::ServiceId service, state::Flag flag, bool on) {
+  impl_->set_flag(service, flag, on);
+}
+void Core::set_flag(model::HostId host, state::Flag flag, bool on) {
+  impl_->set_flag(host, flag, on);
+}
+void Core::change_attribute(model::ServiceId service, const AttributeChange& change) {
+  impl_->change_attribute(service, change);
+}
+void Core::change_attribute(model::HostId host, const AttributeChange& change) {
+  impl_->change_attribute(host, change);
+}
+void Core::acknowledge(model::ServiceId service, const Acknowledgement& ack) {
+  impl_->acknowledge(service, ack);
+}
+void Core::acknowledge(model::HostId host, const Acknowledgement& ack) {
+  impl_->acknowledge(host, ack);
+}
+void Core::remove_acknowledgement(model::ServiceId service) {
+  impl_->remove_acknowledgement(service);
+}
+void Core::remove_acknowledgement(model::HostId host) {
+  impl_->remove_acknowledgement(host);
+}
+void Core::add_comment(model::ServiceId service, const UserComment& comment) {
+  impl_->add_comment(service, comment);
+}
+void Core::add_comment(model::HostId host, const UserComment& comment) {
+  impl_->add_comment(host, comment);
+}
+bool Core::delete_comment(bool service_comment, unsigned long comment_id) {
+  return impl_->delete_comment(service_comment, comment_id);
+}
+void Core::delete_all_comments(model::ServiceId service) {
+  impl_->delete_all_comments(service);
+}
+void Core::delete_all_comments(model::HostId host) {
+  impl_->delete_all_comments(host);
 }
 void Core::save_state() {
   impl_->save_state();

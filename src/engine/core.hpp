@@ -11,6 +11,7 @@
 #include "engine/check_state.hpp"
 #include "loop/clock.hpp"
 #include "loop/loop.hpp"
+#include "state/attributes.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -49,6 +50,42 @@ enum class ProgramSwitch : std::uint8_t {
   performance_data,
 };
 
+// What a CHANGE_* command sets on one host or service.
+struct AttributeChange {
+  enum class Kind : std::uint8_t {
+    check_interval,       // CHANGE_NORMAL_*_CHECK_INTERVAL: `number`, in interval_length units
+    retry_interval,       // CHANGE_RETRY_*_CHECK_INTERVAL
+    max_check_attempts,   // CHANGE_MAX_*_CHECK_ATTEMPTS
+    check_period,         // CHANGE_*_CHECK_TIMEPERIOD: `name`, a defined timeperiod
+    notification_period,  // CHANGE_*_NOTIFICATION_TIMEPERIOD
+    custom_variable,      // CHANGE_CUSTOM_*_VAR: `name` (any case, no '_'), `value`
+    modified_attributes,  // CHANGE_*_MODATTR: `bits` replace the object's modified_attributes
+  };
+  Kind kind;
+  double number = 0;
+  std::string_view name{};
+  std::string_view value{};
+  unsigned long bits = 0;
+};
+
+// ACKNOWLEDGE_SVC_PROBLEM(_EXPIRE) / ACKNOWLEDGE_HOST_PROBLEM(_EXPIRE).
+struct Acknowledgement {
+  bool sticky = false;      // ends only with the recovery, not with any state change
+  bool notify = false;      // an ACKNOWLEDGEMENT notification goes out
+  bool persistent = false;  // its comment survives the acknowledgement and restarts
+  std::string_view author{};
+  std::string_view comment{};
+  Time end_time = 0;  // _EXPIRE: when it ends by itself; 0 never
+};
+
+// ADD_SVC_COMMENT / ADD_HOST_COMMENT.
+struct UserComment {
+  bool persistent = false;  // kept across restarts
+  std::string_view author{};
+  std::string_view text{};
+  Time entry_time = 0;  // the command's [epoch], as Naemon takes it
+};
+
 struct PassiveResult {
   std::string_view host_name;
   std::string_view service_description;  // empty for a host result
@@ -82,6 +119,28 @@ class Core {
   // As Naemon's start_/stop_* and enable_/disable_* program commands: a change sets the switch's bit in the
   // program's modified host and/or service attributes (kept in retention.dat); no change, no bit.
   void set_program_switch(ProgramSwitch which, bool on);
+  // ENABLE_/DISABLE_ for one object (…_SVC_CHECK, …_HOST_NOTIFICATIONS, START_OBSESSING_OVER_SVC, …), as
+  // Naemon's enable_*/disable_* functions: a change sets the flag's bit in the object's modified_attributes
+  // (kept in retention.dat); no change, no bit. Enabling active checks puts the next check within one
+  // check interval.
+  void set_flag(model::ServiceId service, state::Flag flag, bool on);
+  void set_flag(model::HostId host, state::Flag flag, bool on);
+  // CHANGE_* for one object, as Naemon's handlers: the value and its modified-attribute bit.
+  void change_attribute(model::ServiceId service, const AttributeChange& change);
+  void change_attribute(model::HostId host, const AttributeChange& change);
+  // As Naemon: an object that is OK/UP has no problem to acknowledge, and an end time already past changes
+  // nothing. REMOVE_*_ACKNOWLEDGEMENT ends it (with its non-persistent comments).
+  void acknowledge(model::ServiceId service, const Acknowledgement& ack);
+  void acknowledge(model::HostId host, const Acknowledgement& ack);
+  void remove_acknowledgement(model::ServiceId service);
+  void remove_acknowledgement(model::HostId host);
+  // ADD_*_COMMENT, DEL_*_COMMENT (false: no comment of that kind with that id; Naemon's command then fails),
+  // DEL_ALL_*_COMMENTS (every comment of the object, downtime and acknowledgement ones too, as Naemon).
+  void add_comment(model::ServiceId service, const UserComment& comment);
+  void add_comment(model::HostId host, const UserComment& comment);
+  bool delete_comment(bool service_comment, unsigned long comment_id);
+  void delete_all_comments(model::ServiceId service);
+  void delete_all_comments(model::HostId host);
   // SAVE_STATE_INFORMATION: retention.dat now (written by its thread).
   void save_state();
   // RESTART_PROGRAM: a reload, as SIGHUP does (without the "Caught" line: no signal came).

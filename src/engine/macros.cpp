@@ -331,7 +331,15 @@ class Resolver {
   bool summary_macro(M code, Value& v);
   bool contact_address(std::string_view base, Arg a1, Arg a2, Value& v);
   bool custom(std::string_view base, Arg a1, Arg a2, Value& v);
-  bool custom_of(const std::vector<model::CustomVariable>& vars, std::string_view var, Value& v);
+  // A custom variable's value: CHANGE_CUSTOM_*_VAR's if a command changed it, else the configured one.
+  bool custom_of(const std::vector<model::CustomVariable>& vars, const CheckState* st, std::string_view var,
+                 Value& v);
+  bool host_custom(model::HostId id, std::string_view var, Value& v) {
+    return custom_of(m_.host(id).custom_variables, host_state(id), var, v);
+  }
+  bool service_custom(model::ServiceId id, std::string_view var, Value& v) {
+    return custom_of(m_.service(id).custom_variables, service_state(id), var, v);
+  }
   // The notes and URLs of objects are themselves macro-expanded.
   void expand_nested(std::string_view text, unsigned options, Value& v);
 
@@ -1234,10 +1242,13 @@ bool Resolver::contact_address(std::string_view base, Arg a1, Arg a2, Value& v) 
   return true;
 }
 
-bool Resolver::custom_of(const std::vector<model::CustomVariable>& vars, std::string_view var, Value& v) {
+bool Resolver::custom_of(const std::vector<model::CustomVariable>& vars, const CheckState* st,
+                         std::string_view var, Value& v) {
   for (const model::CustomVariable& cv : vars) {
     if (cv.name == var) {
-      v.set(cv.value);
+      const std::string* changed =
+          st != nullptr && st->overrides != nullptr ? st->overrides->custom_variable(var) : nullptr;
+      v.set(changed != nullptr ? std::string_view(*changed) : cv.value);
       return true;
     }
   }
@@ -1256,14 +1267,14 @@ bool Resolver::custom(std::string_view base, Arg a1, Arg a2, Value& v) {
       } else if (!has_host()) {
         return false;
       }
-      return custom_of(m_.host(id).custom_variables, var, v);
+      return host_custom(id, var, v);
     }
     const auto group = find_in(m_.hostgroup_by_name, a1.text);
     if (!group) return false;
     std::string joined, item_buf;
     for (model::HostId h : hosts_by_name(m_.hostgroups[model::index(*group)])) {
       Value item{{}, item_buf};
-      if (!custom_of(m_.host(h).custom_variables, var, item)) continue;
+      if (!host_custom(h, var, item)) continue;
       if (!joined.empty()) joined += a2.text;
       joined += item.view;
     }
@@ -1274,7 +1285,7 @@ bool Resolver::custom(std::string_view base, Arg a1, Arg a2, Value& v) {
   if (base.starts_with("_SERVICE")) {
     const std::string_view var = base.substr(8);
     if (!a1.present && !a2.present) {
-      return model::is_set(ctx_.service) && custom_of(m_.service(ctx_.service).custom_variables, var, v);
+      return model::is_set(ctx_.service) && service_custom(ctx_.service, var, v);
     }
     // Naemon looks the service up on the current host whatever the first argument says; Vedette uses the
     // host named there, empty meaning the current host, as the standard service macros do.
@@ -1285,7 +1296,7 @@ bool Resolver::custom(std::string_view base, Arg a1, Arg a2, Value& v) {
     }
     const model::ServiceId id =
         a2.present ? m_.find_service(host_name, a2.text) : model::no_id<model::ServiceId>();
-    if (model::is_set(id)) return custom_of(m_.service(id).custom_variables, var, v);
+    if (model::is_set(id)) return service_custom(id, var, v);
     if (!a2.present) return false;
     const auto group = find_servicegroup(a1.text);
     if (!group) return false;
@@ -1293,7 +1304,7 @@ bool Resolver::custom(std::string_view base, Arg a1, Arg a2, Value& v) {
     bool any = false;
     for (model::ServiceId s : services_by_name(m_.servicegroups[model::index(*group)])) {
       Value item{{}, item_buf};
-      if (!custom_of(m_.service(s).custom_variables, var, item)) continue;
+      if (!service_custom(s, var, item)) continue;
       if (any) joined += a2.text;
       joined += item.view;
       any = true;
@@ -1313,7 +1324,7 @@ bool Resolver::custom(std::string_view base, Arg a1, Arg a2, Value& v) {
       } else if (!model::is_set(id)) {
         return false;
       }
-      return custom_of(m_.contacts[model::index(id)].custom_variables, var, v);
+      return custom_of(m_.contacts[model::index(id)].custom_variables, nullptr, var, v);
     }
     const auto group = find_in(m_.contactgroup_by_name, a1.text);
     if (!group) return false;
@@ -1321,7 +1332,7 @@ bool Resolver::custom(std::string_view base, Arg a1, Arg a2, Value& v) {
     bool any = false;
     for (model::ContactId c : m_.contactgroups[model::index(*group)].members) {
       Value item{{}, item_buf};
-      if (!custom_of(m_.contacts[model::index(c)].custom_variables, var, item)) continue;
+      if (!custom_of(m_.contacts[model::index(c)].custom_variables, nullptr, var, item)) continue;
       if (any) joined += a2.text;
       joined += item.view;
       any = true;

@@ -24,10 +24,12 @@ void initial_states(const model::Model& model, std::vector<HostState>& hosts,
   for (std::size_t i = 0; i < hosts.size(); ++i) {
     hosts[i].current_state = model.hosts[i].initial_state;
     hosts[i].last_state = hosts[i].last_hard_state = hosts[i].current_state;
+    hosts[i].flags = state::configured_flags(model.hosts[i]);
   }
   for (std::size_t i = 0; i < services.size(); ++i) {
     services[i].current_state = model.services[i].initial_state;
     services[i].last_state = services[i].last_hard_state = services[i].current_state;
+    services[i].flags = state::configured_flags(model.services[i]);
   }
 }
 

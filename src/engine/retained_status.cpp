@@ -8,9 +8,7 @@ namespace {
 
 io::StatusObjectExtras object_extras(const retention::Carried& c, const retention::CheckableExtras& e,
                                      const io::StatusState& now) {
-  const retention::StillValid valid = retention::still_valid(e, now.current_state, now.last_state_change);
   io::StatusObjectExtras x;
-  x.modified_attributes = e.modified_attributes;
   x.last_event_id = e.last_event_id;
   x.current_event_id = e.current_event_id;
   x.current_problem_id = c.str(e.current_problem_id);
@@ -18,14 +16,9 @@ io::StatusObjectExtras object_extras(const retention::Carried& c, const retentio
   x.problem_start = e.problem_start;
   x.problem_end = e.problem_end;
   x.last_notification = e.last_notification;
-  if (valid.notifications) {
+  if (retention::notifications_still_valid(e, now.current_state, now.last_state_change)) {
     x.current_notification_number = e.current_notification_number;
     x.current_notification_id = c.str(e.current_notification_id);
-  }
-  if (valid.acknowledgement) {
-    x.problem_has_been_acknowledged = true;
-    x.acknowledgement_type = e.acknowledgement_type;
-    x.acknowledgement_end_time = e.acknowledgement_end_time;
   }
   x.is_flapping = e.is_flapping;
   x.percent_state_change = e.percent_state_change;
@@ -39,11 +32,10 @@ std::uint32_t depth_at(const std::vector<std::uint32_t>& depths, std::size_t ind
 }  // namespace
 
 RetainedStatus::RetainedStatus(const model::Model& model, std::shared_ptr<const retention::Carried> carried,
-                               std::span<const retention::Comment> comments,
+                               std::shared_ptr<const std::vector<state::Comment>> comments,
                                std::span<const retention::Downtime> downtimes)
-    : model_(&model), source_(std::move(carried)) {
+    : model_(&model), source_(std::move(carried)), comments_(std::move(comments)) {
   if (source_ != nullptr && source_->model == model_) carried_ = source_.get();
-  comments_.assign(comments.begin(), comments.end());
   downtimes_.assign(downtimes.begin(), downtimes.end());
   // Naemon's scheduled_downtime_list order (downtime_compar): by start time, and at the same start time a
   // downtime triggered by another after those that are not.

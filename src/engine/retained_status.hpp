@@ -1,6 +1,6 @@
 // status.dat's view of what retention.dat carried (retention::Carried, the comments and the downtimes):
-// acknowledgements, notification numbers and times, event and problem ids, flapping, modified attributes,
-// scheduled_downtime_depth and the comment and downtime blocks, as Naemon's xsddefault.c writes them.
+// notification numbers and times, event and problem ids, flapping, scheduled_downtime_depth and the comment
+// and downtime blocks, as Naemon's xsddefault.c writes them.
 //
 // Built on the core thread whenever the core replaces what it carries (start-up, reload), then immutable
 // and shared by every status snapshot until the next replacement; read on the status writer thread:
@@ -23,31 +23,36 @@ namespace vedette::engine {
 
 class RetainedStatus final : public io::StatusExtras {
  public:
-  // `comments` and `downtimes` are ApplyResult's, for objects of `model`. A `carried` applied to another
-  // model is not used (its ids are not `model`'s).
+  // `comments` is the engine's CommentBook::snapshot() (already in Naemon's order), `downtimes`
+  // ApplyResult's, for objects of `model`. A `carried` applied to another model is not used (its ids are not
+  // `model`'s).
   RetainedStatus(const model::Model& model, std::shared_ptr<const retention::Carried> carried,
-                 std::span<const retention::Comment> comments,
+                 std::shared_ptr<const std::vector<state::Comment>> comments,
                  std::span<const retention::Downtime> downtimes);
 
-  // Whether this is what the core's current model and Carried give (the comment and downtime lists are
-  // replaced together with the Carried).
+  // Whether this is what the core's current model, Carried and comments give (the downtime list is replaced
+  // together with the Carried).
   [[nodiscard]] bool built_from(const model::Model& model,
-                                const std::shared_ptr<const retention::Carried>& carried) const {
-    return model_ == &model && source_ == carried;
+                                const std::shared_ptr<const retention::Carried>& carried,
+                                const std::shared_ptr<const std::vector<state::Comment>>& comments) const {
+    return model_ == &model && source_ == carried && comments_ == comments;
   }
 
   [[nodiscard]] const model::Model* model() const override { return model_; }
   [[nodiscard]] io::StatusObjectExtras host(std::size_t index, const io::StatusState& now) const override;
   [[nodiscard]] io::StatusObjectExtras service(std::size_t index, const io::StatusState& now) const override;
   [[nodiscard]] io::StatusContactExtras contact(std::size_t index) const override;
-  [[nodiscard]] std::span<const io::StatusComment> comments() const override { return comments_; }
+  [[nodiscard]] std::span<const io::StatusComment> comments() const override {
+    return comments_ != nullptr ? std::span<const io::StatusComment>(*comments_)
+                                : std::span<const io::StatusComment>();
+  }
   [[nodiscard]] std::span<const io::StatusDowntime> downtimes() const override { return downtimes_; }
 
  private:
   const model::Model* model_;
   std::shared_ptr<const retention::Carried> source_;  // held even when unused, so its address stays unique
   const retention::Carried* carried_ = nullptr;       // source_ when it belongs to model_
-  std::vector<io::StatusComment> comments_;
+  std::shared_ptr<const std::vector<state::Comment>> comments_;
   std::vector<io::StatusDowntime> downtimes_;  // in Naemon's order
   // Downtimes in effect per object (Naemon's scheduled_downtime_depth); empty when there are none.
   std::vector<std::uint32_t> host_depth_;

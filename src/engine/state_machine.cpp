@@ -6,6 +6,17 @@ namespace vedette::engine {
 
 namespace {
 
+// Naemon, on a state change: a normal acknowledgement ends with it (not when the problem only turns hard),
+// a sticky one only with the recovery. Whether one ended.
+bool end_acknowledgement(CheckState& st, bool state_change, bool hard_state_change, int ok_state) {
+  constexpr std::uint8_t k_normal = 1, k_sticky = 2;
+  if (!state_change && !hard_state_change) return false;
+  const bool ends = (st.acknowledgement_type == k_normal && state_change) ||
+                    (st.acknowledgement_type == k_sticky && st.current_state == ok_state);
+  if (ends) st.clear_acknowledgement();
+  return ends;
+}
+
 void set_output(CheckState& s, const CheckOutcome& r, const char* when_empty) {
   s.plugin_output = r.output.empty() ? std::string(when_empty) : r.output;
   s.long_plugin_output = r.long_output;
@@ -64,6 +75,8 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
       (svc.host_problem_at_last_check && svc.current_state == k_state_ok) ||
       (svc.current_attempt >= rules.max_check_attempts && svc.current_state != svc.last_hard_state);
 
+  fx.acknowledgement_ended = end_acknowledgement(svc, state_change, hard_state_change, k_state_ok);
+
   if (svc.last_state_change == 0) svc.last_state_change = svc.last_check;
   if (svc.last_hard_state_change == 0) svc.last_hard_state_change = svc.last_check;
   if (h.last_state_change == 0) h.last_state_change = svc.last_check;
@@ -88,6 +101,7 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
     svc.current_attempt = 1;
     svc.state_type = StateType::hard;
     svc.last_hard_state = k_state_ok;
+    svc.clear_acknowledgement();  // Naemon's "just in case": whatever the type, OK ends it
   } else {
     // The host's state decides whether a problem can be soft: results are applied as they come, so the
     // host's current state stands in for the result of the route check (as in Naemon).
@@ -239,6 +253,10 @@ HostEffects apply_host_result(HostState& host, const HostRules& rules, const Che
   // handle_host_state()
   const bool state_change = host.last_state != host.current_state ||
                             (host.current_state == k_host_up && host.state_type == StateType::soft);
+  fx.acknowledgement_ended = end_acknowledgement(
+      host, state_change,
+      host.current_attempt >= rules.max_check_attempts && host.last_hard_state != host.current_state,
+      k_host_up);
   const bool hard_state_change = host.last_hard_state != host.current_state;
   const bool log_this = host.state_type == StateType::hard || settings.log_host_retries;
   if (state_change || hard_state_change) {

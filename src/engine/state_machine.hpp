@@ -53,6 +53,7 @@ struct ServiceEffects {
   bool log_passive = false;           // PASSIVE SERVICE CHECK
   bool check_host_now = false;        // an on-demand check of the service's host
   bool use_retry_interval = false;    // next check after retry_interval instead of check_interval
+  bool acknowledgement_ended = false;  // the change ended the acknowledgement: its comments go too
 };
 
 // The service's view of its host, and what the result changes there (first state change times).
@@ -81,6 +82,7 @@ struct HostEffects {
   // recovery, parents that are UP and children that are not UNREACHABLE after a failure.
   bool check_neighbours_after_recovery = false;
   bool check_neighbours_after_failure = false;
+  bool acknowledgement_ended = false;  // the change ended the acknowledgement: its comments go too
 };
 
 struct HostRules {

@@ -39,24 +39,13 @@ void fill_program(io::StatusProgram& p, const config::MainConfig& main, const Pr
   p.check_stats = program.check_stats;
 }
 
-std::size_t text_size(const CheckState& s) {
-  return s.plugin_output.size() + s.long_plugin_output.size() + s.perf_data.size();
-}
-
-void append(char*& cursor, const std::string& text) {
-  std::memcpy(cursor, text.data(), text.size());
-  cursor += text.size();
-}
-
-// The fields hosts and services take the same way; `base` is the start of the snapshot's text block.
-void fill_state(io::StatusState& o, const CheckState& s, const char* base, char*& cursor) {
-  o.text_offset = static_cast<std::size_t>(cursor - base);
+void fill_state(io::StatusSnapshot& snap, io::StatusState& o, const CheckState& s) {
+  o.text_offset = snap.text.append(s.plugin_output);
+  snap.text.append(s.long_plugin_output);
+  snap.text.append(s.perf_data);
   o.output_size = static_cast<std::uint32_t>(s.plugin_output.size());
   o.long_output_size = static_cast<std::uint32_t>(s.long_plugin_output.size());
   o.perf_data_size = static_cast<std::uint32_t>(s.perf_data.size());
-  append(cursor, s.plugin_output);
-  append(cursor, s.long_plugin_output);
-  append(cursor, s.perf_data);
   o.last_check = s.last_check;
   o.next_check = s.next_check;
   o.last_state_change = s.last_state_change;
@@ -69,6 +58,12 @@ void fill_state(io::StatusState& o, const CheckState& s, const char* base, char*
   o.check_type = static_cast<std::uint8_t>(s.check_type);
   o.state_type = static_cast<std::uint8_t>(s.state_type);
   o.has_been_checked = s.has_been_checked;
+  o.modified_attributes = s.modified_attributes;
+  o.flags = s.flags;
+  o.problem_has_been_acknowledged = s.problem_has_been_acknowledged;
+  o.acknowledgement_type = s.acknowledgement_type;
+  o.acknowledgement_end_time = s.acknowledgement_end_time;
+  o.overrides = state::keep_overrides(s.overrides, snap.overrides);
 }
 
 // Fills `snap` (fresh or recycled: every field is overwritten).
@@ -80,34 +75,25 @@ void fill(io::StatusSnapshot& snap, const model::Model& model, const config::Mai
   snap.keep_alive = std::move(keep_alive);
   snap.extras = std::move(extras);
   fill_program(snap.program, main, program);
+  snap.overrides.clear();
 
   const std::size_t host_count = std::min(model.hosts.size(), hosts.size());
   const std::size_t service_count = std::min(model.services.size(), services.size());
 
-  // Sized first: one block for all texts, reused while it is large enough.
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < host_count; ++i) total += text_size(hosts[i]);
-  for (std::size_t i = 0; i < service_count; ++i) total += text_size(services[i]);
-  if (total > snap.text_capacity || snap.text == nullptr) {
-    snap.text_capacity = total + total / 8 + 4096;
-    snap.text.reset(new char[snap.text_capacity]);
-  }
-  snap.text_size = total;
-  const char* base = snap.text.get();
-  char* cursor = snap.text.get();
+  snap.text.clear();
 
   snap.hosts.resize(host_count);
   for (std::size_t i = 0; i < host_count; ++i) {
     const HostState& s = hosts[i];
     io::StatusState& o = snap.hosts[i];
-    fill_state(o, s, base, cursor);
+    fill_state(snap, o, s);
     o.last_time = {s.last_time_up, s.last_time_down, s.last_time_unreachable, 0};
   }
   snap.services.resize(service_count);
   for (std::size_t i = 0; i < service_count; ++i) {
     const ServiceState& s = services[i];
     io::StatusState& o = snap.services[i];
-    fill_state(o, s, base, cursor);
+    fill_state(snap, o, s);
     o.last_time = {s.last_time_ok, s.last_time_warning, s.last_time_unknown, s.last_time_critical};
   }
 }
@@ -141,6 +127,7 @@ std::shared_ptr<const io::StatusSnapshot> StatusSnapshotBuilder::build(
         std::unique_ptr<io::StatusSnapshot> owned(const_cast<io::StatusSnapshot*>(done));
         owned->keep_alive.reset();
         owned->extras.reset();
+        owned->overrides.clear();
         owned->model = nullptr;
         if (const std::shared_ptr<Spare> pool = spare.lock()) {
           std::lock_guard lock(pool->mutex);

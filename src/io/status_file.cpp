@@ -30,8 +30,16 @@ constexpr std::size_t k_chunk = std::size_t{1} << 18;
 
 using Out = NaemonLines;
 
-void write_custom(Out& o, const std::vector<model::CustomVariable>& vars) {
-  for (const model::CustomVariable& v : vars) o.custom("\t", v.name, false, v.value);  // never modified yet
+// A changed value is written with its modified mark, as Naemon does.
+void write_custom(Out& o, const std::vector<model::CustomVariable>& vars, const state::Overrides* ov) {
+  for (const model::CustomVariable& v : vars) {
+    const std::string* changed = ov != nullptr ? ov->custom_variable(v.name) : nullptr;
+    if (changed != nullptr) {
+      o.custom("\t", v.name, true, *changed);
+    } else {
+      o.custom("\t", v.name, false, v.value);
+    }
+  }
 }
 
 std::string_view period_name(const model::Model& m, model::TimeperiodId id) {
@@ -96,16 +104,42 @@ void write_header_and_program(Out& o, const StatusProgram& p) {
 }
 
 // Hosts and services share these, from modified_attributes to problem_end, in Naemon's order.
+// The value in effect: the changed one if a command changed it, else the configured one.
+template <typename T>
+const T& in_effect(const state::Overrides* ov, const std::optional<T> state::Overrides::*field,
+                   const T& configured) {
+  return ov != nullptr && (ov->*field).has_value() ? *(ov->*field) : configured;
+}
+
+std::string_view command_in_effect(const state::Overrides* ov,
+                                   const std::optional<std::string> state::Overrides::*field,
+                                   const model::CommandCall& configured) {
+  return ov != nullptr && (ov->*field).has_value() ? std::string_view(*(ov->*field)) : configured.raw;
+}
+
+std::string_view period_in_effect(const model::Model& m, const state::Overrides* ov,
+                                  const std::optional<std::string> state::Overrides::*field,
+                                  model::TimeperiodId configured) {
+  return ov != nullptr && (ov->*field).has_value() ? std::string_view(*(ov->*field))
+                                                   : period_name(m, configured);
+}
+
+void write_flag(Out& o, std::string_view key, const StatusState& st, state::Flag f) {
+  o.flag(key, (st.flags & state::flag_bit(f)) != 0);
+}
+
 template <typename Object>
-void write_object_head(Out& o, const model::Model& m, const Object& x, const StatusState& st,
+void write_object_head(Out& o, const StatusSnapshot& s, const Object& x, const StatusState& st,
                        const StatusObjectExtras& ex) {
-  o.unum("\tmodified_attributes=", ex.modified_attributes);
-  o.str("\tcheck_command=", x.check_command.raw);
-  o.str("\tcheck_period=", period_name(m, x.check_period));
-  o.str("\tnotification_period=", period_name(m, x.notification_period));
-  o.fixed<6>("\tcheck_interval=", x.check_interval);
-  o.fixed<6>("\tretry_interval=", x.retry_interval);
-  o.str("\tevent_handler=", x.event_handler.raw);
+  const state::Overrides* ov = s.overrides_of(st);
+  o.unum("\tmodified_attributes=", st.modified_attributes);
+  o.str("\tcheck_command=", command_in_effect(ov, &state::Overrides::check_command, x.check_command));
+  o.str("\tcheck_period=", period_in_effect(*s.model, ov, &state::Overrides::check_period, x.check_period));
+  o.str("\tnotification_period=",
+        period_in_effect(*s.model, ov, &state::Overrides::notification_period, x.notification_period));
+  o.fixed<6>("\tcheck_interval=", in_effect(ov, &state::Overrides::check_interval, x.check_interval));
+  o.fixed<6>("\tretry_interval=", in_effect(ov, &state::Overrides::retry_interval, x.retry_interval));
+  o.str("\tevent_handler=", command_in_effect(ov, &state::Overrides::event_handler, x.event_handler));
   o.flag("\thas_been_checked=", st.has_been_checked);
   o.fixed<3>("\tcheck_execution_time=", st.execution_time);
   o.fixed<3>("\tcheck_latency=", st.latency);
@@ -120,10 +154,10 @@ void write_object_head(Out& o, const model::Model& m, const Object& x, const Sta
   o.time("\tproblem_end=", ex.problem_end);
 }
 
-void write_acknowledgement(Out& o, const StatusObjectExtras& ex) {
-  o.flag("\tproblem_has_been_acknowledged=", ex.problem_has_been_acknowledged);
-  o.num("\tacknowledgement_type=", ex.acknowledgement_type);
-  o.time("\tacknowledgement_end_time=", ex.acknowledgement_end_time);
+void write_acknowledgement(Out& o, const StatusState& st) {
+  o.flag("\tproblem_has_been_acknowledged=", st.problem_has_been_acknowledged);
+  o.num("\tacknowledgement_type=", st.acknowledgement_type);
+  o.time("\tacknowledgement_end_time=", st.acknowledgement_end_time);
 }
 
 void write_flapping_and_downtime(Out& o, const StatusObjectExtras& ex) {
@@ -152,13 +186,14 @@ void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const Sta
                 const StatusObjectExtras& ex) {
   o.raw("hoststatus {\n");
   o.str("\thost_name=", h.name);
-  write_object_head(o, *s.model, h, st, ex);
+  write_object_head(o, s, h, st, ex);
   write_outputs(o, s, st);
   o.time("\tlast_check=", st.last_check);
   o.time("\tnext_check=", st.next_check);
   o.raw("\tcheck_options=0\n");
   o.num("\tcurrent_attempt=", st.current_attempt);
-  o.num("\tmax_attempts=", h.max_check_attempts);
+  o.num("\tmax_attempts=",
+        in_effect(s.overrides_of(st), &state::Overrides::max_check_attempts, h.max_check_attempts));
   o.num("\tstate_type=", st.state_type);
   o.time("\tlast_state_change=", st.last_state_change);
   o.time("\tlast_hard_state_change=", st.last_hard_state_change);
@@ -172,17 +207,17 @@ void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const Sta
       "\tno_more_notifications=0\n");
   o.num("\tcurrent_notification_number=", ex.current_notification_number);
   o.str("\tcurrent_notification_id=", ex.current_notification_id);
-  o.flag("\tnotifications_enabled=", h.notifications_enabled);
-  write_acknowledgement(o, ex);
-  o.flag("\tactive_checks_enabled=", h.active_checks_enabled);
-  o.flag("\tpassive_checks_enabled=", h.passive_checks_enabled);
-  o.flag("\tevent_handler_enabled=", h.event_handler_enabled);
-  o.flag("\tflap_detection_enabled=", h.flap_detection_enabled);
-  o.flag("\tprocess_performance_data=", h.process_perf_data);
-  o.flag("\tobsess=", h.obsess);
+  write_flag(o, "\tnotifications_enabled=", st, state::Flag::notifications);
+  write_acknowledgement(o, st);
+  write_flag(o, "\tactive_checks_enabled=", st, state::Flag::active_checks);
+  write_flag(o, "\tpassive_checks_enabled=", st, state::Flag::passive_checks);
+  write_flag(o, "\tevent_handler_enabled=", st, state::Flag::event_handler);
+  write_flag(o, "\tflap_detection_enabled=", st, state::Flag::flap_detection);
+  write_flag(o, "\tprocess_performance_data=", st, state::Flag::process_perf_data);
+  write_flag(o, "\tobsess=", st, state::Flag::obsess);
   write_flapping_and_downtime(o, ex);
   write_last_update(o, s, st);
-  write_custom(o, h.custom_variables);
+  write_custom(o, h.custom_variables, s.overrides_of(st));
   o.raw("\t}\n\n");
 }
 
@@ -193,9 +228,10 @@ void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, con
   o.raw("servicestatus {\n");
   o.str("\thost_name=", v.host_name);
   o.str("\tservice_description=", v.description);
-  write_object_head(o, *s.model, v, st, ex);
+  write_object_head(o, s, v, st, ex);
   o.num("\tcurrent_attempt=", st.current_attempt);
-  o.num("\tmax_attempts=", v.max_check_attempts);
+  o.num("\tmax_attempts=",
+        in_effect(s.overrides_of(st), &state::Overrides::max_check_attempts, v.max_check_attempts));
   o.num("\tstate_type=", st.state_type);
   o.time("\tlast_state_change=", st.last_state_change);
   o.time("\tlast_hard_state_change=", st.last_hard_state_change);
@@ -213,17 +249,17 @@ void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, con
   o.raw(
       "\tnext_notification=0\n"
       "\tno_more_notifications=0\n");
-  o.flag("\tnotifications_enabled=", v.notifications_enabled);
-  o.flag("\tactive_checks_enabled=", v.active_checks_enabled);
-  o.flag("\tpassive_checks_enabled=", v.passive_checks_enabled);
-  o.flag("\tevent_handler_enabled=", v.event_handler_enabled);
-  write_acknowledgement(o, ex);
-  o.flag("\tflap_detection_enabled=", v.flap_detection_enabled);
-  o.flag("\tprocess_performance_data=", v.process_perf_data);
-  o.flag("\tobsess=", v.obsess);
+  write_flag(o, "\tnotifications_enabled=", st, state::Flag::notifications);
+  write_flag(o, "\tactive_checks_enabled=", st, state::Flag::active_checks);
+  write_flag(o, "\tpassive_checks_enabled=", st, state::Flag::passive_checks);
+  write_flag(o, "\tevent_handler_enabled=", st, state::Flag::event_handler);
+  write_acknowledgement(o, st);
+  write_flag(o, "\tflap_detection_enabled=", st, state::Flag::flap_detection);
+  write_flag(o, "\tprocess_performance_data=", st, state::Flag::process_perf_data);
+  write_flag(o, "\tobsess=", st, state::Flag::obsess);
   write_flapping_and_downtime(o, ex);
   write_last_update(o, s, st);
-  write_custom(o, v.custom_variables);
+  write_custom(o, v.custom_variables, s.overrides_of(st));
   o.raw("\t}\n\n");
 }
 
@@ -239,7 +275,7 @@ void write_contact(Out& o, const model::Model& m, const model::Contact& c, const
   o.time("\tlast_service_notification=", ex.last_service_notification);
   o.flag("\thost_notifications_enabled=", c.host_notifications_enabled);
   o.flag("\tservice_notifications_enabled=", c.service_notifications_enabled);
-  write_custom(o, c.custom_variables);
+  write_custom(o, c.custom_variables, nullptr);
   o.raw("\t}\n\n");
 }
 

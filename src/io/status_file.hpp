@@ -11,7 +11,9 @@
 // thread. Differences from Naemon's file are listed in docs/compatibility.md ("status.dat").
 #pragma once
 
+#include "state/attributes.hpp"
 #include "state/comments.hpp"
+#include "state/text_block.hpp"
 
 #include <array>
 #include <atomic>
@@ -81,7 +83,7 @@ struct StatusProgram {
 };
 
 // The run-time part of one hoststatus or servicestatus block; everything else in the block comes from the
-// model. Kept small (112 bytes) because the core thread copies one per object per dump.
+// model. Kept small (136 bytes) because the core thread copies one per object per dump.
 struct StatusState {
   std::int64_t last_check = 0;
   std::int64_t next_check = 0;
@@ -97,7 +99,13 @@ struct StatusState {
   std::uint32_t output_size = 0;
   std::uint32_t long_output_size = 0;
   std::uint32_t perf_data_size = 0;
+  std::uint32_t overrides = 0;  // 1 + index into StatusSnapshot::overrides; 0: the configuration applies
+  unsigned long modified_attributes = 0;
+  std::int64_t acknowledgement_end_time = 0;
   std::int32_t current_attempt = 1;
+  std::uint8_t flags = 0;  // the enable flags, one bit per state::Flag
+  std::uint8_t acknowledgement_type = 0;
+  bool problem_has_been_acknowledged = false;
   std::uint8_t current_state = 0;
   std::uint8_t last_hard_state = 0;
   std::uint8_t check_type = 0;  // 0 active, 1 passive
@@ -108,7 +116,6 @@ struct StatusState {
 // What status.dat shows of the features the engine does not track itself yet. The defaults are Naemon's
 // values for an object none of them ever touched.
 struct StatusObjectExtras {
-  unsigned long modified_attributes = 0;
   unsigned long last_event_id = 0;
   unsigned long current_event_id = 0;
   std::string_view current_problem_id{};
@@ -118,9 +125,6 @@ struct StatusObjectExtras {
   std::int64_t last_notification = 0;
   int current_notification_number = 0;
   std::string_view current_notification_id{};
-  bool problem_has_been_acknowledged = false;
-  int acknowledgement_type = 0;
-  std::int64_t acknowledgement_end_time = 0;
   bool is_flapping = false;
   double percent_state_change = 0;
   int scheduled_downtime_depth = 0;
@@ -155,10 +159,10 @@ class StatusExtras {
   [[nodiscard]] virtual std::span<const StatusDowntime> downtimes() const = 0;
 };
 
-// Everything one status.dat holds, immutable once built. Names, commands, periods, intervals, enables and
-// custom variables are read from `model` (read-only after load), so the model must outlive the snapshot:
-// whoever builds it puts the model's owner into `keep_alive` when a reload can replace the model while the
-// writer still holds a snapshot.
+// Everything one status.dat holds, immutable once built. Names and the configured commands, periods,
+// intervals and custom variables are read from `model` (read-only after load), so the model must outlive the
+// snapshot: whoever builds it puts the model's owner into `keep_alive` when a reload can replace the model
+// while the writer still holds a snapshot.
 struct StatusSnapshot {
   const model::Model* model = nullptr;
   std::shared_ptr<const void> keep_alive;
@@ -166,12 +170,14 @@ struct StatusSnapshot {
   std::vector<StatusState> hosts;              // indexed like model->hosts (Naemon's host_list order)
   std::vector<StatusState> services;           // indexed like model->services
   std::shared_ptr<const StatusExtras> extras;  // null: Naemon's "none" values, no comments or downtimes
-  std::unique_ptr<char[]> text;                // run-time texts; never reallocated while views point into it
-  std::size_t text_size = 0;
-  std::size_t text_capacity = 0;
+  std::vector<std::shared_ptr<const state::Overrides>> overrides;  // of the few objects that have any
+  state::TextBlock text;                                           // the run-time texts
 
   [[nodiscard]] std::string_view text_at(std::size_t offset, std::size_t size) const {
-    return {text.get() + offset, size};
+    return text.at(offset, size);
+  }
+  [[nodiscard]] const state::Overrides* overrides_of(const StatusState& st) const {
+    return st.overrides == 0 ? nullptr : overrides[st.overrides - 1].get();
   }
 };
 

@@ -250,7 +250,7 @@ class Applier {
     const int max_state = is_host ? state::k_host_unreachable : state::k_state_unknown;
     const std::string_view what = is_host ? "host" : "service";
 
-    unsigned long modattr = ex->modified_attributes;
+    unsigned long modattr = st->modified_attributes;
     if (b.has(K::modified_attributes)) {
       const unsigned long mask =
           is_host ? t_.main.retained_host_attribute_mask : t_.main.retained_service_attribute_mask;
@@ -331,17 +331,17 @@ class Applier {
       if (b.has(K::state_history)) read_state_history(b.get(K::state_history), ex->state_history);
     }
 
-    ModifiedAttributes mod;
+    state::Overrides mod;
     if (cfg->retain_nonstatus_information) {
       if (b.has(K::problem_has_been_acknowledged)) {
-        ex->problem_has_been_acknowledged = to_bool(b.get(K::problem_has_been_acknowledged));
+        st->problem_has_been_acknowledged = to_bool(b.get(K::problem_has_been_acknowledged));
       }
       if (b.has(K::acknowledgement_type)) {
-        ex->acknowledgement_type =
+        st->acknowledgement_type =
             static_cast<std::uint8_t>(std::clamp(to_int(b.get(K::acknowledgement_type)), 0, 2));
       }
       if (b.has(K::acknowledgement_end_time))
-        ex->acknowledgement_end_time = to_time(b.get(K::acknowledgement_end_time));
+        st->acknowledgement_end_time = to_time(b.get(K::acknowledgement_end_time));
 
       // A retained flag wins unless the configuration changed it since the file was written: the file's
       // config:<flag> then differs from what is configured now, and the new configuration is kept.
@@ -351,7 +351,7 @@ class Applier {
         const K config_key = key_at(K::config_flag_0, i);
         if (!b.has(key) || (modattr & flag_info(f).modattr) == 0) continue;
         if (b.has(config_key) && to_bool(b.get(config_key)) != configured_flag(*cfg, f)) continue;
-        mod.flags[i] = to_bool(b.get(key));
+        st->set_enabled(f, to_bool(b.get(key)));
       }
       // Commands and timeperiods only while they are still defined; otherwise the attribute is no longer
       // modified.
@@ -401,24 +401,17 @@ class Applier {
     if (!is_host && !st->has_been_checked && st->state_type == state::StateType::soft) {
       st->state_type = state::StateType::hard;
     }
-    // max_check_attempts may have changed since: a hard problem is at the last attempt. Vedette's state
-    // logic uses the configured value (it does not honour a retained one yet), so that is the one taken.
+    // max_check_attempts may have changed since: a hard problem is at the last attempt.
     if (st->current_state != 0 && st->state_type == state::StateType::hard) {
-      st->current_attempt = std::max(1, cfg->max_check_attempts);
+      st->current_attempt = std::max(1, mod.max_check_attempts.value_or(cfg->max_check_attempts));
     }
     if (st->last_hard_state_change == 0) st->last_hard_state_change = st->last_state_change;
-    if (ex->problem_has_been_acknowledged && ex->acknowledgement_end_time > 0 &&
-        ex->acknowledgement_end_time <= now_) {
-      ex->problem_has_been_acknowledged = false;
-      ex->acknowledgement_type = 0;
-      ex->acknowledgement_end_time = 0;
-    }
-    ex->modified_attributes = modattr;
+    if (st->problem_has_been_acknowledged && st->acknowledgement_end_time > 0 &&
+        st->acknowledgement_end_time <= now_)
+      st->clear_acknowledgement();
+    st->modified_attributes = modattr;
     ex->read_last_state_change = st->last_state_change;
-    if (has_values(mod)) {
-      carried_->modified.push_back(std::move(mod));
-      ex->modified = static_cast<std::uint32_t>(carried_->modified.size());
-    }
+    st->overrides = mod.empty() ? nullptr : std::make_shared<const state::Overrides>(std::move(mod));
   }
 
   void apply_contact(const Block& b) {
@@ -503,10 +496,10 @@ class Applier {
     c.comment_data.assign(b.get(K::comment_data));
 
     constexpr int k_downtime_comment = 2, k_acknowledgement_comment = 4;
-    const CheckableExtras* ex = extras_of(c.is_service, c.host_name, c.service_description);
-    bool keep = ex != nullptr;
+    const state::CheckState* st = state_of(c.is_service, c.host_name, c.service_description);
+    bool keep = st != nullptr;
     if (keep && c.entry_type == k_acknowledgement_comment) {
-      keep = ex->problem_has_been_acknowledged || c.persistent;
+      keep = st->problem_has_been_acknowledged || c.persistent;
     } else if (keep && c.entry_type != k_downtime_comment) {
       keep = c.persistent;
     }
@@ -538,34 +531,36 @@ class Applier {
     d.author.assign(b.get(K::author));
     d.comment.assign(b.get(K::comment));
     if (!b.has(K::host_name) || (d.is_service && !b.has(K::service_description)) ||
-        extras_of(d.is_service, d.host_name, d.service_description) == nullptr) {
+        state_of(d.is_service, d.host_name, d.service_description) == nullptr) {
       ++result_.counts.downtimes_dropped;
       return;
     }
     result_.downtimes.push_back(std::move(d));
   }
 
-  const CheckableExtras* extras_of(bool is_service, std::string_view host, std::string_view description) {
-    size_carried();
+  // The object a comment or downtime belongs to (its state as applied so far), or null when it is gone.
+  const state::CheckState* state_of(bool is_service, std::string_view host, std::string_view description) {
     if (!is_service) {
       const auto it = t_.model.host_by_name.find(host);
-      return it == t_.model.host_by_name.end() ? nullptr : carried_->host(it->second);
+      if (it == t_.model.host_by_name.end() || model::index(it->second) >= t_.hosts.size()) return nullptr;
+      return &t_.hosts[model::index(it->second)];
     }
     const model::ServiceId id = t_.model.find_service(host, description);
-    return model::is_set(id) ? carried_->service(id) : nullptr;
+    if (!model::is_set(id) || model::index(id) >= t_.services.size()) return nullptr;
+    return &t_.services[model::index(id)];
   }
 
   // `_NAME=<modified>;<value>` lines: a value marked modified replaces the configured one of the variable
   // with that name (Naemon: atoi(<modified>) > 0, and the value starts two characters in).
   static void read_custom_variables(const Block& b, const std::vector<model::CustomVariable>& configured,
-                                    std::vector<ModifiedVariable>& out) {
+                                    std::vector<ChangedVariable>& out) {
     for (const CustomValue& v : b.custom_variables) {
       if (to_int(v.value) <= 0 || v.value.size() < 2) continue;
       const bool known = std::any_of(configured.begin(), configured.end(),
                                      [&](const model::CustomVariable& c) { return c.name == v.name; });
       if (!known) continue;
       const std::string_view value = v.value.substr(2);
-      auto same = [&](const ModifiedVariable& m) { return m.name == v.name; };
+      auto same = [&](const ChangedVariable& m) { return m.name == v.name; };
       if (auto it = std::find_if(out.begin(), out.end(), same); it != out.end()) {
         it->value.assign(value);
       } else {
@@ -581,13 +576,6 @@ class Applier {
       if (comma == std::string_view::npos) break;
       v.remove_prefix(comma + 1);
     }
-  }
-
-  static bool has_values(const ModifiedAttributes& m) {
-    return std::any_of(m.flags.begin(), m.flags.end(),
-                       [](const std::optional<bool>& f) { return f.has_value(); }) ||
-           m.check_command || m.event_handler || m.check_period || m.notification_period ||
-           m.check_interval || m.retry_interval || m.max_check_attempts || !m.custom_variables.empty();
   }
 
   static std::string object_name(const Block& b) {

@@ -1,16 +1,15 @@
-// What retention.dat holds that Vedette's engine does not track yet: acknowledgements, notification
-// counters, flapping history, event and problem ids, modified attributes and their retained values, contact
-// notification times. apply() fills a Carried from the file at start-up; it is immutable afterwards and
-// every retention Snapshot shares it, so these fields go back into the next retention.dat and nothing
-// Naemon kept is lost by a restart under Vedette. When the engine gains one of these features, its fields
-// move into HostState/ServiceState and out of here.
+// What retention.dat holds that Vedette's engine does not track yet: notification counters, flapping history,
+// event and problem ids, contact notification times and changed contact attributes. apply() fills a Carried
+// from the file at start-up; it is immutable afterwards and every retention Snapshot shares it, so these
+// fields go back into the next retention.dat and nothing Naemon kept is lost by a restart under Vedette. When
+// the engine gains one of these features, its fields move into HostState/ServiceState and out of here.
 //
 // Built on the core thread by apply(); afterwards immutable, read by the core and the writer thread.
 // Indexed by the ids of the model it was applied to: after a reload, build a new one (write, read, apply).
 #pragma once
 
 #include "model/model.hpp"
-#include "retention/modattr.hpp"
+#include "state/attributes.hpp"
 #include "state/check_state.hpp"
 #include "state/comments.hpp"
 
@@ -41,41 +40,24 @@ struct TextRef {
   std::uint32_t size = 0;
 };
 
-// A custom variable changed at run time (CHANGE_CUSTOM_*_VAR): its name as the model stores it (upper case,
-// no '_') and its retained value.
-struct ModifiedVariable {
-  std::string name;
-  std::string value;
-};
-
-// The retained values of a host's or service's modified attributes, kept only where Naemon's reader would
-// have applied them (bit set in modified_attributes, command or timeperiod still defined, interval >= 0,
-// attempts >= 1, configured flag unchanged since the file was written). Empty optional: the configuration
-// applies. Rare: one per object that has any.
-struct ModifiedAttributes {
-  std::array<std::optional<bool>, k_flag_count> flags{};
-  std::optional<std::string> check_command;  // as written, "name!arg!arg"
-  std::optional<std::string> event_handler;
-  std::optional<std::string> check_period;  // timeperiod names
-  std::optional<std::string> notification_period;
-  std::optional<double> check_interval;  // in interval_length units, as configured
-  std::optional<double> retry_interval;
-  std::optional<int> max_check_attempts;
-  std::vector<ModifiedVariable> custom_variables;
-};
+using state::ChangedVariable;
+using state::configured_flag;
+using state::Flag;
+using state::flag_info;
+using state::FlagInfo;
+using state::k_flag_count;
+using namespace state::modattr;
 
 // One host's or service's fields that the engine has no place for yet (144 bytes; one per object).
 struct CheckableExtras {
-  unsigned long modified_attributes = 0;  // after retained_*_attribute_mask, as the reader leaves it
   unsigned long last_event_id = 0;
   unsigned long current_event_id = 0;
   Time problem_start = 0;
   Time problem_end = 0;
   Time last_notification = 0;
-  Time acknowledgement_end_time = 0;
   Time last_update_sec = 0;
-  // last_state_change as the file had it: the writer drops acknowledgements and notification counters once
-  // the state has moved on without Vedette tracking them (see writer.hpp).
+  // last_state_change as the file had it: the writer drops notification counters once the state has moved
+  // on without Vedette tracking them (see writer.hpp).
   Time read_last_state_change = 0;
   double percent_state_change = 0;
   TextRef current_problem_id;
@@ -83,34 +65,20 @@ struct CheckableExtras {
   TextRef current_notification_id;
   std::int32_t last_update_usec = 0;
   std::int32_t current_notification_number = 0;
-  std::uint32_t modified = 0;  // 1 + index into Carried::modified; 0: no retained values
   std::array<std::uint8_t, k_state_history_size> state_history{};  // oldest first, as written
   // Hosts: bit 0 down, 1 unreachable. Services: bit 0 unknown, 1 warning, 2 critical (the order written).
   std::uint8_t notified_on = 0;
-  std::uint8_t acknowledgement_type = 0;  // 0 none, 1 normal, 2 sticky
-  bool problem_has_been_acknowledged = false;
   bool is_flapping = false;
   bool check_flapping_recovery_notification = false;
 };
+static_assert(sizeof(CheckableExtras) <= 144);  // one per host and service for the whole run
 
-// Which carried values still hold for an object in its state now. Naemon drops an acknowledgement once its
-// problem is over (the object is OK/UP, or its state changed and the acknowledgement was not sticky), and
-// the notification number, id and notified_on flags on every state change. The engine does not follow
-// those events yet, so retention.dat and status.dat show these values only while none of them can have
-// happened since the file was read.
-struct StillValid {
-  bool acknowledgement = false;
-  bool notifications = false;
-};
-
-[[nodiscard]] inline StillValid still_valid(const CheckableExtras& e, int current_state,
-                                            Time last_state_change) {
-  constexpr std::uint8_t k_sticky = 2;
-  const bool same_state = last_state_change == e.read_last_state_change;
-  const bool problem = current_state != 0;
-  return {.acknowledgement = e.problem_has_been_acknowledged && problem &&
-                             (same_state || e.acknowledgement_type == k_sticky),
-          .notifications = same_state && problem};
+// Whether the carried notification number, id and notified_on flags still hold for an object in its state
+// now: Naemon resets them on every state change, which the engine does not follow yet, so retention.dat and
+// status.dat show them only while no state change can have happened since the file was read.
+[[nodiscard]] inline bool notifications_still_valid(const CheckableExtras& e, int current_state,
+                                                    Time last_state_change) {
+  return last_state_change == e.read_last_state_change && current_state != 0;
 }
 
 struct ContactExtras {
@@ -123,7 +91,7 @@ struct ContactExtras {
   std::optional<bool> service_notifications_enabled;
   std::optional<std::string> host_notification_period;
   std::optional<std::string> service_notification_period;
-  std::vector<ModifiedVariable> custom_variables;
+  std::vector<ChangedVariable> custom_variables;
 };
 
 // The hostcomment/servicecomment and hostdowntime/servicedowntime blocks.
@@ -145,21 +113,9 @@ struct Carried {
   std::vector<CheckableExtras> hosts;     // indexed like model.hosts
   std::vector<CheckableExtras> services;  // indexed like model.services
   std::vector<ContactExtras> contacts;    // indexed like model.contacts
-  std::vector<ModifiedAttributes> modified;
-  std::string text;  // the strings TextRefs point to
+  std::string text;                       // the strings TextRefs point to
 
   [[nodiscard]] std::string_view str(TextRef r) const { return {text.data() + r.offset, r.size}; }
-  [[nodiscard]] const ModifiedAttributes* modified_of(const CheckableExtras& e) const {
-    return e.modified == 0 ? nullptr : &modified[e.modified - 1];
-  }
-
-  // The value in effect for a host's or service's attribute: the retained one where Naemon's rules kept
-  // it, else the configuration. `e` may be null (an object the file did not have).
-  [[nodiscard]] bool flag(const model::Checkable& configured, const CheckableExtras* e, Flag f) const;
-  [[nodiscard]] double check_interval(const model::Checkable& configured, const CheckableExtras* e) const;
-  [[nodiscard]] double retry_interval(const model::Checkable& configured, const CheckableExtras* e) const;
-  [[nodiscard]] int max_check_attempts(const model::Checkable& configured, const CheckableExtras* e) const;
-
   [[nodiscard]] const CheckableExtras* host(model::HostId id) const {
     return model::index(id) < hosts.size() ? &hosts[model::index(id)] : nullptr;
   }
@@ -167,8 +123,5 @@ struct Carried {
     return model::index(id) < services.size() ? &services[model::index(id)] : nullptr;
   }
 };
-
-// The configured value of a flag (model::Checkable's field for it).
-[[nodiscard]] bool configured_flag(const model::Checkable& c, Flag f);
 
 }  // namespace vedette::retention

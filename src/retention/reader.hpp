@@ -70,7 +70,7 @@ enum class ProgramKey : std::uint8_t {
 
 // Host and service blocks share their keys. last_time_N and notified_on_N follow the order Naemon writes:
 // hosts up/down/unreachable and down/unreachable, services ok/warning/unknown/critical and
-// unknown/warning/critical. flag_N and config_flag_N follow retention::Flag.
+// unknown/warning/critical. flag_N and config_flag_N follow state::Flag.
 enum class CheckableKey : std::uint8_t {
   host_name,
   service_description,

@@ -9,7 +9,7 @@ namespace vedette::retention {
 namespace {
 
 // Copied per object on the core thread at every save.
-static_assert(sizeof(ObjectStatus) <= 112);
+static_assert(sizeof(ObjectStatus) <= 136);
 
 void fill_program(ProgramFlags& p, const config::MainConfig& m) {
   p.enable_notifications = m.enable_notifications;
@@ -39,24 +39,13 @@ AttributeMasks masks_of(const config::MainConfig& m) {
           .contact_service = m.retained_contact_service_attribute_mask};
 }
 
-std::size_t text_size(const state::CheckState& s) {
-  return s.plugin_output.size() + s.long_plugin_output.size() + s.perf_data.size();
-}
-
-void append(char*& cursor, const std::string& text) {
-  if (text.empty()) return;
-  std::memcpy(cursor, text.data(), text.size());
-  cursor += text.size();
-}
-
-void fill_state(ObjectStatus& o, const state::CheckState& s, const char* base, char*& cursor) {
-  o.text_offset = static_cast<std::size_t>(cursor - base);
+void fill_state(Snapshot& snap, ObjectStatus& o, const state::CheckState& s) {
+  o.text_offset = snap.text.append(s.plugin_output);
+  snap.text.append(s.long_plugin_output);
+  snap.text.append(s.perf_data);
   o.output_size = static_cast<std::uint32_t>(s.plugin_output.size());
   o.long_output_size = static_cast<std::uint32_t>(s.long_plugin_output.size());
   o.perf_data_size = static_cast<std::uint32_t>(s.perf_data.size());
-  append(cursor, s.plugin_output);
-  append(cursor, s.long_plugin_output);
-  append(cursor, s.perf_data);
   o.last_check = s.last_check;
   o.next_check = s.next_check;
   o.last_state_change = s.last_state_change;
@@ -70,6 +59,12 @@ void fill_state(ObjectStatus& o, const state::CheckState& s, const char* base, c
   o.check_type = static_cast<std::uint8_t>(s.check_type);
   o.state_type = static_cast<std::uint8_t>(s.state_type);
   o.has_been_checked = s.has_been_checked;
+  o.modified_attributes = s.modified_attributes;
+  o.flags = s.flags;
+  o.problem_has_been_acknowledged = s.problem_has_been_acknowledged;
+  o.acknowledgement_type = s.acknowledgement_type;
+  o.acknowledgement_end_time = s.acknowledgement_end_time;
+  o.overrides = state::keep_overrides(s.overrides, snap.overrides);
 }
 
 // Fills `snap` (fresh or recycled: every field is overwritten).
@@ -84,34 +79,25 @@ void fill(Snapshot& snap, const SnapshotSource& src) {
   snap.carried = src.carried;
   snap.comments.assign(src.comments.begin(), src.comments.end());
   snap.downtimes.assign(src.downtimes.begin(), src.downtimes.end());
+  snap.overrides.clear();
 
   const std::size_t host_count = std::min(src.model.hosts.size(), src.hosts.size());
   const std::size_t service_count = std::min(src.model.services.size(), src.services.size());
 
-  // Sized first: one block for all texts, reused while it is large enough.
-  std::size_t total = 0;
-  for (std::size_t i = 0; i < host_count; ++i) total += text_size(src.hosts[i]);
-  for (std::size_t i = 0; i < service_count; ++i) total += text_size(src.services[i]);
-  if (total > snap.text_capacity || snap.text == nullptr) {
-    snap.text_capacity = total + total / 8 + 4096;
-    snap.text.reset(new char[snap.text_capacity]);
-  }
-  snap.text_size = total;
-  const char* base = snap.text.get();
-  char* cursor = snap.text.get();
+  snap.text.clear();
 
   snap.hosts.resize(host_count);
   for (std::size_t i = 0; i < host_count; ++i) {
     const state::HostState& s = src.hosts[i];
     ObjectStatus& o = snap.hosts[i];
-    fill_state(o, s, base, cursor);
+    fill_state(snap, o, s);
     o.last_time = {s.last_time_up, s.last_time_down, s.last_time_unreachable, 0};
   }
   snap.services.resize(service_count);
   for (std::size_t i = 0; i < service_count; ++i) {
     const state::ServiceState& s = src.services[i];
     ObjectStatus& o = snap.services[i];
-    fill_state(o, s, base, cursor);
+    fill_state(snap, o, s);
     o.last_time = {s.last_time_ok, s.last_time_warning, s.last_time_unknown, s.last_time_critical};
   }
 }
@@ -144,6 +130,7 @@ std::shared_ptr<const Snapshot> SnapshotBuilder::build(const SnapshotSource& sou
                                            owned->model = nullptr;
                                            owned->comments.clear();
                                            owned->downtimes.clear();
+                                           owned->overrides.clear();
                                            if (const std::shared_ptr<Spare> pool = spare.lock()) {
                                              std::lock_guard lock(pool->mutex);
                                              if (pool->snapshot == nullptr) pool->snapshot = std::move(owned);

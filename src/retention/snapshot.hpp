@@ -1,6 +1,6 @@
 // What one retention.dat holds, taken on the core thread (every retention_update_interval and at shutdown)
 // and handed to retention::Writer, whose thread formats and writes it. Taking it copies only the run-time
-// values of the hot state (112 bytes per object plus the plugin texts); names, commands and configured
+// values of the hot state (136 bytes per object plus the plugin texts); names, commands and configured
 // attributes are read from the model, and the fields the engine does not track from the shared Carried,
 // when the file is written.
 //
@@ -15,6 +15,7 @@
 #include "model/model.hpp"
 #include "retention/carried.hpp"
 #include "state/check_state.hpp"
+#include "state/text_block.hpp"
 
 #include <array>
 #include <cstddef>
@@ -42,7 +43,13 @@ struct ObjectStatus {
   std::uint32_t output_size = 0;
   std::uint32_t long_output_size = 0;
   std::uint32_t perf_data_size = 0;
+  std::uint32_t overrides = 0;  // 1 + index into Snapshot::overrides; 0: the configuration applies
+  unsigned long modified_attributes = 0;
+  Time acknowledgement_end_time = 0;
   std::int32_t current_attempt = 1;
+  std::uint8_t flags = 0;  // the enable flags, one bit per state::Flag
+  std::uint8_t acknowledgement_type = 0;
+  bool problem_has_been_acknowledged = false;
   std::uint8_t current_state = 0;
   std::uint8_t last_state = 0;
   std::uint8_t last_hard_state = 0;
@@ -91,11 +98,10 @@ struct Snapshot {
   ProgramFlags program;
   ProgramCounters counters;
   AttributeMasks masks;
-  std::vector<ObjectStatus> hosts;     // indexed like model->hosts
-  std::vector<ObjectStatus> services;  // indexed like model->services
-  std::unique_ptr<char[]> text;        // run-time texts; never reallocated while views point into it
-  std::size_t text_size = 0;
-  std::size_t text_capacity = 0;
+  std::vector<ObjectStatus> hosts;                                 // indexed like model->hosts
+  std::vector<ObjectStatus> services;                              // indexed like model->services
+  std::vector<std::shared_ptr<const state::Overrides>> overrides;  // of the few objects that have any
+  state::TextBlock text;                                           // the run-time texts
   // Naemon's fields the engine does not track, from apply(); null writes Naemon's "none" values.
   std::shared_ptr<const Carried> carried;
   // Written as hostcomment/servicecomment and hostdowntime/servicedowntime blocks, in this order. Empty
@@ -105,7 +111,10 @@ struct Snapshot {
   std::vector<Downtime> downtimes;
 
   [[nodiscard]] std::string_view text_at(std::size_t offset, std::size_t size) const {
-    return {text.get() + offset, size};
+    return text.at(offset, size);
+  }
+  [[nodiscard]] const state::Overrides* overrides_of(const ObjectStatus& o) const {
+    return o.overrides == 0 ? nullptr : overrides[o.overrides - 1].get();
   }
 };
 

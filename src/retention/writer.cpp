@@ -70,52 +70,45 @@ void write_program(Out& o, const Snapshot& s) {
 
 const CheckableExtras k_no_extras{};
 
-// Everything a host or service block needs besides the run-time status: configured and retained attributes,
+// Everything a host or service block needs besides the run-time status: configured and changed attributes,
 // the carried fields, and which of those are still valid for the state the object is in now.
 class ObjectView {
  public:
   ObjectView(const Snapshot& s, const model::Checkable& cfg, const CheckableExtras* ex,
              const ObjectStatus& st)
-      : s_(s), cfg_(cfg), ex_(ex != nullptr ? *ex : k_no_extras), st_(st) {
-    mod_ = ex != nullptr && s.carried != nullptr ? s.carried->modified_of(*ex) : nullptr;
-    const StillValid valid = still_valid(ex_, st.current_state, st.last_state_change);
-    acknowledged_ = valid.acknowledgement;
-    notifications_valid_ = valid.notifications;
+      : s_(s), cfg_(cfg), ex_(ex != nullptr ? *ex : k_no_extras), st_(st), ov_(s.overrides_of(st)) {
+    notifications_valid_ = notifications_still_valid(ex_, st.current_state, st.last_state_change);
   }
 
   const CheckableExtras& ex() const { return ex_; }
   std::string_view text(TextRef r) const {
     return s_.carried != nullptr ? s_.carried->str(r) : std::string_view{};
   }
-  bool modified(unsigned long bit) const { return (ex_.modified_attributes & bit) != 0; }
 
   std::string_view command(const model::CommandCall& configured,
-                           const std::optional<std::string> ModifiedAttributes::*field,
-                           unsigned long bit) const {
-    if (mod_ != nullptr && modified(bit) && (mod_->*field).has_value()) return *(mod_->*field);
+                           const std::optional<std::string> state::Overrides::*field) const {
+    if (ov_ != nullptr && (ov_->*field).has_value()) return *(ov_->*field);
     return configured.raw;
   }
   std::string_view period(model::TimeperiodId configured,
-                          const std::optional<std::string> ModifiedAttributes::*field,
-                          unsigned long bit) const {
-    if (mod_ != nullptr && modified(bit) && (mod_->*field).has_value()) return *(mod_->*field);
+                          const std::optional<std::string> state::Overrides::*field) const {
+    if (ov_ != nullptr && (ov_->*field).has_value()) return *(ov_->*field);
     return period_name(*s_.model, configured);
   }
   double check_interval() const {
-    return mod_ != nullptr && mod_->check_interval ? *mod_->check_interval : cfg_.check_interval;
+    return ov_ != nullptr && ov_->check_interval ? *ov_->check_interval : cfg_.check_interval;
   }
   double retry_interval() const {
-    return mod_ != nullptr && mod_->retry_interval ? *mod_->retry_interval : cfg_.retry_interval;
+    return ov_ != nullptr && ov_->retry_interval ? *ov_->retry_interval : cfg_.retry_interval;
   }
   int max_attempts() const {
-    return mod_ != nullptr && mod_->max_check_attempts ? *mod_->max_check_attempts : cfg_.max_check_attempts;
+    return ov_ != nullptr && ov_->max_check_attempts ? *ov_->max_check_attempts : cfg_.max_check_attempts;
   }
 
   // "config:<key>=<configured>" and "<key>=<now>", only when they differ (as Naemon writes them).
   void flag(Out& o, Flag f) const {
     const bool configured = configured_flag(cfg_, f);
-    const std::optional<bool>& retained = mod_ != nullptr ? mod_->flags[static_cast<std::size_t>(f)] : k_none;
-    const bool now = retained.value_or(configured);
+    const bool now = (st_.flags & state::flag_bit(f)) != 0;
     if (now == configured) return;
     const FlagInfo& info = flag_info(f);
     o.raw("config:");
@@ -140,9 +133,9 @@ class ObjectView {
     }
   }
   void acknowledgement(Out& o) const {
-    o.flag("problem_has_been_acknowledged=", acknowledged_);
-    o.num("acknowledgement_type=", acknowledged_ ? ex_.acknowledgement_type : 0);
-    o.time("acknowledgement_end_time=", acknowledged_ ? ex_.acknowledgement_end_time : 0);
+    o.flag("problem_has_been_acknowledged=", st_.problem_has_been_acknowledged);
+    o.num("acknowledgement_type=", st_.acknowledgement_type);
+    o.time("acknowledgement_end_time=", st_.acknowledgement_end_time);
   }
   // Naemon stamps last_update whenever it touches the object; Vedette keeps no such stamp, so the later of
   // the last check and the stamp read at start-up stands in for it.
@@ -157,14 +150,12 @@ class ObjectView {
   }
   void custom_variables(Out& o) const {
     for (const model::CustomVariable& v : cfg_.custom_variables) {
-      const ModifiedVariable* changed = nullptr;
-      if (mod_ != nullptr && modified(k_modattr_custom_variable)) {
-        for (const ModifiedVariable& m : mod_->custom_variables) {
-          if (m.name == v.name) changed = &m;
-        }
-      }
+      const std::string* changed =
+          ov_ != nullptr && (st_.modified_attributes & k_modattr_custom_variable) != 0
+              ? ov_->custom_variable(v.name)
+              : nullptr;
       if (changed != nullptr) {
-        o.custom("", v.name, true, changed->value);
+        o.custom("", v.name, true, *changed);
       } else {
         o.custom("", v.name, false, v.value);
       }
@@ -172,14 +163,11 @@ class ObjectView {
   }
 
  private:
-  static constexpr std::optional<bool> k_none{};
-
   const Snapshot& s_;
   const model::Checkable& cfg_;
   const CheckableExtras& ex_;
   const ObjectStatus& st_;
-  const ModifiedAttributes* mod_ = nullptr;
-  bool acknowledged_ = false;
+  const state::Overrides* ov_;
   bool notifications_valid_ = false;
 };
 
@@ -196,15 +184,11 @@ void write_outputs(Out& o, const Snapshot& s, const ObjectStatus& st) {
 void write_head(Out& o, const Snapshot& s, const model::Checkable& c, const ObjectView& v,
                 const ObjectStatus& st, unsigned long mask) {
   const CheckableExtras& ex = v.ex();
-  o.unum("modified_attributes=", ex.modified_attributes & ~mask);
-  o.str("check_command=",
-        v.command(c.check_command, &ModifiedAttributes::check_command, k_modattr_check_command));
-  o.str("check_period=",
-        v.period(c.check_period, &ModifiedAttributes::check_period, k_modattr_check_timeperiod));
-  o.str("notification_period=", v.period(c.notification_period, &ModifiedAttributes::notification_period,
-                                         k_modattr_notification_timeperiod));
-  o.str("event_handler=",
-        v.command(c.event_handler, &ModifiedAttributes::event_handler, k_modattr_event_handler_command));
+  o.unum("modified_attributes=", st.modified_attributes & ~mask);
+  o.str("check_command=", v.command(c.check_command, &state::Overrides::check_command));
+  o.str("check_period=", v.period(c.check_period, &state::Overrides::check_period));
+  o.str("notification_period=", v.period(c.notification_period, &state::Overrides::notification_period));
+  o.str("event_handler=", v.command(c.event_handler, &state::Overrides::event_handler));
   o.flag("has_been_checked=", st.has_been_checked);
   o.fixed<3>("check_execution_time=", st.execution_time);
   o.fixed<3>("check_latency=", st.latency);
@@ -337,8 +321,8 @@ void write_contact(Out& o, const Snapshot& s, const model::Contact& c, const Con
   flag("host_notifications_enabled", c.host_notifications_enabled, e.host_notifications_enabled);
   flag("service_notifications_enabled", c.service_notifications_enabled, e.service_notifications_enabled);
   for (const model::CustomVariable& v : c.custom_variables) {
-    const ModifiedVariable* changed = nullptr;
-    for (const ModifiedVariable& m : e.custom_variables) {
+    const ChangedVariable* changed = nullptr;
+    for (const ChangedVariable& m : e.custom_variables) {
       if (m.name == v.name) changed = &m;
     }
     o.custom("", v.name, changed != nullptr, changed != nullptr ? std::string_view(changed->value) : v.value);

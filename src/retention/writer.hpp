@@ -12,9 +12,9 @@
 // publish() never waits for the disk; stats() and wait_idle() may be called on any thread.
 //
 // What Vedette writes for fields its engine does not track yet (carried.hpp): the value read at start-up,
-// except that an acknowledgement is dropped once the state it acknowledged is over and the notification
-// fields once the state has changed since the file was read (still_valid(), which status.dat follows too):
-// Naemon clears both on those changes and Vedette cannot follow them yet.
+// except that the notification fields are dropped once the state has changed since the file was read
+// (notifications_still_valid(), which status.dat follows too): Naemon clears them on a state change and
+// Vedette cannot follow that yet.
 #pragma once
 
 #include "retention/snapshot.hpp"

@@ -2,7 +2,10 @@
 // arrays indexed by the same ids. The engine changes it (core thread only); retention/ saves and restores it.
 #pragma once
 
+#include "state/attributes.hpp"
+
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace vedette::state {
@@ -34,7 +37,42 @@ struct CheckState {
   std::string plugin_output;
   std::string long_plugin_output;
   std::string perf_data;
+  // What commands changed (state/attributes.hpp): the enable flags now, one bit per Flag (configured_flags()
+  // at start), the MODATTR_* bits of what differs from the configuration, and the changed values, if any.
+  unsigned long modified_attributes = 0;
+  // ACKNOWLEDGE_*_PROBLEM: Naemon's problem_has_been_acknowledged, acknowledgement_type (1 normal: ends with
+  // any state change; 2 sticky: ends with the recovery) and acknowledgement_end_time (0: never expires).
+  Time acknowledgement_end_time = 0;
+  std::uint8_t acknowledgement_type = 0;
+  bool problem_has_been_acknowledged = false;
+  std::uint8_t flags = 0;
+  std::shared_ptr<const Overrides> overrides;
+
+  [[nodiscard]] bool enabled(Flag f) const { return (flags & flag_bit(f)) != 0; }
+  void clear_acknowledgement() {
+    problem_has_been_acknowledged = false;
+    acknowledgement_type = 0;
+    acknowledgement_end_time = 0;
+  }
+  void set_enabled(Flag f, bool on) {
+    flags =
+        on ? static_cast<std::uint8_t>(flags | flag_bit(f)) : static_cast<std::uint8_t>(flags & ~flag_bit(f));
+  }
 };
+
+// The values in effect for an object: changed by a command (Overrides) or else configured.
+[[nodiscard]] inline double check_interval_of(const model::Checkable& c, const CheckState& s) {
+  return s.overrides != nullptr && s.overrides->check_interval ? *s.overrides->check_interval
+                                                               : c.check_interval;
+}
+[[nodiscard]] inline double retry_interval_of(const model::Checkable& c, const CheckState& s) {
+  return s.overrides != nullptr && s.overrides->retry_interval ? *s.overrides->retry_interval
+                                                               : c.retry_interval;
+}
+[[nodiscard]] inline int max_check_attempts_of(const model::Checkable& c, const CheckState& s) {
+  return s.overrides != nullptr && s.overrides->max_check_attempts ? *s.overrides->max_check_attempts
+                                                                   : c.max_check_attempts;
+}
 
 struct ServiceState : CheckState {
   bool host_problem_at_last_check = false;

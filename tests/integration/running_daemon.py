@@ -138,12 +138,15 @@ class RunningVedette:
         os.replace(tmp, self.path(name))
 
     def start(self):
-        self.stdout = open(self.path("stdout.txt"), "w")
+        if getattr(self, "stdout", None):  # a restart: the previous run's file
+            self.stdout.close()
+        self.stdout = open(self.path("stdout.txt"), "a")
+        started_before = self.log().count("LOG VERSION: 2.0")  # a restart appends to the same log
         command = [vedette_test.vedette_bin()] + self.options + [self.path("vedette.cfg")]
         self.proc = subprocess.Popen(command, cwd=self.dir, stdin=subprocess.DEVNULL, stdout=self.stdout,
                                      stderr=subprocess.STDOUT)
         self.testcase.addCleanup(self.kill)
-        self.wait_for(r"LOG VERSION: 2\.0")
+        self.wait_for(r"LOG VERSION: 2\.0", count=started_before + 1)
 
     def log(self):
         try:

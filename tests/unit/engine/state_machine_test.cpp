@@ -142,6 +142,34 @@ TEST_F(ServiceStateTest, PassiveResultsAreLoggedPerSetting) {
   EXPECT_EQ(svc_.check_type, CheckType::passive);
 }
 
+// Naemon's rules: a normal acknowledgement ends with the next state change (not when the problem only turns
+// hard), a sticky one survives changes between problems and ends with the recovery.
+TEST_F(ServiceStateTest, AcknowledgementsEndAsInNaemon) {
+  rules_.max_check_attempts = 2;
+  check(2);  // CRITICAL, soft 1
+  svc_.problem_has_been_acknowledged = true;
+  svc_.acknowledgement_type = 1;
+  ServiceEffects fx = check(2);  // hard now: a hard change within the same state
+  EXPECT_TRUE(fx.hard_state_change);
+  EXPECT_FALSE(fx.acknowledgement_ended);
+  EXPECT_TRUE(svc_.problem_has_been_acknowledged);
+  fx = check(1);  // WARNING: a state change
+  EXPECT_TRUE(fx.acknowledgement_ended);
+  EXPECT_FALSE(svc_.problem_has_been_acknowledged);
+  EXPECT_EQ(svc_.acknowledgement_type, 0);
+
+  svc_.problem_has_been_acknowledged = true;
+  svc_.acknowledgement_type = 2;  // sticky
+  svc_.acknowledgement_end_time = now_ + 3600;
+  fx = check(2);
+  EXPECT_FALSE(fx.acknowledgement_ended);
+  EXPECT_TRUE(svc_.problem_has_been_acknowledged);
+  fx = check(0);
+  EXPECT_TRUE(fx.acknowledgement_ended);
+  EXPECT_FALSE(svc_.problem_has_been_acknowledged);
+  EXPECT_EQ(svc_.acknowledgement_end_time, 0);
+}
+
 class HostStateTest : public ::testing::Test {
  protected:
   HostEffects check(int rc, bool any_parent_up = true, bool has_parents = false) {
@@ -175,6 +203,20 @@ TEST_F(HostStateTest, DownSoftThenHardThenRecovery) {
   EXPECT_EQ(host_.state_type, StateType::hard);
   EXPECT_EQ(host_.current_attempt, 1);
   EXPECT_TRUE(fx.check_neighbours_after_recovery);
+}
+
+TEST_F(HostStateTest, AcknowledgementsEndAsInNaemon) {
+  check(2);
+  check(2);
+  host_.problem_has_been_acknowledged = true;
+  host_.acknowledgement_type = 1;
+  HostEffects fx = check(2);  // DOWN turns hard: not a state change
+  EXPECT_FALSE(fx.acknowledgement_ended);
+  EXPECT_TRUE(host_.problem_has_been_acknowledged);
+  host_.acknowledgement_type = 2;  // sticky: a recovery ends it
+  fx = check(0);
+  EXPECT_TRUE(fx.acknowledgement_ended);
+  EXPECT_FALSE(host_.problem_has_been_acknowledged);
 }
 
 TEST_F(HostStateTest, WarningMeansUpUnlessAggressive) {

@@ -4,6 +4,7 @@
 #include "io/status_file.hpp"
 
 #include "config/loader.hpp"
+#include "engine/reload.hpp"
 #include "engine/retained_status.hpp"
 #include "engine/status_snapshot.hpp"
 #include "retention/carried.hpp"
@@ -289,8 +290,7 @@ class Fixture {
     cfg = config::load_configuration(dir.file("naemon.cfg"), files, diags);
     EXPECT_FALSE(diags.has_errors());
     EXPECT_TRUE(cfg.model != nullptr);
-    hosts.resize(cfg.model->hosts.size());
-    services.resize(cfg.model->services.size());
+    engine::initial_states(*cfg.model, hosts, services);
 
     engine::HostState& h = hosts.at(0);
     h.has_been_checked = true;
@@ -349,7 +349,9 @@ class Fixture {
   std::shared_ptr<const StatusExtras> retained(std::shared_ptr<const retention::Carried> carried,
                                                std::span<const retention::Comment> comments = {},
                                                std::span<const retention::Downtime> downtimes = {}) const {
-    return std::make_shared<engine::RetainedStatus>(*cfg.model, std::move(carried), comments, downtimes);
+    return std::make_shared<engine::RetainedStatus>(
+        *cfg.model, std::move(carried),
+        std::make_shared<const std::vector<state::Comment>>(comments.begin(), comments.end()), downtimes);
   }
 
   TempDir dir;
@@ -571,21 +573,21 @@ TEST(StatusFile, ScheduledDowntimeDepthCountsDowntimesInEffect) {
                        {{"scheduled_downtime_depth=0", "scheduled_downtime_depth=2"}}));
 }
 
-// HTTP is CRITICAL since 1700000200, as when retention.dat was read: its acknowledgement and notification
-// fields still hold and are written where Naemon writes them, as are the ids, times, flapping values and
-// modified attributes; likewise the contact's.
+// HTTP is CRITICAL since 1700000200, as when retention.dat was read: its notification fields still hold and
+// are written where Naemon writes them, as are the ids, times and flapping values, and the acknowledgement
+// and modified attributes of the hot state; likewise the contact's.
 TEST(StatusFile, CarriedFieldsOfAnAcknowledgedService) {
   Fixture f;
   auto carried = f.carried();
   retention::CheckableExtras& e = carried->services.at(0);
   e.read_last_state_change = 1700000200;
-  e.problem_has_been_acknowledged = true;
-  e.acknowledgement_type = 1;
-  e.acknowledgement_end_time = 1700009000;
+  f.services.at(0).problem_has_been_acknowledged = true;
+  f.services.at(0).acknowledgement_type = 1;
+  f.services.at(0).acknowledgement_end_time = 1700009000;
   e.current_notification_number = 3;
   e.current_notification_id = text_ref(*carried, "4b8e-notification");
   e.last_notification = 1700000210;
-  e.modified_attributes = 2;
+  f.services.at(0).modified_attributes = 2;  // hot state now, written alongside
   e.last_event_id = 11;
   e.current_event_id = 12;
   e.current_problem_id = text_ref(*carried, "4b8e-problem");
@@ -641,12 +643,13 @@ TEST(StatusFile, CarriedFieldsOfAnAcknowledgedHost) {
   auto carried = f.carried();
   retention::CheckableExtras& e = carried->hosts.at(0);
   e.read_last_state_change = 1700000050;
-  e.problem_has_been_acknowledged = true;
-  e.acknowledgement_type = 2;
+  f.hosts.at(0).problem_has_been_acknowledged = true;
+  f.hosts.at(0).acknowledgement_type = 2;
   e.current_notification_number = 1;
   e.last_notification = 1700000060;
-  const std::string plain = f.format(nullptr);
   const std::string out = f.format(f.retained(carried));
+  f.hosts.at(0).clear_acknowledgement();
+  const std::string plain = f.format(nullptr);
   EXPECT_EQ(block(out, "hoststatus {"),
             with_lines(block(plain, "hoststatus {"),
                        {
@@ -657,16 +660,13 @@ TEST(StatusFile, CarriedFieldsOfAnAcknowledgedHost) {
                        }));
 }
 
-// The retention writer's rule (retention::still_valid): once the state has changed since retention.dat was
-// read, a normal acknowledgement and the notification number and id are gone (Naemon clears them on the
-// change); a sticky acknowledgement stays while the problem lasts, and nothing stays once it is over.
-TEST(StatusFile, StaleAcknowledgementAndNotificationFieldsAreDropped) {
+// The retention writer's rule (retention::notifications_still_valid): once the state has changed since
+// retention.dat was read, the notification number and id are gone (Naemon clears them on the change).
+TEST(StatusFile, StaleNotificationFieldsAreDropped) {
   Fixture f;
   auto carried = f.carried();
   retention::CheckableExtras& e = carried->services.at(0);
   e.read_last_state_change = 1700000100;  // HTTP changed state since (at 1700000200)
-  e.problem_has_been_acknowledged = true;
-  e.acknowledgement_type = 1;
   e.current_notification_number = 3;
   e.current_notification_id = text_ref(*carried, "4b8e-notification");
   e.last_notification = 1700000110;
@@ -675,11 +675,11 @@ TEST(StatusFile, StaleAcknowledgementAndNotificationFieldsAreDropped) {
   const std::string plain = block(f.format(nullptr), "servicestatus {");
   EXPECT_EQ(block(f.format(f.retained(carried)), "servicestatus {"), with_lines(plain, {last_notification}));
 
-  e.acknowledgement_type = 2;  // sticky
+  e.read_last_state_change = 1700000200;  // the same state: the fields hold until it is over
   EXPECT_EQ(block(f.format(f.retained(carried)), "servicestatus {"),
             with_lines(plain, {last_notification,
-                               {"problem_has_been_acknowledged=0", "problem_has_been_acknowledged=1"},
-                               {"acknowledgement_type=0", "acknowledgement_type=2"}}));
+                               {"current_notification_number=0", "current_notification_number=3"},
+                               {"current_notification_id=", "current_notification_id=4b8e-notification"}}));
 
   f.services.at(0).current_state = 0;  // recovered
   EXPECT_EQ(block(f.format(f.retained(carried)), "servicestatus {"),
@@ -693,9 +693,7 @@ TEST(StatusFile, CarriedOfAnotherModelIsIgnored) {
   Fixture other;
   auto carried = other.carried();
   carried->services.at(0).read_last_state_change = 1700000200;
-  carried->services.at(0).problem_has_been_acknowledged = true;
-  carried->services.at(0).acknowledgement_type = 1;
-  carried->services.at(0).modified_attributes = 2;
+  carried->services.at(0).current_notification_number = 3;
   EXPECT_EQ(f.format(f.retained(carried)), k_expected);
   const std::vector<retention::Comment> comments{{.host_name = "web", .comment_id = 1, .comment_data = "x"}};
   EXPECT_EQ(f.format(other.retained(other.carried(), comments)), k_expected);

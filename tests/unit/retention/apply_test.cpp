@@ -245,17 +245,14 @@ TEST(RetentionApply, PerObjectRetainFlags) {
                                           "problem_has_been_acknowledged=1\n}\n");
   // db: retain_status_information 0 keeps the initial state; its non-status information is retained.
   EXPECT_EQ(l.host("db").current_state, 0);
-  const CheckableExtras* db = r.carried->host(l.host_id("db"));
-  ASSERT_NE(db, nullptr);
-  EXPECT_EQ(db->modified_attributes, 2u);
-  EXPECT_FALSE(r.carried->flag(l.cfg.model->host(l.host_id("db")), db, Flag::active_checks));
+  EXPECT_EQ(l.host("db").modified_attributes, 2u);
+  EXPECT_FALSE(l.host("db").enabled(Flag::active_checks));
   // cache: retain_nonstatus_information 0 forgets modified attributes and acknowledgements.
+  (void)r;
   EXPECT_EQ(l.host("cache").current_state, 1);
-  const CheckableExtras* cache = r.carried->host(l.host_id("cache"));
-  ASSERT_NE(cache, nullptr);
-  EXPECT_EQ(cache->modified_attributes, 0u);
-  EXPECT_FALSE(cache->problem_has_been_acknowledged);
-  EXPECT_TRUE(r.carried->flag(l.cfg.model->host(l.host_id("cache")), cache, Flag::active_checks));
+  EXPECT_EQ(l.host("cache").modified_attributes, 0u);
+  EXPECT_FALSE(l.host("cache").problem_has_been_acknowledged);
+  EXPECT_TRUE(l.host("cache").enabled(Flag::active_checks));
 }
 
 TEST(RetentionApply, ModifiedAttributesOfAService) {
@@ -282,24 +279,24 @@ TEST(RetentionApply, ModifiedAttributesOfAService) {
                                           "_OWNER=1;dba\n"
                                           "_UNKNOWN=1;x\n"
                                           "}\n");
+  (void)r;
   const model::Service& cfg = l.cfg.model->service(l.service_id("web", "HTTP"));
-  const CheckableExtras* e = r.carried->service(l.service_id("web", "HTTP"));
-  ASSERT_NE(e, nullptr);
+  const state::ServiceState& st = l.service("web", "HTTP");
   // Gone: the notification period and the event handler no longer exist.
-  EXPECT_EQ(e->modified_attributes,
+  EXPECT_EQ(st.modified_attributes,
             attrs & ~(k_modattr_notification_timeperiod | k_modattr_event_handler_command));
-  const ModifiedAttributes* m = r.carried->modified_of(*e);
+  const state::Overrides* m = st.overrides.get();
   ASSERT_NE(m, nullptr);
-  EXPECT_FALSE(r.carried->flag(cfg, e, Flag::notifications));
-  EXPECT_TRUE(r.carried->flag(cfg, e, Flag::active_checks));
-  EXPECT_TRUE(r.carried->flag(cfg, e, Flag::passive_checks));
+  EXPECT_FALSE(st.enabled(Flag::notifications));
+  EXPECT_TRUE(st.enabled(Flag::active_checks));
+  EXPECT_TRUE(st.enabled(Flag::passive_checks));
   EXPECT_EQ(m->check_command, "check_a!y");
   EXPECT_EQ(m->check_period, "work");
   EXPECT_FALSE(m->notification_period.has_value());
   EXPECT_FALSE(m->event_handler.has_value());
-  EXPECT_DOUBLE_EQ(r.carried->check_interval(cfg, e), 15.0);
-  EXPECT_DOUBLE_EQ(r.carried->retry_interval(cfg, e), 1.0);  // a negative interval is not taken
-  EXPECT_EQ(r.carried->max_check_attempts(cfg, e), 7);
+  EXPECT_DOUBLE_EQ(state::check_interval_of(cfg, st), 15.0);
+  EXPECT_DOUBLE_EQ(state::retry_interval_of(cfg, st), 1.0);  // a negative interval is not taken
+  EXPECT_EQ(state::max_check_attempts_of(cfg, st), 7);
   ASSERT_EQ(m->custom_variables.size(), 1u);
   EXPECT_EQ(m->custom_variables[0].name, "OWNER");
   EXPECT_EQ(m->custom_variables[0].value, "dba");
@@ -310,7 +307,8 @@ TEST(RetentionApply, CustomVariableBitDroppedWhenNoVariableWasModified) {
   const ApplyResult r = apply_text(l, info() +
                                           "service {\nhost_name=web\nservice_description=HTTP\n"
                                           "modified_attributes=32768\n_OWNER=0;ops\n}\n");
-  EXPECT_EQ(r.carried->service(l.service_id("web", "HTTP"))->modified_attributes, 0u);
+  (void)r;
+  EXPECT_EQ(l.service("web", "HTTP").modified_attributes, 0u);
 }
 
 TEST(RetentionApply, AttributeMasksDropBitsOnRead) {
@@ -333,18 +331,16 @@ TEST(RetentionApply, AttributeMasksDropBitsOnRead) {
   EXPECT_FALSE(l.cfg.main.enable_flap_detection);  // the bit was masked out: configured value stays
   EXPECT_FALSE(l.cfg.main.execute_service_checks);
 
-  const model::Host& host = l.cfg.model->host(l.host_id("web"));
-  const CheckableExtras* h = r.carried->host(l.host_id("web"));
-  EXPECT_EQ(h->modified_attributes, 2u);
-  EXPECT_TRUE(r.carried->flag(host, h, Flag::notifications));
-  EXPECT_FALSE(r.carried->flag(host, h, Flag::active_checks));
+  const state::HostState& h = l.host("web");
+  EXPECT_EQ(h.modified_attributes, 2u);
+  EXPECT_TRUE(h.enabled(Flag::notifications));
+  EXPECT_FALSE(h.enabled(Flag::active_checks));
 
   // The service mask applies to services (Naemon's reader applies the host mask there).
-  const model::Service& svc = l.cfg.model->service(l.service_id("web", "HTTP"));
-  const CheckableExtras* s = r.carried->service(l.service_id("web", "HTTP"));
-  EXPECT_EQ(s->modified_attributes, 1u);
-  EXPECT_FALSE(r.carried->flag(svc, s, Flag::notifications));
-  EXPECT_TRUE(r.carried->flag(svc, s, Flag::active_checks));
+  const state::ServiceState& s = l.service("web", "HTTP");
+  EXPECT_EQ(s.modified_attributes, 1u);
+  EXPECT_FALSE(s.enabled(Flag::notifications));
+  EXPECT_TRUE(s.enabled(Flag::active_checks));
 }
 
 TEST(RetentionApply, ProgramStateOnlyWithUseRetainedProgramState) {
@@ -388,12 +384,11 @@ TEST(RetentionApply, AcknowledgementsThatExpiredAreDropped) {
                         "service {\nhost_name=web\nservice_description=Disk\ncurrent_state=2\n"
                         "problem_has_been_acknowledged=1\nacknowledgement_type=2\nacknowledgement_end_time=" +
                         std::to_string(k_now + 1) + "\n}\n");
-  const CheckableExtras* http = r.carried->service(l.service_id("web", "HTTP"));
-  EXPECT_FALSE(http->problem_has_been_acknowledged);
-  EXPECT_EQ(http->acknowledgement_type, 0);
-  const CheckableExtras* disk = r.carried->service(l.service_id("web", "Disk"));
-  EXPECT_TRUE(disk->problem_has_been_acknowledged);
-  EXPECT_EQ(disk->acknowledgement_type, 2);
+  (void)r;
+  EXPECT_FALSE(l.service("web", "HTTP").problem_has_been_acknowledged);
+  EXPECT_EQ(l.service("web", "HTTP").acknowledgement_type, 0);
+  EXPECT_TRUE(l.service("web", "Disk").problem_has_been_acknowledged);
+  EXPECT_EQ(l.service("web", "Disk").acknowledgement_type, 2);
 }
 
 TEST(RetentionApply, CommentsFollowNaemonsRestoreRules) {

@@ -84,9 +84,9 @@ TEST_F(NaemonFixture, HostStates) {
   const CheckableExtras& beta_x = host_extras("beta");
   EXPECT_EQ(r_.carried->str(beta_x.current_problem_id), "b0334d83-1a1c-47e9-8bf0-57742ceffbed");
   EXPECT_EQ(beta_x.current_event_id, 4u);
-  EXPECT_EQ(beta_x.modified_attributes, k_modattr_check_timeperiod);  // CHANGE_HOST_CHECK_TIMEPERIOD
-  ASSERT_NE(r_.carried->modified_of(beta_x), nullptr);
-  EXPECT_EQ(r_.carried->modified_of(beta_x)->check_period, "workhours");
+  EXPECT_EQ(beta.modified_attributes, k_modattr_check_timeperiod);  // CHANGE_HOST_CHECK_TIMEPERIOD
+  ASSERT_NE(beta.overrides, nullptr);
+  EXPECT_EQ(beta.overrides->check_period, "workhours");
 
   // Two passive DOWN results with passive_host_checks_are_soft: SOFT, attempt 2 of 3.
   const state::HostState& delta = l_.host("delta");
@@ -134,22 +134,23 @@ TEST_F(NaemonFixture, ServiceStates) {
   EXPECT_EQ(two.perf_data, "var=91% home=40%");
   EXPECT_FALSE(l_.service("gamma", "pending").has_been_checked);
 
-  const CheckableExtras& acked = service_extras("alpha", "acked");
+  const state::ServiceState& acked = l_.service("alpha", "acked");
   EXPECT_TRUE(acked.problem_has_been_acknowledged);
   EXPECT_EQ(acked.acknowledgement_type, 2);  // sticky
 }
 
 TEST_F(NaemonFixture, ModifiedAttributesAndProgramState) {
   const model::Service& cfg = l_.cfg.model->service(l_.service_id("alpha", "modified"));
-  const CheckableExtras& e = service_extras("alpha", "modified");
+  const state::ServiceState& e = l_.service("alpha", "modified");
   EXPECT_EQ(e.modified_attributes, k_modattr_notifications_enabled | k_modattr_active_checks_enabled |
                                        k_modattr_normal_check_interval | k_modattr_custom_variable);
-  EXPECT_FALSE(r_.carried->flag(cfg, &e, Flag::notifications));
-  EXPECT_FALSE(r_.carried->flag(cfg, &e, Flag::active_checks));
-  EXPECT_TRUE(r_.carried->flag(cfg, &e, Flag::passive_checks));
-  EXPECT_DOUBLE_EQ(r_.carried->check_interval(cfg, &e), 15.0);
-  ASSERT_EQ(r_.carried->modified_of(e)->custom_variables.size(), 1u);
-  EXPECT_EQ(r_.carried->modified_of(e)->custom_variables[0].value, "dba");
+  EXPECT_FALSE(e.enabled(Flag::notifications));
+  EXPECT_FALSE(e.enabled(Flag::active_checks));
+  EXPECT_TRUE(e.enabled(Flag::passive_checks));
+  EXPECT_DOUBLE_EQ(state::check_interval_of(cfg, e), 15.0);
+  ASSERT_NE(e.overrides, nullptr);
+  ASSERT_EQ(e.overrides->custom_variables.size(), 1u);
+  EXPECT_EQ(e.overrides->custom_variables[0].value, "dba");
 
   // DISABLE_EVENT_HANDLERS and DISABLE_FLAP_DETECTION (modified_*_attributes=24).
   EXPECT_FALSE(l_.cfg.main.enable_event_handlers);

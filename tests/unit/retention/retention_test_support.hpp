@@ -3,6 +3,7 @@
 #pragma once
 
 #include "config/loader.hpp"
+#include "engine/reload.hpp"
 #include "retention/apply.hpp"
 #include "state/check_state.hpp"
 
@@ -68,18 +69,7 @@ class Loaded {
   }
 
   // As engine::Core does before anything is applied.
-  void reset_state() {
-    hosts.assign(cfg.model->hosts.size(), {});
-    services.assign(cfg.model->services.size(), {});
-    for (std::size_t i = 0; i < hosts.size(); ++i) {
-      hosts[i].current_state = cfg.model->hosts[i].initial_state;
-      hosts[i].last_state = hosts[i].last_hard_state = hosts[i].current_state;
-    }
-    for (std::size_t i = 0; i < services.size(); ++i) {
-      services[i].current_state = cfg.model->services[i].initial_state;
-      services[i].last_state = services[i].last_hard_state = services[i].current_state;
-    }
-  }
+  void reset_state() { engine::initial_states(*cfg.model, hosts, services); }
 
   [[nodiscard]] Target target() { return {*cfg.model, cfg.main, hosts, services}; }
 
