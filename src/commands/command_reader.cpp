@@ -232,6 +232,19 @@ engine::Acknowledgement acknowledgement(const ExternalCommand& cmd, std::size_t 
   return a;
 }
 
+// The downtime of SCHEDULE_*_DOWNTIME from the field after the object: start, end, fixed, trigger_id,
+// duration, author, comment.
+engine::DowntimeRequest downtime_request(const ExternalCommand& cmd, std::size_t first) {
+  return {.entry_time = cmd.entry_time,
+          .start_time = cmd.number(first),
+          .end_time = cmd.number(first + 1),
+          .fixed = cmd.number(first + 2) != 0,
+          .triggered_by = static_cast<unsigned long>(cmd.number(first + 3)),
+          .duration = static_cast<unsigned long>(cmd.number(first + 4)),
+          .author = cmd.args[first + 5],
+          .comment = cmd.args[first + 6]};
+}
+
 // Naemon registers these but refuses them (a check command or handler set from outside would run arbitrary
 // commands): "External command failed".
 bool is_refused_by_naemon(std::string_view name) {
@@ -324,6 +337,90 @@ void CommandReader::process_file(const std::string& path, bool remove) {
   if (remove) ::unlink(path.c_str());
 }
 
+// SCHEDULE_*_DOWNTIME for each object of the command's scope. A single object's refused downtime fails the
+// command, as in Naemon; in the group and host-services forms Naemon goes on with the others.
+void CommandReader::schedule_downtimes(const ExternalCommand& cmd) {
+  const model::Model& model = core_.model();
+  const std::string_view name = cmd.name;
+  auto failed = [&] {
+    core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
+  };
+  if (name == "SCHEDULE_SVC_DOWNTIME") {
+    if (core_.schedule_downtime(model.find_service(cmd.args[0], cmd.args[1]), downtime_request(cmd, 2)) == 0)
+      failed();
+    return;
+  }
+  const engine::DowntimeRequest r = downtime_request(cmd, 1);
+  if (name == "SCHEDULE_HOST_DOWNTIME") {
+    if (core_.schedule_downtime(model.host_by_name.find(cmd.args[0])->second, r) == 0) failed();
+  } else if (name == "SCHEDULE_HOST_SVC_DOWNTIME") {
+    for (model::ServiceId s : model.host(model.host_by_name.find(cmd.args[0])->second).services)
+      (void)core_.schedule_downtime(s, r);
+  } else if (name == "SCHEDULE_AND_PROPAGATE_HOST_DOWNTIME" ||
+             name == "SCHEDULE_AND_PROPAGATE_TRIGGERED_HOST_DOWNTIME") {
+    core_.schedule_propagated_downtime(model.host_by_name.find(cmd.args[0])->second, r,
+                                       name == "SCHEDULE_AND_PROPAGATE_TRIGGERED_HOST_DOWNTIME");
+  } else if (name == "SCHEDULE_HOSTGROUP_HOST_DOWNTIME" || name == "SCHEDULE_HOSTGROUP_SVC_DOWNTIME") {
+    const model::Hostgroup& g =
+        model.hostgroups[model::index(model.hostgroup_by_name.find(cmd.args[0])->second)];
+    for (model::HostId h : g.members) {
+      if (name == "SCHEDULE_HOSTGROUP_HOST_DOWNTIME") {
+        (void)core_.schedule_downtime(h, r);
+      } else {
+        for (model::ServiceId s : model.host(h).services) (void)core_.schedule_downtime(s, r);
+      }
+    }
+  } else if (name == "SCHEDULE_SERVICEGROUP_HOST_DOWNTIME" || name == "SCHEDULE_SERVICEGROUP_SVC_DOWNTIME") {
+    const model::Servicegroup& g =
+        model.servicegroups[model::index(model.servicegroup_by_name.find(cmd.args[0])->second)];
+    std::vector<bool> host_done(model.hosts.size(), false);
+    for (model::ServiceId s : g.listed_members) {
+      if (name == "SCHEDULE_SERVICEGROUP_SVC_DOWNTIME") {
+        (void)core_.schedule_downtime(s, r);
+        continue;
+      }
+      const model::HostId h = model.service(s).host;
+      if (host_done[model::index(h)]) continue;
+      host_done[model::index(h)] = true;
+      (void)core_.schedule_downtime(h, r);
+    }
+  }
+}
+
+// DEL_DOWNTIME_BY_HOST_NAME / _BY_HOSTGROUP_NAME / _BY_START_TIME_COMMENT: how many downtimes matched.
+std::size_t CommandReader::delete_downtimes(const ExternalCommand& cmd) {
+  const model::Model& model = core_.model();
+  auto text = [](std::string_view v) { return v.empty() ? std::nullopt : std::optional<std::string>(v); };
+  if (cmd.name == "DEL_DOWNTIME_BY_START_TIME_COMMENT") {
+    if (cmd.number(0) == 0 && cmd.args[1].empty()) return 0;  // Naemon: no filter, an error
+    return core_.delete_downtimes({.start_time = cmd.number(0), .comment = text(cmd.args[1])});
+  }
+  const bool by_group = cmd.name == "DEL_DOWNTIME_BY_HOSTGROUP_NAME";
+  const std::size_t first = by_group ? 1 : 0;  // hostname;service_description;start_time;comment
+  const std::string_view host_name = cmd.args[first];
+  engine::DowntimeFilter filter{.service_description = text(cmd.args[first + 1]),
+                                .start_time = cmd.number(first + 2),
+                                .comment = text(cmd.args[first + 3])};
+  if (!by_group) {
+    if (!host_name.empty()) {
+      const auto it = model.host_by_name.find(host_name);
+      if (it == model.host_by_name.end()) return 0;
+      filter.host = it->second;
+    }
+    return core_.delete_downtimes(filter);
+  }
+  // Each member of the group, or only the one named (Naemon skips the one named instead: a bug).
+  std::size_t matched = 0;
+  const model::Hostgroup& g =
+      model.hostgroups[model::index(model.hostgroup_by_name.find(cmd.args[0])->second)];
+  for (model::HostId h : g.members) {
+    if (!host_name.empty() && model.host(h).name != host_name) continue;
+    filter.host = h;
+    matched += core_.delete_downtimes(filter);
+  }
+  return matched;
+}
+
 void CommandReader::dispatch(const ExternalCommand& cmd) {
   const model::Model& model = core_.model();
   const std::string_view name = cmd.name;
@@ -410,6 +507,14 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
     core_.delete_all_comments(model.find_service(cmd.args[0], cmd.args[1]));
   } else if (name == "DEL_ALL_HOST_COMMENTS") {
     core_.delete_all_comments(host(0));
+  } else if (name.starts_with("SCHEDULE_") && name.ends_with("_DOWNTIME")) {
+    schedule_downtimes(cmd);
+  } else if (name == "DEL_SVC_DOWNTIME" || name == "DEL_HOST_DOWNTIME") {
+    if (!core_.delete_downtime(name == "DEL_SVC_DOWNTIME", static_cast<unsigned long>(cmd.number(0))))
+      core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
+  } else if (name.starts_with("DEL_DOWNTIME_BY_")) {
+    if (delete_downtimes(cmd) == 0)
+      core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
   } else if (is_refused_by_naemon(name)) {
     core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
   } else if (name == "PROCESS_FILE") {

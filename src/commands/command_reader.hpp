@@ -38,6 +38,8 @@ class CommandReader final : public loop::FdHandler {
   std::optional<std::string> run_line(std::string_view line);
   void dispatch(const ExternalCommand& cmd);
   void process_file(const std::string& path, bool remove);
+  void schedule_downtimes(const ExternalCommand& cmd);
+  std::size_t delete_downtimes(const ExternalCommand& cmd);
 
   static constexpr int k_max_file_depth = 8;
   int file_depth_ = 0;

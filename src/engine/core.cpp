@@ -136,6 +136,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     loop_.reserve_timers(static_cast<std::uint32_t>(checks + 8));
     rotation_timer_ = loop_.add_timer(*this);
     ack_timer_ = loop_.add_timer(*this);
+    downtime_timer_ = loop_.add_timer(*this);
     service_freshness_timer_ = loop_.add_timer(*this);
     host_freshness_timer_ = loop_.add_timer(*this);
     status_timer_ = loop_.add_timer(*this);
@@ -554,6 +555,143 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     }
   }
 
+  // Downtimes of objects of the current model, by name (retention.dat's, or the ones from before a reload),
+  // each with its comment; those of objects that are gone are dropped, as Naemon drops them.
+  void load_downtimes(const std::vector<state::Downtime>& list, unsigned long next_downtime_id) {
+    downtimes_.clear();
+    downtimes_.set_next_downtime_id(next_downtime_id);
+    downtimes_.reserve(list.size());
+    const Time now = now_epoch();
+    for (const state::Downtime& d : list) {
+      const std::optional<DowntimeTarget> target =
+          downtime_target(d.is_service, d.host_name, d.service_description);
+      if (!target) continue;
+      const DowntimeAdded added = downtimes_.load(*target, d);
+      if (added.ok())
+        ensure_downtime_comment(downtimes_, comments_, added.downtime_id, now, main_.date_format);
+    }
+    arm_downtime_timer();
+  }
+
+  std::optional<DowntimeTarget> downtime_target(bool service, std::string_view host_name,
+                                                std::string_view description) const {
+    const auto host = model_->host_by_name.find(host_name);
+    if (host == model_->host_by_name.end()) return std::nullopt;
+    if (!service) return DowntimeTarget::of_host(host->second);
+    const model::ServiceId s = model_->find_service(host_name, description);
+    if (!model::is_set(s)) return std::nullopt;
+    return DowntimeTarget::of_service(host->second, s);
+  }
+
+  void arm_downtime_timer() {
+    if (const std::optional<Time> next = downtimes_.next_event_time()) {
+      arm_at_epoch(downtime_timer_, *next);
+    } else {
+      loop_.disarm_timer(downtime_timer_);
+    }
+  }
+
+  // What the downtime book says happened: Naemon's log lines, and the comment of a downtime that is gone.
+  // (DOWNTIMESTART/END/CANCELLED notifications come with the notifications.)
+  void run_downtime_events(const std::vector<DowntimeEvent>& events) {
+    for (const DowntimeEvent& e : events) {
+      if (e.alert) {
+        const std::string text = downtime_alert_text(e.kind, e.downtime);
+        if (!text.empty()) log(text);
+      }
+      if (e.kind != DowntimeEvent::Kind::started && e.downtime.comment_id != 0)
+        (void)comments_.remove(e.downtime.comment_id);
+    }
+    arm_downtime_timer();
+  }
+
+  DowntimeTarget target_of(std::uint32_t check) const {
+    if (is_service(check))
+      return DowntimeTarget::of_service(model_->services[check].host, model::ServiceId{check});
+    return DowntimeTarget::of_host(model::HostId{check - static_cast<std::uint32_t>(services_.size())});
+  }
+
+  unsigned long schedule_downtime(std::uint32_t check, const DowntimeRequest& r) {
+    const DowntimeTarget target = target_of(check);
+    state::Downtime d{
+        .is_service = target.is_service,
+        .entry_time = r.entry_time,
+        .start_time = r.start_time,
+        .end_time = r.end_time,
+        .triggered_by = r.triggered_by,
+        .fixed = r.fixed,
+        .duration = r.fixed ? static_cast<unsigned long>(r.end_time - r.start_time) : r.duration,
+        .author = std::string(r.author),
+        .comment = std::string(r.comment)};
+    if (target.is_service) {
+      d.host_name.assign(model_->services[check].host_name);
+      d.service_description.assign(model_->services[check].description);
+    } else {
+      d.host_name.assign(model_->host(target.host).name);
+    }
+    const Time now = now_epoch();
+    const DowntimeAdded added = downtimes_.schedule(target, std::move(d), now);
+    if (!added.ok()) return 0;
+    ensure_downtime_comment(downtimes_, comments_, added.downtime_id, now, main_.date_format);
+    // As Naemon's start event, a due downtime starts in the next round, not within the command: the
+    // downtimes a propagating command triggers from it are scheduled before it starts.
+    arm_downtime_timer();
+    return added.downtime_id;
+  }
+
+ public:
+  unsigned long schedule_downtime(model::ServiceId s, const DowntimeRequest& r) {
+    return schedule_downtime(check_of(s), r);
+  }
+  unsigned long schedule_downtime(model::HostId h, const DowntimeRequest& r) {
+    return schedule_downtime(check_of(h), r);
+  }
+
+  void schedule_propagated_downtime(model::HostId top, const DowntimeRequest& r, bool triggered) {
+    const unsigned long id = schedule_downtime(top, r);
+    DowntimeRequest child = r;
+    child.triggered_by = triggered ? id : 0;
+    // Naemon: each host's children first (depth-first), children in name order; a host once.
+    std::vector<bool> seen(model_->hosts.size(), false);
+    seen[model::index(top)] = true;
+    auto by_name = [&](std::vector<model::HostId> hosts) {
+      std::sort(hosts.begin(), hosts.end(), [&](model::HostId a, model::HostId b) {
+        return model_->host(a).name < model_->host(b).name;
+      });
+      return hosts;
+    };
+    std::function<void(model::HostId)> below = [&](model::HostId h) {
+      for (model::HostId c : by_name(model_->host(h).children)) {
+        if (seen[model::index(c)]) continue;
+        seen[model::index(c)] = true;
+        below(c);
+        schedule_downtime(c, child);
+      }
+    };
+    below(top);
+  }
+
+  bool delete_downtime(bool service, unsigned long id) {
+    const DowntimeRemoval removed =
+        downtimes_.unschedule(id, service ? DowntimeType::service : DowntimeType::host);
+    run_downtime_events(removed.events);
+    return removed.matched != 0;
+  }
+
+  std::size_t delete_downtimes(const DowntimeFilter& filter) {
+    const DowntimeRemoval removed = downtimes_.delete_matching(filter);
+    run_downtime_events(removed.events);
+    return removed.matched;
+  }
+
+ private:
+  // Naemon's check_pending_flex_*_downtime: a problem arms the flexible downtimes waiting for one.
+  void flexible_downtimes_on_problem(std::uint32_t check) {
+    const std::size_t armed = is_service(check) ? downtimes_.on_problem(model::ServiceId{check}, now_epoch())
+                                                : downtimes_.on_problem(target_of(check).host, now_epoch());
+    if (armed > 0) arm_downtime_timer();
+  }
+
   // Naemon's *_freshness_check_interval events; check_freshness() looks at the program switch each time.
   void schedule_freshness_checks() {
     service_freshness_due_ = host_freshness_due_ = {};
@@ -741,7 +879,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     retention_carried_ = std::move(r.applied.carried);
     retention_counters_ = r.applied.program;
     load_comments(r.applied.comments, retention_counters_.next_comment_id);
-    retained_downtimes_ = std::move(r.applied.downtimes);
+    load_downtimes(r.applied.downtimes, retention_counters_.next_downtime_id);
     retained_scheduling_ok_ = r.applied.scheduling_info_ok;
     last_program_stop_ = r.applied.last_program_stop;
     apply_main_settings();  // use_retained_program_state may have changed program-wide flags
@@ -774,6 +912,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   retention::ProgramCounters program_counters() const {
     retention::ProgramCounters c = retention_counters_;
     c.next_comment_id = comments_.next_comment_id();
+    c.next_downtime_id = downtimes_.next_downtime_id();
     return c;
   }
 
@@ -786,7 +925,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                                      .carried = retention_carried_,
                                      .now = now_epoch(),
                                      .comments = *comments_.snapshot(),
-                                     .downtimes = retained_downtimes_,
+                                     .downtimes = *downtimes_.snapshot(),
                                      .keep_alive = model_owner_});
   }
 
@@ -823,6 +962,10 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       schedule_freshness(services);
       return;
     }
+    if (id == downtime_timer_) {
+      run_downtime_events(downtimes_.advance(now_epoch()));
+      return;
+    }
     if (id == ack_timer_) {
       expire_acknowledgements();
       return;
@@ -852,12 +995,14 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     program.modified_host_attributes = retention_counters_.modified_host_attributes;
     program.modified_service_attributes = retention_counters_.modified_service_attributes;
     program.next_comment_id = comments_.next_comment_id();
-    program.next_downtime_id = retention_counters_.next_downtime_id;
+    program.next_downtime_id = downtimes_.next_downtime_id();
     program.next_event_id = retention_counters_.next_event_id;
     std::shared_ptr<const std::vector<state::Comment>> comments = comments_.snapshot();
-    if (status_retained_ == nullptr || !status_retained_->built_from(*model_, retention_carried_, comments)) {
+    std::shared_ptr<const std::vector<state::Downtime>> downtimes = downtimes_.snapshot();
+    if (status_retained_ == nullptr ||
+        !status_retained_->built_from(*model_, retention_carried_, comments, downtimes)) {
       status_retained_ = std::make_shared<const RetainedStatus>(*model_, retention_carried_,
-                                                                std::move(comments), retained_downtimes_);
+                                                                std::move(comments), std::move(downtimes));
     }
     status_.publish(
         status_snapshots_.build(*model_, main_, hosts_, services_, program, model_owner_, status_retained_));
@@ -1119,6 +1264,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       log(fmt::format("PASSIVE SERVICE CHECK: {};{};{};{}", cfg.host_name, cfg.description, st.current_state,
                       st.plugin_output));
     if (fx.acknowledgement_ended) acknowledgement_ended(check_of(sid));
+    if (st.current_state != k_state_ok && st.state_type == StateType::hard)
+      flexible_downtimes_on_problem(check_of(sid));
     if (fx.log_hard_due_to_host)
       log(fmt::format("SERVICE INFO: {};{}; Service switch to hard down state due to host down.",
                       cfg.host_name, cfg.description));
@@ -1147,6 +1294,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                           !cfg.parents.empty(), any_parent_up};
     const HostEffects fx = apply_host_result(st, rules, r, settings_, now);
     if (fx.acknowledgement_ended) acknowledgement_ended(check_of(hid));
+    if (fx.state_change && st.current_state != k_host_up) flexible_downtimes_on_problem(check_of(hid));
     if (fx.log_passive)
       log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, st.current_state, st.plugin_output));
     if (fx.log_alert)
@@ -1249,6 +1397,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     // Comments are kept as they are now (not as the reload thread saw them), by object name.
     const std::shared_ptr<const std::vector<state::Comment>> comments = comments_.snapshot();
     const unsigned long next_comment_id = comments_.next_comment_id();
+    const std::shared_ptr<const std::vector<state::Downtime>> downtimes = downtimes_.snapshot();
+    const unsigned long next_downtime_id = downtimes_.next_downtime_id();
     const auto old_services = static_cast<std::uint32_t>(services_.size());
     const auto old_checks = static_cast<std::uint32_t>(services_.size() + hosts_.size());
     const auto new_services = static_cast<std::uint32_t>(next.services.size());
@@ -1333,11 +1483,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       std::vector<HostState> hosts;
       std::vector<ServiceState> services;
       std::shared_ptr<const retention::Carried> carried;
-      std::vector<retention::Downtime> downtimes;
     };
-    auto replaced =
-        std::make_shared<Replaced>(Replaced{std::move(model_owner_), std::move(hosts_), std::move(services_),
-                                            std::move(retention_carried_), std::move(retained_downtimes_)});
+    auto replaced = std::make_shared<Replaced>(Replaced{std::move(model_owner_), std::move(hosts_),
+                                                        std::move(services_), std::move(retention_carried_)});
     cfg_ = std::move(p.configuration);
     model_owner_ = std::move(cfg_.model);
     model_ = model_owner_.get();
@@ -1352,8 +1500,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     started_before_reload_ = std::move(started);
     retention_carried_ = std::move(p.retained.carried);
     retention_counters_ = p.retained.program;
-    retained_downtimes_ = std::move(p.retained.downtimes);
     load_comments(*comments, next_comment_id);
+    load_downtimes(*downtimes, next_downtime_id);
     apply_main_settings();
     build_periods();
     add_check_timers();
@@ -1451,7 +1599,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   std::shared_ptr<const retention::Carried> retention_carried_;
   retention::ProgramCounters retention_counters_;
   CommentBook comments_;
-  std::vector<retention::Downtime> retained_downtimes_;
+  DowntimeBook downtimes_;  // after comments_: downtimes refer to their comments
+  loop::TimerId downtime_timer_ = 0;
   std::uint64_t retention_writes_seen_ = 0;
   bool autosave_pending_ = false;
   bool retained_scheduling_ok_ = false;
@@ -1560,6 +1709,21 @@ void Core::delete_all_comments(model::ServiceId service) {
 }
 void Core::delete_all_comments(model::HostId host) {
   impl_->delete_all_comments(host);
+}
+unsigned long Core::schedule_downtime(model::ServiceId service, const DowntimeRequest& request) {
+  return impl_->schedule_downtime(service, request);
+}
+unsigned long Core::schedule_downtime(model::HostId host, const DowntimeRequest& request) {
+  return impl_->schedule_downtime(host, request);
+}
+void Core::schedule_propagated_downtime(model::HostId host, const DowntimeRequest& request, bool triggered) {
+  impl_->schedule_propagated_downtime(host, request, triggered);
+}
+bool Core::delete_downtime(bool service_downtime, unsigned long downtime_id) {
+  return impl_->delete_downtime(service_downtime, downtime_id);
+}
+std::size_t Core::delete_downtimes(const DowntimeFilter& filter) {
+  return impl_->delete_downtimes(filter);
 }
 void Core::save_state() {
   impl_->save_state();

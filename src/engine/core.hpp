@@ -9,6 +9,7 @@
 
 #include "config/loader.hpp"
 #include "engine/check_state.hpp"
+#include "engine/downtime_book.hpp"
 #include "loop/clock.hpp"
 #include "loop/loop.hpp"
 #include "state/attributes.hpp"
@@ -86,6 +87,19 @@ struct UserComment {
   Time entry_time = 0;  // the command's [epoch], as Naemon takes it
 };
 
+// SCHEDULE_*_DOWNTIME: a fixed downtime lasts from start to end; a flexible one starts when the object has
+// a problem between start and end and lasts `duration` seconds.
+struct DowntimeRequest {
+  Time entry_time = 0;  // the command's [epoch]
+  Time start_time = 0;
+  Time end_time = 0;
+  bool fixed = true;
+  unsigned long triggered_by = 0;  // starts with that downtime (and is cancelled with it)
+  unsigned long duration = 0;      // seconds; a fixed downtime's is end - start
+  std::string_view author{};
+  std::string_view comment{};
+};
+
 struct PassiveResult {
   std::string_view host_name;
   std::string_view service_description;  // empty for a host result
@@ -141,6 +155,17 @@ class Core {
   bool delete_comment(bool service_comment, unsigned long comment_id);
   void delete_all_comments(model::ServiceId service);
   void delete_all_comments(model::HostId host);
+  // SCHEDULE_*_DOWNTIME for one object, as Naemon's schedule_downtime with its comment: the new id, or 0
+  // when Naemon refuses it (times that make no sense, an unknown trigger, a flexible one without duration).
+  unsigned long schedule_downtime(model::ServiceId service, const DowntimeRequest& request);
+  unsigned long schedule_downtime(model::HostId host, const DowntimeRequest& request);
+  // SCHEDULE_AND_PROPAGATE_(TRIGGERED_)HOST_DOWNTIME: the host's, then one for every host below it (each
+  // host's children before it, children in name order), triggered by the host's when `triggered`.
+  void schedule_propagated_downtime(model::HostId host, const DowntimeRequest& request, bool triggered);
+  // DEL_HOST_DOWNTIME / DEL_SVC_DOWNTIME (with every downtime it triggered): false when there is no downtime
+  // of that kind with that id. DEL_DOWNTIME_BY_*: how many matched.
+  bool delete_downtime(bool service_downtime, unsigned long downtime_id);
+  std::size_t delete_downtimes(const DowntimeFilter& filter);
   // SAVE_STATE_INFORMATION: retention.dat now (written by its thread).
   void save_state();
   // RESTART_PROGRAM: a reload, as SIGHUP does (without the "Caught" line: no signal came).

@@ -33,19 +33,15 @@ std::uint32_t depth_at(const std::vector<std::uint32_t>& depths, std::size_t ind
 
 RetainedStatus::RetainedStatus(const model::Model& model, std::shared_ptr<const retention::Carried> carried,
                                std::shared_ptr<const std::vector<state::Comment>> comments,
-                               std::span<const retention::Downtime> downtimes)
-    : model_(&model), source_(std::move(carried)), comments_(std::move(comments)) {
+                               std::shared_ptr<const std::vector<state::Downtime>> downtimes)
+    : model_(&model),
+      source_(std::move(carried)),
+      comments_(std::move(comments)),
+      downtimes_(std::move(downtimes)) {
   if (source_ != nullptr && source_->model == model_) carried_ = source_.get();
-  downtimes_.assign(downtimes.begin(), downtimes.end());
-  // Naemon's scheduled_downtime_list order (downtime_compar): by start time, and at the same start time a
-  // downtime triggered by another after those that are not.
-  std::stable_sort(downtimes_.begin(), downtimes_.end(),
-                   [](const io::StatusDowntime& a, const io::StatusDowntime& b) {
-                     if (a.start_time != b.start_time) return a.start_time < b.start_time;
-                     return a.triggered_by == 0 && b.triggered_by != 0;
-                   });
-  // As Naemon's retention reader counts it: one per downtime in effect, on its own host or service only.
-  for (const io::StatusDowntime& d : downtimes_) {
+  if (downtimes_ == nullptr) return;
+  // Naemon's scheduled_downtime_depth: one per downtime in effect, on its own host or service only.
+  for (const io::StatusDowntime& d : *downtimes_) {
     if (!d.is_in_effect) continue;
     if (d.is_service) {
       const model::ServiceId id = model.find_service(d.host_name, d.service_description);

@@ -23,19 +23,18 @@ namespace vedette::engine {
 
 class RetainedStatus final : public io::StatusExtras {
  public:
-  // `comments` is the engine's CommentBook::snapshot() (already in Naemon's order), `downtimes`
-  // ApplyResult's, for objects of `model`. A `carried` applied to another model is not used (its ids are not
-  // `model`'s).
+  // `comments` and `downtimes` are the engine's CommentBook and DowntimeBook snapshots (in Naemon's order),
+  // for objects of `model`. A `carried` applied to another model is not used (its ids are not `model`'s).
   RetainedStatus(const model::Model& model, std::shared_ptr<const retention::Carried> carried,
                  std::shared_ptr<const std::vector<state::Comment>> comments,
-                 std::span<const retention::Downtime> downtimes);
+                 std::shared_ptr<const std::vector<state::Downtime>> downtimes);
 
-  // Whether this is what the core's current model, Carried and comments give (the downtime list is replaced
-  // together with the Carried).
+  // Whether this is what the core's current model, Carried, comments and downtimes give.
   [[nodiscard]] bool built_from(const model::Model& model,
                                 const std::shared_ptr<const retention::Carried>& carried,
-                                const std::shared_ptr<const std::vector<state::Comment>>& comments) const {
-    return model_ == &model && source_ == carried && comments_ == comments;
+                                const std::shared_ptr<const std::vector<state::Comment>>& comments,
+                                const std::shared_ptr<const std::vector<state::Downtime>>& downtimes) const {
+    return model_ == &model && source_ == carried && comments_ == comments && downtimes_ == downtimes;
   }
 
   [[nodiscard]] const model::Model* model() const override { return model_; }
@@ -46,14 +45,17 @@ class RetainedStatus final : public io::StatusExtras {
     return comments_ != nullptr ? std::span<const io::StatusComment>(*comments_)
                                 : std::span<const io::StatusComment>();
   }
-  [[nodiscard]] std::span<const io::StatusDowntime> downtimes() const override { return downtimes_; }
+  [[nodiscard]] std::span<const io::StatusDowntime> downtimes() const override {
+    return downtimes_ != nullptr ? std::span<const io::StatusDowntime>(*downtimes_)
+                                 : std::span<const io::StatusDowntime>();
+  }
 
  private:
   const model::Model* model_;
   std::shared_ptr<const retention::Carried> source_;  // held even when unused, so its address stays unique
   const retention::Carried* carried_ = nullptr;       // source_ when it belongs to model_
   std::shared_ptr<const std::vector<state::Comment>> comments_;
-  std::vector<io::StatusDowntime> downtimes_;  // in Naemon's order
+  std::shared_ptr<const std::vector<state::Downtime>> downtimes_;
   // Downtimes in effect per object (Naemon's scheduled_downtime_depth); empty when there are none.
   std::vector<std::uint32_t> host_depth_;
   std::vector<std::uint32_t> service_depth_;

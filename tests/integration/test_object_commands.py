@@ -305,6 +305,71 @@ class Comments(unittest.TestCase):
         self.assertEqual(v.stop(), 0)
 
 
+def downtimes(v):
+    with open(v.path("status.dat")) as f:
+        return [dict(fields) for kind, fields in status_dat.parse(f.read()) if kind.endswith("downtime")]
+
+
+class Downtimes(unittest.TestCase):
+    def test_fixed_flexible_triggered_and_cancelled_downtimes(self):
+        v = RunningVedette(self, objects=OBJECTS, main_extra=MAIN, start=False)
+        v.set_state("disk.state", 0, "DISK OK")
+        v.set_state("http.state", 0, "HTTP OK")
+        v.start()
+        now = int(time.time())
+
+        # Fixed: starts at once, ends at its end time, with its comment and depth in status.dat meanwhile.
+        v.command("SCHEDULE_SVC_DOWNTIME;web01;DISK;%d;%d;1;0;0;alice;disk swap" % (now, now + 4))
+        v.wait_for(r"SERVICE DOWNTIME ALERT: web01;DISK;STARTED; Service has entered a period of scheduled downtime")
+        seen = wait_for_status(v, "web01;DISK", "scheduled_downtime_depth", "1")
+        self.assertEqual(seen["web01;HTTP"]["scheduled_downtime_depth"], "0")
+        got = downtimes(v)
+        self.assertEqual([(d["downtime_id"], d["author"], d["is_in_effect"]) for d in got], [("1", "alice", "1")])
+        note = [c for c in comments(v) if c["entry_type"] == "2"]
+        self.assertEqual(len(note), 1)
+        self.assertIn("This service has been scheduled for fixed downtime from", note[0]["comment_data"])
+        v.wait_for(r"SERVICE DOWNTIME ALERT: web01;DISK;STOPPED; Service has exited from a period of scheduled "
+                   r"downtime")
+        wait_for_status(v, "web01;DISK", "scheduled_downtime_depth", "0")
+        wait_for_comments(v, lambda c: not c, "the downtime's comment gone")
+
+        # Flexible: waits for a problem inside its window, then lasts its duration.
+        v.command("SCHEDULE_SVC_DOWNTIME;web01;HTTP;%d;%d;0;0;2;bob;flaky" % (now, now + 600))
+        time.sleep(1.5)
+        self.assertNotIn("web01;HTTP;STARTED", v.log())
+        v.command("PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;2;HTTP down")
+        v.wait_for(r"SERVICE DOWNTIME ALERT: web01;HTTP;STARTED;")
+        v.wait_for(r"SERVICE DOWNTIME ALERT: web01;HTTP;STOPPED;")
+
+        # Propagated and triggered: db01 (below web01) starts with web01's; cancelling web01's cancels both.
+        v.command("SCHEDULE_AND_PROPAGATE_TRIGGERED_HOST_DOWNTIME;web01;%d;%d;1;0;0;carol;network" %
+                  (now, now + 600))
+        v.wait_for(r"HOST DOWNTIME ALERT: web01;STARTED; Host has entered a period of scheduled downtime")
+        v.wait_for(r"HOST DOWNTIME ALERT: db01;STARTED;")
+        got = wait_for_status(v, "db01", "scheduled_downtime_depth", "1")
+        ids = {d["host_name"]: d for d in downtimes(v)}
+        self.assertEqual(ids["db01"]["triggered_by"], ids["web01"]["downtime_id"])
+        v.command("DEL_HOST_DOWNTIME;%s" % ids["web01"]["downtime_id"])
+        v.wait_for(r"HOST DOWNTIME ALERT: web01;CANCELLED; Scheduled downtime for host has been cancelled\.")
+        v.wait_for(r"HOST DOWNTIME ALERT: db01;CANCELLED;")
+        v.command("DEL_HOST_DOWNTIME;999")
+        v.wait_for(r"Error: External command failed -> DEL_HOST_DOWNTIME;999")
+
+        # A future downtime survives a restart with its id and comment; DEL_DOWNTIME_BY_HOST_NAME removes it.
+        v.command("SCHEDULE_HOST_DOWNTIME;db01;%d;%d;1;0;0;dave;later" % (now + 3600, now + 7200))
+        status_dat.wait_until(v.path("status.dat"), lambda blocks: any(
+            k == "hostdowntime" and dict(f)["author"] == "dave" for k, f in blocks), 10, "dave's downtime")
+        self.assertEqual(v.stop(), 0)
+        v.start()
+        status_dat.wait_until(v.path("status.dat"), lambda blocks: any(
+            k == "hostdowntime" and dict(f)["author"] == "dave" for k, f in blocks), 10, "dave's downtime back")
+        self.assertEqual(len([c for c in comments(v) if c["entry_type"] == "2"]), 1)
+        v.command("DEL_DOWNTIME_BY_HOST_NAME;db01")
+        status_dat.wait_until(v.path("status.dat"), lambda blocks: not any(
+            k.endswith("downtime") for k, f in blocks), 10, "no downtimes")
+        self.assertEqual(v.stop(), 0)
+
+
 FRESHNESS_OBJECTS = HOST + """
 define host {
   host_name edge01

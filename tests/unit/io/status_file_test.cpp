@@ -351,7 +351,8 @@ class Fixture {
                                                std::span<const retention::Downtime> downtimes = {}) const {
     return std::make_shared<engine::RetainedStatus>(
         *cfg.model, std::move(carried),
-        std::make_shared<const std::vector<state::Comment>>(comments.begin(), comments.end()), downtimes);
+        std::make_shared<const std::vector<state::Comment>>(comments.begin(), comments.end()),
+        std::make_shared<const std::vector<state::Downtime>>(downtimes.begin(), downtimes.end()));
   }
 
   TempDir dir;
@@ -511,15 +512,15 @@ TEST(StatusFile, CommentsAndDowntimesAfterContactsInNaemonsFormat) {
                 "\tauthor=me\n\tcomment=x\n\t}\n\n");
 }
 
-// Naemon keeps downtimes sorted by start time, one triggered by another after the untriggered ones of the
-// same start time (downtime.c's downtime_compar), and writes them in that order.
-TEST(StatusFile, DowntimesInNaemonsOrder) {
+// The downtime book orders downtimes as Naemon does (engine/downtime_book_test.cpp); status.dat lists them
+// in the order it is given.
+TEST(StatusFile, DowntimesInTheOrderGiven) {
   Fixture f;
   const std::vector<retention::Downtime> downtimes{
-      {.host_name = "web", .downtime_id = 1, .start_time = 300, .end_time = 400, .fixed = true},
-      {.host_name = "web", .downtime_id = 2, .start_time = 200, .end_time = 400, .triggered_by = 4},
-      {.host_name = "web", .downtime_id = 3, .start_time = 200, .end_time = 400, .fixed = true},
       {.host_name = "web", .downtime_id = 4, .start_time = 100, .end_time = 400, .fixed = true},
+      {.host_name = "web", .downtime_id = 3, .start_time = 200, .end_time = 400, .fixed = true},
+      {.host_name = "web", .downtime_id = 2, .start_time = 200, .end_time = 400, .triggered_by = 4},
+      {.host_name = "web", .downtime_id = 1, .start_time = 300, .end_time = 400, .fixed = true},
   };
   const std::string out = f.format(f.retained(nullptr, {}, downtimes));
   std::vector<std::string> ids;
