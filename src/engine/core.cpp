@@ -1,6 +1,7 @@
 #include "engine/core.hpp"
 
 #include "config/command_compiler.hpp"
+#include "engine/books.hpp"
 #include "engine/comment_book.hpp"
 #include "engine/freshness.hpp"
 #include "engine/macros.hpp"
@@ -432,15 +433,15 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                            .comment_data = std::string(c.text)});
   }
   bool delete_comment(bool service, unsigned long id) {
-    const state::Comment* c = comments_.find(id);
+    const state::Comment* c = comments_->find(id);
     if (c == nullptr || c->is_service != service) return false;
-    return comments_.remove(id);
+    return comments_->remove(id);
   }
   void delete_all_comments(std::uint32_t check) {
     if (is_service(check)) {
-      (void)comments_.remove_all_of(model::ServiceId{check});
+      (void)comments_->remove_all_of(model::ServiceId{check});
     } else {
-      (void)comments_.remove_all_of(model::HostId{check - static_cast<std::uint32_t>(services_.size())});
+      (void)comments_->remove_all_of(model::HostId{check - static_cast<std::uint32_t>(services_.size())});
     }
   }
   void add_comment(model::ServiceId s, const UserComment& c) { add_comment(check_of(s), c); }
@@ -503,22 +504,6 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   }
   void schedule(std::uint32_t check, Duration delay) { schedule_from(check, now_instant(), delay); }
 
-  // Comments of objects of the current model, by name (retention.dat's, or the ones from before a reload);
-  // those of objects that are gone are dropped, as Naemon drops them.
-  void load_comments(const std::vector<state::Comment>& comments, unsigned long next_comment_id) {
-    comments_.clear();
-    comments_.set_next_comment_id(next_comment_id);
-    comments_.reserve(comments.size());
-    for (const state::Comment& c : comments) {
-      if (c.is_service) {
-        const model::ServiceId s = model_->find_service(c.host_name, c.service_description);
-        if (model::is_set(s)) comments_.add(s, c);
-      } else if (const auto it = model_->host_by_name.find(c.host_name); it != model_->host_by_name.end()) {
-        comments_.add(it->second, c);
-      }
-    }
-  }
-
   // The comment an acknowledgement adds (Naemon: internal, expiring with it).
   void add_acknowledgement_comment(std::uint32_t check, const Acknowledgement& ack, Time now) {
     state::Comment c{.entry_type = k_acknowledgement_comment,
@@ -537,54 +522,33 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       const model::Service& svc = model_->services[check];
       c.host_name.assign(svc.host_name);
       c.service_description.assign(svc.description);
-      comments_.add(model::ServiceId{check}, std::move(c));
+      comments_->add(model::ServiceId{check}, std::move(c));
     } else {
       const model::HostId h{check - static_cast<std::uint32_t>(services_.size())};
       c.host_name.assign(model_->host(h).name);
-      comments_.add(h, std::move(c));
+      comments_->add(h, std::move(c));
     }
   }
 
   // An acknowledgement ended (state change, expiry, REMOVE_*): its non-persistent comments go with it.
   void acknowledgement_ended(std::uint32_t check) {
     if (is_service(check)) {
-      (void)comments_.remove_acknowledgement_comments(model::ServiceId{check});
+      (void)comments_->remove_acknowledgement_comments(model::ServiceId{check});
     } else {
-      (void)comments_.remove_acknowledgement_comments(
+      (void)comments_->remove_acknowledgement_comments(
           model::HostId{check - static_cast<std::uint32_t>(services_.size())});
     }
   }
 
-  // Downtimes of objects of the current model, by name (retention.dat's, or the ones from before a reload),
-  // each with its comment; those of objects that are gone are dropped, as Naemon drops them.
-  void load_downtimes(const std::vector<state::Downtime>& list, unsigned long next_downtime_id) {
-    downtimes_.clear();
-    downtimes_.set_next_downtime_id(next_downtime_id);
-    downtimes_.reserve(list.size());
-    const Time now = now_epoch();
-    for (const state::Downtime& d : list) {
-      const std::optional<DowntimeTarget> target =
-          downtime_target(d.is_service, d.host_name, d.service_description);
-      if (!target) continue;
-      const DowntimeAdded added = downtimes_.load(*target, d);
-      if (added.ok())
-        ensure_downtime_comment(downtimes_, comments_, added.downtime_id, now, main_.date_format);
-    }
+  // Comments and downtimes by name (retention.dat's, or the running core's at a reload) for this model.
+  void adopt_books(Books books) {
+    comments_ = std::move(books.comments);
+    downtimes_ = std::move(books.downtimes);
     arm_downtime_timer();
   }
 
-  std::optional<DowntimeTarget> downtime_target(bool service, std::string_view host_name,
-                                                std::string_view description) const {
-    const auto host = model_->host_by_name.find(host_name);
-    if (host == model_->host_by_name.end()) return std::nullopt;
-    if (!service) return DowntimeTarget::of_host(host->second);
-    const model::ServiceId s = model_->find_service(host_name, description);
-    if (!model::is_set(s)) return std::nullopt;
-    return DowntimeTarget::of_service(host->second, s);
-  }
-
   void arm_downtime_timer() {
-    if (const std::optional<Time> next = downtimes_.next_event_time()) {
+    if (const std::optional<Time> next = downtimes_->next_event_time()) {
       arm_at_epoch(downtime_timer_, *next);
     } else {
       loop_.disarm_timer(downtime_timer_);
@@ -600,7 +564,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
         if (!text.empty()) log(text);
       }
       if (e.kind != DowntimeEvent::Kind::started && e.downtime.comment_id != 0)
-        (void)comments_.remove(e.downtime.comment_id);
+        (void)comments_->remove(e.downtime.comment_id);
     }
     arm_downtime_timer();
   }
@@ -630,9 +594,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       d.host_name.assign(model_->host(target.host).name);
     }
     const Time now = now_epoch();
-    const DowntimeAdded added = downtimes_.schedule(target, std::move(d), now);
+    const DowntimeAdded added = downtimes_->schedule(target, std::move(d), now);
     if (!added.ok()) return 0;
-    ensure_downtime_comment(downtimes_, comments_, added.downtime_id, now, main_.date_format);
+    ensure_downtime_comment(*downtimes_, *comments_, added.downtime_id, now, main_.date_format);
     // As Naemon's start event, a due downtime starts in the next round, not within the command: the
     // downtimes a propagating command triggers from it are scheduled before it starts.
     arm_downtime_timer();
@@ -673,13 +637,13 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   bool delete_downtime(bool service, unsigned long id) {
     const DowntimeRemoval removed =
-        downtimes_.unschedule(id, service ? DowntimeType::service : DowntimeType::host);
+        downtimes_->unschedule(id, service ? DowntimeType::service : DowntimeType::host);
     run_downtime_events(removed.events);
     return removed.matched != 0;
   }
 
   std::size_t delete_downtimes(const DowntimeFilter& filter) {
-    const DowntimeRemoval removed = downtimes_.delete_matching(filter);
+    const DowntimeRemoval removed = downtimes_->delete_matching(filter);
     run_downtime_events(removed.events);
     return removed.matched;
   }
@@ -687,8 +651,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
  private:
   // Naemon's check_pending_flex_*_downtime: a problem arms the flexible downtimes waiting for one.
   void flexible_downtimes_on_problem(std::uint32_t check) {
-    const std::size_t armed = is_service(check) ? downtimes_.on_problem(model::ServiceId{check}, now_epoch())
-                                                : downtimes_.on_problem(target_of(check).host, now_epoch());
+    const std::size_t armed = is_service(check) ? downtimes_->on_problem(model::ServiceId{check}, now_epoch())
+                                                : downtimes_->on_problem(target_of(check).host, now_epoch());
     if (armed > 0) arm_downtime_timer();
   }
 
@@ -878,8 +842,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     }
     retention_carried_ = std::move(r.applied.carried);
     retention_counters_ = r.applied.program;
-    load_comments(r.applied.comments, retention_counters_.next_comment_id);
-    load_downtimes(r.applied.downtimes, retention_counters_.next_downtime_id);
+    adopt_books(load_books(*model_, r.applied.comments, retention_counters_.next_comment_id,
+                           r.applied.downtimes, retention_counters_.next_downtime_id, now,
+                           main_.date_format));
     retained_scheduling_ok_ = r.applied.scheduling_info_ok;
     last_program_stop_ = r.applied.last_program_stop;
     apply_main_settings();  // use_retained_program_state may have changed program-wide flags
@@ -911,8 +876,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   // The program block's counters now: the comment book keeps the comment ids.
   retention::ProgramCounters program_counters() const {
     retention::ProgramCounters c = retention_counters_;
-    c.next_comment_id = comments_.next_comment_id();
-    c.next_downtime_id = downtimes_.next_downtime_id();
+    c.next_comment_id = comments_->next_comment_id();
+    c.next_downtime_id = downtimes_->next_downtime_id();
     return c;
   }
 
@@ -924,8 +889,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                                      .counters = program_counters(),
                                      .carried = retention_carried_,
                                      .now = now_epoch(),
-                                     .comments = *comments_.snapshot(),
-                                     .downtimes = *downtimes_.snapshot(),
+                                     .comments = comments_->snapshot(),
+                                     .downtimes = downtimes_->snapshot(),
                                      .keep_alive = model_owner_});
   }
 
@@ -963,7 +928,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       return;
     }
     if (id == downtime_timer_) {
-      run_downtime_events(downtimes_.advance(now_epoch()));
+      run_downtime_events(downtimes_->advance(now_epoch()));
       return;
     }
     if (id == ack_timer_) {
@@ -994,11 +959,11 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     program.pid = static_cast<int>(::getpid());
     program.modified_host_attributes = retention_counters_.modified_host_attributes;
     program.modified_service_attributes = retention_counters_.modified_service_attributes;
-    program.next_comment_id = comments_.next_comment_id();
-    program.next_downtime_id = downtimes_.next_downtime_id();
+    program.next_comment_id = comments_->next_comment_id();
+    program.next_downtime_id = downtimes_->next_downtime_id();
     program.next_event_id = retention_counters_.next_event_id;
-    std::shared_ptr<const std::vector<state::Comment>> comments = comments_.snapshot();
-    std::shared_ptr<const std::vector<state::Downtime>> downtimes = downtimes_.snapshot();
+    std::shared_ptr<const std::vector<state::Comment>> comments = comments_->snapshot();
+    std::shared_ptr<const std::vector<state::Downtime>> downtimes = downtimes_->snapshot();
     if (status_retained_ == nullptr ||
         !status_retained_->built_from(*model_, retention_carried_, comments, downtimes)) {
       status_retained_ = std::make_shared<const RetainedStatus>(*model_, retention_carried_,
@@ -1362,6 +1327,11 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       reload_again_ = true;  // the files may have changed again since that reload read them
       return;
     }
+    start_reload();
+  }
+
+  void start_reload() {
+    reload_book_versions_ = {comments_->version(), downtimes_->version()};
     reloader_.start({options_.config_path, retention_snapshot(), now_epoch()});
   }
 
@@ -1379,7 +1349,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     }
     if (reload_again_) {
       reload_again_ = false;
-      reloader_.start({options_.config_path, retention_snapshot(), now_epoch()});
+      start_reload();
     }
   }
 
@@ -1394,11 +1364,6 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
     const model::Model& old = *model_;
     const model::Model& next = *p.configuration.model;
-    // Comments are kept as they are now (not as the reload thread saw them), by object name.
-    const std::shared_ptr<const std::vector<state::Comment>> comments = comments_.snapshot();
-    const unsigned long next_comment_id = comments_.next_comment_id();
-    const std::shared_ptr<const std::vector<state::Downtime>> downtimes = downtimes_.snapshot();
-    const unsigned long next_downtime_id = downtimes_.next_downtime_id();
     const auto old_services = static_cast<std::uint32_t>(services_.size());
     const auto old_checks = static_cast<std::uint32_t>(services_.size() + hosts_.size());
     const auto new_services = static_cast<std::uint32_t>(next.services.size());
@@ -1483,6 +1448,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       std::vector<HostState> hosts;
       std::vector<ServiceState> services;
       std::shared_ptr<const retention::Carried> carried;
+      std::unique_ptr<CommentBook> comments{};
+      std::unique_ptr<DowntimeBook> downtimes{};
     };
     auto replaced = std::make_shared<Replaced>(Replaced{std::move(model_owner_), std::move(hosts_),
                                                         std::move(services_), std::move(retention_carried_)});
@@ -1500,8 +1467,20 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     started_before_reload_ = std::move(started);
     retention_carried_ = std::move(p.retained.carried);
     retention_counters_ = p.retained.program;
-    load_comments(*comments, next_comment_id);
-    load_downtimes(*downtimes, next_downtime_id);
+    // The reload thread built the books from the comments and downtimes at SIGHUP; a command that changed
+    // them since (rare) makes the core build them again, here, from the ones it has now.
+    std::unique_ptr<CommentBook> old_comments = std::move(comments_);
+    std::unique_ptr<DowntimeBook> old_downtimes = std::move(downtimes_);
+    if (old_comments->version() == reload_book_versions_.first &&
+        old_downtimes->version() == reload_book_versions_.second) {
+      adopt_books(std::move(p.books));
+    } else {
+      adopt_books(load_books(*model_, *old_comments->snapshot(), old_comments->next_comment_id(),
+                             *old_downtimes->snapshot(), old_downtimes->next_downtime_id(), now_epoch(),
+                             main_.date_format));
+    }
+    replaced->comments = std::move(old_comments);
+    replaced->downtimes = std::move(old_downtimes);
     apply_main_settings();
     build_periods();
     add_check_timers();
@@ -1598,8 +1577,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   retention::Writer retention_writer_;
   std::shared_ptr<const retention::Carried> retention_carried_;
   retention::ProgramCounters retention_counters_;
-  CommentBook comments_;
-  DowntimeBook downtimes_;  // after comments_: downtimes refer to their comments
+  std::unique_ptr<CommentBook> comments_ = std::make_unique<CommentBook>();
+  std::unique_ptr<DowntimeBook> downtimes_ = std::make_unique<DowntimeBook>();  // refer to comments_
   loop::TimerId downtime_timer_ = 0;
   std::uint64_t retention_writes_seen_ = 0;
   bool autosave_pending_ = false;
@@ -1622,7 +1601,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   // Checks started before the last reload and still out: generation -> their object's id now.
   std::unordered_map<std::uint32_t, std::uint32_t> started_before_reload_;
   Reloader reloader_;
-  bool reload_again_ = false;  // SIGHUP while a reload was under way
+  bool reload_again_ = false;
+  std::pair<std::uint64_t, std::uint64_t> reload_book_versions_;  // the books' versions at the last SIGHUP //
+                                                                  // SIGHUP while a reload was under way
   std::vector<std::uint32_t> due_;
   std::vector<exec::CheckJob> jobs_;
   std::vector<exec::CheckResult> results_batch_;

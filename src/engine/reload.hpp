@@ -17,6 +17,7 @@
 
 #include "config/diagnostics.hpp"
 #include "config/loader.hpp"
+#include "engine/books.hpp"
 #include "engine/check_state.hpp"
 #include "loop/wakeup.hpp"
 #include "retention/apply.hpp"
@@ -40,12 +41,13 @@ struct ReloadRequest {
 struct PreparedConfig {
   config::SourceFiles files;  // the diagnostics point into it
   config::Diagnostics diags;
-  config::Configuration configuration;       // the new one, when ok()
-  std::vector<HostState> hosts;              // indexed like configuration.model->hosts
-  std::vector<ServiceState> services;        // indexed like configuration.model->services
-  retention::ApplyResult retained;           // Carried, counters, comments and downtimes for the new model
-  std::string object_cache_error;            // objects.cache could not be written (the reload goes on)
-  std::chrono::microseconds load_time{};     // reading and validating the configuration
+  config::Configuration configuration;    // the new one, when ok()
+  std::vector<HostState> hosts;           // indexed like configuration.model->hosts
+  std::vector<ServiceState> services;     // indexed like configuration.model->services
+  retention::ApplyResult retained;        // Carried and counters for the new model
+  Books books;                            // the comments and downtimes of `state`, by name, for the new model
+  std::string object_cache_error;         // objects.cache could not be written (the reload goes on)
+  std::chrono::microseconds load_time{};  // reading and validating the configuration
   std::chrono::microseconds prepare_time{};  // objects.cache and the state
 
   [[nodiscard]] bool ok() const { return configuration.model != nullptr && !diags.has_errors(); }

@@ -77,8 +77,8 @@ void fill(Snapshot& snap, const SnapshotSource& src) {
   snap.counters = src.counters;
   snap.masks = masks_of(src.main);
   snap.carried = src.carried;
-  snap.comments.assign(src.comments.begin(), src.comments.end());
-  snap.downtimes.assign(src.downtimes.begin(), src.downtimes.end());
+  snap.comments = src.comments;
+  snap.downtimes = src.downtimes;
   snap.overrides.clear();
 
   const std::size_t host_count = std::min(src.model.hosts.size(), src.hosts.size());
@@ -128,8 +128,8 @@ std::shared_ptr<const Snapshot> SnapshotBuilder::build(const SnapshotSource& sou
                                            owned->keep_alive.reset();
                                            owned->carried.reset();
                                            owned->model = nullptr;
-                                           owned->comments.clear();
-                                           owned->downtimes.clear();
+                                           owned->comments.reset();
+                                           owned->downtimes.reset();
                                            owned->overrides.clear();
                                            if (const std::shared_ptr<Spare> pool = spare.lock()) {
                                              std::lock_guard lock(pool->mutex);

@@ -104,11 +104,10 @@ struct Snapshot {
   state::TextBlock text;                                           // the run-time texts
   // Naemon's fields the engine does not track, from apply(); null writes Naemon's "none" values.
   std::shared_ptr<const Carried> carried;
-  // Written as hostcomment/servicecomment and hostdowntime/servicedowntime blocks, in this order. Empty
-  // until the engine keeps comments and downtimes; the core fills them then (or, until then, may pass
-  // ApplyResult's lists to keep them across restarts unchanged).
-  std::vector<Comment> comments;
-  std::vector<Downtime> downtimes;
+  // Written as hostcomment/servicecomment and hostdowntime/servicedowntime blocks, in this order: the
+  // engine's book snapshots (immutable, shared, not copied). Null: none.
+  std::shared_ptr<const std::vector<Comment>> comments;
+  std::shared_ptr<const std::vector<Downtime>> downtimes;
 
   [[nodiscard]] std::string_view text_at(std::size_t offset, std::size_t size) const {
     return text.at(offset, size);
@@ -126,9 +125,9 @@ struct SnapshotSource {
   const ProgramCounters& counters;
   std::shared_ptr<const Carried> carried;  // ApplyResult::carried; may be null
   Time now = 0;
-  // Copied into the snapshot (see Snapshot::comments).
-  std::span<const Comment> comments = {};
-  std::span<const Downtime> downtimes = {};
+  // Shared with the snapshot (see Snapshot::comments).
+  std::shared_ptr<const std::vector<Comment>> comments = {};
+  std::shared_ptr<const std::vector<Downtime>> downtimes = {};
   std::shared_ptr<const void> keep_alive = {};
   std::string_view version = VEDETTE_VERSION;
 };

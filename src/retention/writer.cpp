@@ -399,13 +399,17 @@ bool format_chunked(const Snapshot& s, std::string& buf, Drain&& drain) {
       if (!maybe_drain()) return false;
     }
   }
-  for (const Comment& c : s.comments) {
-    write_comment(o, c);
-    if (!maybe_drain()) return false;
+  if (s.comments != nullptr) {
+    for (const Comment& c : *s.comments) {
+      write_comment(o, c);
+      if (!maybe_drain()) return false;
+    }
   }
-  for (const Downtime& d : s.downtimes) {
-    write_downtime(o, d);
-    if (!maybe_drain()) return false;
+  if (s.downtimes != nullptr) {
+    for (const Downtime& d : *s.downtimes) {
+      write_downtime(o, d);
+      if (!maybe_drain()) return false;
+    }
   }
   return buf.empty() || drain(buf);
 }

@@ -249,8 +249,8 @@ TEST_F(NaemonFixture, VedetteWritesBackWhatNaemonWrote) {
                                    .counters = r_.program,
                                    .carried = r_.carried,
                                    .now = k_now,
-                                   .comments = r_.comments,
-                                   .downtimes = r_.downtimes});
+                                   .comments = std::make_shared<const std::vector<Comment>>(r_.comments),
+                                   .downtimes = std::make_shared<const std::vector<Downtime>>(r_.downtimes)});
   std::string ours;
   format_retention(*snap, ours);
   const std::vector<NaemonBlock> vedette = naemon_blocks(ours);
@@ -310,8 +310,8 @@ TEST_F(NaemonFixture, VedettesChangesReachTheNextRead) {
                                    .counters = r_.program,
                                    .carried = r_.carried,
                                    .now = now,
-                                   .comments = r_.comments,
-                                   .downtimes = r_.downtimes});
+                                   .comments = std::make_shared<const std::vector<Comment>>(r_.comments),
+                                   .downtimes = std::make_shared<const std::vector<Downtime>>(r_.downtimes)});
   test::TempDir dir;
   const char* exported = std::getenv("VEDETTE_RETENTION_EXPORT");
   const std::string path = exported != nullptr ? exported : dir.file("retention.dat");

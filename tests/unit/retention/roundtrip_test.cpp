@@ -194,15 +194,16 @@ void expect_same(const state::CheckState& a, const state::CheckState& b, const s
 std::string format(Loaded& l, const ProgramCounters& counters, std::shared_ptr<const Carried> carried,
                    std::span<const Comment> comments = {}, std::span<const Downtime> downtimes = {},
                    Time now = k_now) {
-  const auto snap = make_snapshot({.model = *l.cfg.model,
-                                   .main = l.cfg.main,
-                                   .hosts = l.hosts,
-                                   .services = l.services,
-                                   .counters = counters,
-                                   .carried = std::move(carried),
-                                   .now = now,
-                                   .comments = comments,
-                                   .downtimes = downtimes});
+  const auto snap = make_snapshot(
+      {.model = *l.cfg.model,
+       .main = l.cfg.main,
+       .hosts = l.hosts,
+       .services = l.services,
+       .counters = counters,
+       .carried = std::move(carried),
+       .now = now,
+       .comments = std::make_shared<const std::vector<Comment>>(comments.begin(), comments.end()),
+       .downtimes = std::make_shared<const std::vector<Downtime>>(downtimes.begin(), downtimes.end())});
   std::string text;
   format_retention(*snap, text);
   return text;
