@@ -432,6 +432,7 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
     r.return_code = static_cast<int>(cmd.number(2));
     r.output = cmd.args[3];
     r.check_time = cmd.entry_time;
+    r.service = model.find_service(r.host_name, r.service_description);  // validated: it exists
     core_.submit_passive_result(r);
   } else if (name == "PROCESS_HOST_CHECK_RESULT") {
     engine::PassiveResult r;
@@ -523,9 +524,9 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
     core_.log(cmd.raw_args);  // Naemon's way for scripts to write a line of their own into the log
   } else if (name == "SAVE_STATE_INFORMATION") {
     core_.save_state();
-  } else if (name == "RESTART_PROGRAM") {
+  } else if (name == "RESTART_PROGRAM" || name == "RESTART_PROCESS") {  // Naemon: the same handler
     core_.restart();
-  } else if (name == "SHUTDOWN_PROGRAM") {
+  } else if (name == "SHUTDOWN_PROGRAM" || name == "SHUTDOWN_PROCESS") {
     core_.stop({});
   } else {
     // The full command set arrives with the operations issue; until then say so rather than pretend.

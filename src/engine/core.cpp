@@ -230,7 +230,12 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   void log(std::string_view text) { log_.write(now_epoch(), text); }
 
   void submit_passive_result(const PassiveResult& p) {
-    const Time now = now_epoch();
+    const Instant at = now_instant();  // one clock read per result
+    const Time now = to_epoch(at.wall);
+    if (model::is_set(p.service)) {
+      submit_passive_service_result(p.service, p, now, at);
+      return;
+    }
     auto host_it = model_->host_by_name.find(p.host_name);
     if (host_it == model_->host_by_name.end()) {
       log(
@@ -241,20 +246,11 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       p.service_description.empty() ? "" : fmt::format(" on host '{}'", p.host_name)));
       return;
     }
-    CheckOutcome r;
-    r.type = CheckType::passive;
-    r.start = r.finish = p.check_time != 0 ? p.check_time : now;
-    r.latency = std::max<double>(0, static_cast<double>(now - r.start));
-    exec::PluginOutput out = exec::parse_plugin_output(unescape_newlines(p.output));
-    r.output = std::move(out.output);
-    r.long_output = std::move(out.long_output);
-    r.perf_data = std::move(out.perf_data);
-    r.state = p.return_code;
     if (p.service_description.empty()) {
       if (!main_.accept_passive_host_checks ||
           !hosts_[model::index(host_it->second)].enabled(state::Flag::passive_checks))
         return;
-      apply_host(host_it->second, r, now, now_instant());
+      apply_host(host_it->second, passive_outcome(p, now), now, at);
       return;
     }
     model::ServiceId sid = model_->find_service(p.host_name, p.service_description);
@@ -265,12 +261,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       p.service_description, p.host_name));
       return;
     }
-    if (!main_.accept_passive_service_checks ||
-        !services_[model::index(sid)].enabled(state::Flag::passive_checks))
-      return;
-    if (r.state < 0 || r.state > 3) r.state = k_state_unknown;
-    std::replace(r.output.begin(), r.output.end(), ';', ':');
-    apply_service(sid, r, now, now_instant());
+    submit_passive_service_result(sid, p, now, at);
   }
 
   void schedule_check(std::uint32_t check, Time when, bool forced) {
@@ -487,6 +478,33 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   Instant now_instant() const { return {loop_.now(), clock_.wall_now()}; }
   Time now_epoch() const { return to_epoch(clock_.wall_now()); }
+
+  void submit_passive_service_result(model::ServiceId sid, const PassiveResult& p, Time now, Instant at) {
+    if (!main_.accept_passive_service_checks ||
+        !services_[model::index(sid)].enabled(state::Flag::passive_checks))
+      return;
+    CheckOutcome r = passive_outcome(p, now);
+    if (r.state < 0 || r.state > 3) r.state = k_state_unknown;
+    std::replace(r.output.begin(), r.output.end(), ';', ':');
+    apply_service(sid, r, now, at);
+  }
+
+  static CheckOutcome passive_outcome(const PassiveResult& p, Time now) {
+    CheckOutcome r;
+    r.type = CheckType::passive;
+    r.start = r.finish = p.check_time != 0 ? p.check_time : now;
+    r.latency = std::max<double>(0, static_cast<double>(now - r.start));
+    // Most outputs have no "\n" escape: parsed where they are, not copied first.
+    exec::PluginOutput out = p.output.find('\\') == std::string_view::npos
+                                 ? exec::parse_plugin_output(p.output)
+                                 : exec::parse_plugin_output(unescape_newlines(p.output));
+    r.output = std::move(out.output);
+    r.long_output = std::move(out.long_output);
+    r.perf_data = std::move(out.perf_data);
+    r.state = p.return_code;
+    return r;
+  }
+
   bool is_service(std::uint32_t check) const { return check < services_.size(); }
   std::uint32_t check_of(model::HostId h) const {
     return static_cast<std::uint32_t>(services_.size()) + model::index(h);

@@ -153,6 +153,8 @@ class Lifecycle(unittest.TestCase):
         v.command("RESTART_PROGRAM")
         v.wait_for(r"Configuration reloaded: 1 hosts, 1 services")
         self.assertNotIn("Caught", v.log(), "no signal came")
+        v.command("RESTART_PROCESS")  # Naemon's older name, the same handler
+        v.wait_for(r"Configuration reloaded: 1 hosts, 1 services", count=2)
 
         v.command("SHUTDOWN_PROGRAM")
         self.assertEqual(v.proc.wait(timeout=20), 0)
