@@ -35,6 +35,7 @@
 #include <mutex>
 #include <random>
 #include <thread>
+#include <type_traits>
 #include <unistd.h>
 #include <unordered_map>
 #include <utility>
@@ -429,11 +430,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     return comments_->remove(id);
   }
   void delete_all_comments(std::uint32_t check) {
-    if (is_service(check)) {
-      (void)comments_->remove_all_of(model::ServiceId{check});
-    } else {
-      (void)comments_->remove_all_of(model::HostId{check - static_cast<std::uint32_t>(services_.size())});
-    }
+    with_object(check, [&](auto id) { (void)comments_->remove_all_of(id); });
   }
   void add_comment(model::ServiceId s, const UserComment& c) { add_comment(check_of(s), c); }
   void add_comment(model::HostId h, const UserComment& c) { add_comment(check_of(h), c); }
@@ -510,6 +507,15 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     return static_cast<std::uint32_t>(services_.size()) + model::index(h);
   }
   std::uint32_t check_of(model::ServiceId s) const { return model::index(s); }
+  model::HostId host_of(std::uint32_t check) const {
+    return model::HostId{check - static_cast<std::uint32_t>(services_.size())};
+  }
+  // Calls f with the check's own id, a ServiceId or a HostId (the books take either).
+  template <typename F>
+  std::invoke_result_t<F, model::ServiceId> with_object(std::uint32_t check, F&& f) const {
+    if (is_service(check)) return f(model::ServiceId{check});
+    return f(host_of(check));
+  }
 
   double interval_seconds(double interval) const { return interval * main_.interval_length; }
 
@@ -542,7 +548,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       c.service_description.assign(svc.description);
       comments_->add(model::ServiceId{check}, std::move(c));
     } else {
-      const model::HostId h{check - static_cast<std::uint32_t>(services_.size())};
+      const model::HostId h = host_of(check);
       c.host_name.assign(model_->host(h).name);
       comments_->add(h, std::move(c));
     }
@@ -550,12 +556,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   // An acknowledgement ended (state change, expiry, REMOVE_*): its non-persistent comments go with it.
   void acknowledgement_ended(std::uint32_t check) {
-    if (is_service(check)) {
-      (void)comments_->remove_acknowledgement_comments(model::ServiceId{check});
-    } else {
-      (void)comments_->remove_acknowledgement_comments(
-          model::HostId{check - static_cast<std::uint32_t>(services_.size())});
-    }
+    with_object(check, [&](auto id) { (void)comments_->remove_acknowledgement_comments(id); });
   }
 
   // Comments and downtimes by name (retention.dat's, or the running core's at a reload) for this model.
@@ -590,7 +591,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   DowntimeTarget target_of(std::uint32_t check) const {
     if (is_service(check))
       return DowntimeTarget::of_service(model_->services[check].host, model::ServiceId{check});
-    return DowntimeTarget::of_host(model::HostId{check - static_cast<std::uint32_t>(services_.size())});
+    return DowntimeTarget::of_host(host_of(check));
   }
 
   unsigned long schedule_downtime(std::uint32_t check, const DowntimeRequest& r) {
@@ -668,10 +669,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
  private:
   // Naemon's check_pending_flex_*_downtime: a problem arms the flexible downtimes waiting for one.
-  void flexible_downtimes_on_problem(std::uint32_t check) {
-    const std::size_t armed = is_service(check) ? downtimes_->on_problem(model::ServiceId{check}, now_epoch())
-                                                : downtimes_->on_problem(target_of(check).host, now_epoch());
-    if (armed > 0) arm_downtime_timer();
+  void flexible_downtimes_on_problem(std::uint32_t check, Time now) {
+    if (with_object(check, [&](auto id) { return downtimes_->on_problem(id, now); }) > 0)
+      arm_downtime_timer();
   }
 
   // Naemon's *_freshness_check_interval events; check_freshness() looks at the program switch each time.
@@ -1023,7 +1023,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
       if (is_service(check))
         run_service_check(model::ServiceId{check}, at);
       else
-        run_host_check(model::HostId{check - static_cast<std::uint32_t>(services_.size())}, at);
+        run_host_check(host_of(check), at);
     }
     due_.clear();
   }
@@ -1248,7 +1248,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       st.plugin_output));
     if (fx.acknowledgement_ended) acknowledgement_ended(check_of(sid));
     if (st.current_state != k_state_ok && st.state_type == StateType::hard)
-      flexible_downtimes_on_problem(check_of(sid));
+      flexible_downtimes_on_problem(check_of(sid), now);
     if (fx.log_hard_due_to_host)
       log(fmt::format("SERVICE INFO: {};{}; Service switch to hard down state due to host down.",
                       cfg.host_name, cfg.description));
@@ -1277,7 +1277,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                           !cfg.parents.empty(), any_parent_up};
     const HostEffects fx = apply_host_result(st, rules, r, settings_, now);
     if (fx.acknowledgement_ended) acknowledgement_ended(check_of(hid));
-    if (fx.state_change && st.current_state != k_host_up) flexible_downtimes_on_problem(check_of(hid));
+    if (fx.state_change && st.current_state != k_host_up) flexible_downtimes_on_problem(check_of(hid), now);
     if (fx.log_passive)
       log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, st.current_state, st.plugin_output));
     if (fx.log_alert)

@@ -59,12 +59,7 @@ void fill_state(Snapshot& snap, ObjectStatus& o, const state::CheckState& s) {
   o.check_type = static_cast<std::uint8_t>(s.check_type);
   o.state_type = static_cast<std::uint8_t>(s.state_type);
   o.has_been_checked = s.has_been_checked;
-  o.modified_attributes = s.modified_attributes;
-  o.flags = s.flags;
-  o.problem_has_been_acknowledged = s.problem_has_been_acknowledged;
-  o.acknowledgement_type = s.acknowledgement_type;
-  o.acknowledgement_end_time = s.acknowledgement_end_time;
-  o.overrides = state::keep_overrides(s.overrides, snap.overrides);
+  state::copy_attributes(o, s, snap.overrides);
 }
 
 // Fills `snap` (fresh or recycled: every field is overwritten).

@@ -1,8 +1,9 @@
-// What external commands change on a host or service at run time (ENABLE_SVC_CHECKS, CHANGE_SVC_CHECK_INTERVAL,
-// CHANGE_CUSTOM_HOST_VAR, …) and Naemon's modified-attribute bits (MODATTR_* in its common.h) that record
-// it, so that retention.dat carries the change across a restart. The numbers are Naemon's because they are
-// written as-is into retention.dat, status.dat and the retained_*_attribute_mask options.
-// Part of the hot state: changed on the core thread; Overrides are immutable and may be read anywhere.
+// What external commands change on a host or service at run time (ENABLE_SVC_CHECKS,
+// CHANGE_SVC_CHECK_INTERVAL, CHANGE_CUSTOM_HOST_VAR, …) and Naemon's modified-attribute bits (MODATTR_* in
+// its common.h) that record it, so that retention.dat carries the change across a restart. The numbers are
+// Naemon's because they are written as-is into retention.dat, status.dat and the retained_*_attribute_mask
+// options. Part of the hot state: changed on the core thread; Overrides are immutable and may be read
+// anywhere.
 #pragma once
 
 #include "model/checkable.hpp"

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace vedette::state {
 
@@ -72,6 +73,18 @@ struct CheckState {
 [[nodiscard]] inline int max_check_attempts_of(const model::Checkable& c, const CheckState& s) {
   return s.overrides != nullptr && s.overrides->max_check_attempts ? *s.overrides->max_check_attempts
                                                                    : c.max_check_attempts;
+}
+
+// What a status or retention snapshot record takes of what commands changed: the same fields in both, and
+// the Overrides kept in the snapshot (keep_overrides).
+template <typename Record>
+void copy_attributes(Record& out, const CheckState& s, std::vector<std::shared_ptr<const Overrides>>& kept) {
+  out.modified_attributes = s.modified_attributes;
+  out.flags = s.flags;
+  out.problem_has_been_acknowledged = s.problem_has_been_acknowledged;
+  out.acknowledgement_type = s.acknowledgement_type;
+  out.acknowledgement_end_time = s.acknowledgement_end_time;
+  out.overrides = keep_overrides(s.overrides, kept);
 }
 
 struct ServiceState : CheckState {

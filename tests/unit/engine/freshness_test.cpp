@@ -67,11 +67,13 @@ TEST_F(FreshnessTest, PassiveResultsAfterALongStopCountFromTheStart) {
 
 TEST(FreshnessWarning, IsNaemonsText) {
   const Staleness s{.threshold = 300, .expires_at = k_start};
-  EXPECT_EQ(stale_warning("web01", "DISK", s, k_start + 3725),
-            "Warning: The results of service 'DISK' on host 'web01' are stale by 0d 1h 2m 5s (threshold=0d 0h 5m "
-            "0s).  I'm forcing an immediate check of the service.");
+  EXPECT_EQ(
+      stale_warning("web01", "DISK", s, k_start + 3725),
+      "Warning: The results of service 'DISK' on host 'web01' are stale by 0d 1h 2m 5s (threshold=0d 0h 5m "
+      "0s).  I'm forcing an immediate check of the service.");
   EXPECT_EQ(stale_warning("web01", "", s, k_start + 90061),
-            "Warning: The results of host 'web01' are stale by 1d 1h 1m 1s (threshold=0d 0h 5m 0s).  I'm forcing an "
+            "Warning: The results of host 'web01' are stale by 1d 1h 1m 1s (threshold=0d 0h 5m 0s).  I'm "
+            "forcing an "
             "immediate check of the host.");
 }
 
