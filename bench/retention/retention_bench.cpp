@@ -90,16 +90,11 @@ struct Fixture {
     carried->hosts.resize(hosts.size());
     carried->services.resize(services.size());
     for (std::size_t i = 0; i < services.size(); ++i) {
-      CheckableExtras& e = carried->services[i];
-      e.current_event_id = i;
-      e.read_last_state_change = services[i].last_state_change;
+      services[i].events.current_event_id = i;
       if (services[i].current_state != 0) {
-        const std::string id = fmt::format("{:08x}-8dd0-48f3-be01-ae51274a84a8", i);
-        e.current_problem_id = {static_cast<std::uint32_t>(carried->text.size()),
-                                static_cast<std::uint32_t>(id.size())};
-        carried->text += id;
-        e.state_history[20] = 2;
-        e.percent_state_change = 6.25;
+        services[i].events.current_problem_id = {0x1234567800004000ULL | (i << 16), 0x8dd048f3be01ae51ULL};
+        services[i].flap.states[20] = 2;
+        services[i].flap.percent_state_change = 6.25;
       }
     }
   }

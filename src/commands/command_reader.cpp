@@ -488,6 +488,15 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
     core_.remove_acknowledgement(model.find_service(cmd.args[0], cmd.args[1]));
   } else if (name == "REMOVE_HOST_ACKNOWLEDGEMENT") {
     core_.remove_acknowledgement(host(0));
+  } else if (name == "SEND_CUSTOM_SVC_NOTIFICATION") {  // service;options;author;comment
+    core_.send_custom_notification(model.find_service(cmd.args[0], cmd.args[1]),
+                                   static_cast<unsigned>(cmd.number(2)), cmd.args[3], cmd.args[4]);
+  } else if (name == "SEND_CUSTOM_HOST_NOTIFICATION") {
+    core_.send_custom_notification(host(0), static_cast<unsigned>(cmd.number(1)), cmd.args[2], cmd.args[3]);
+  } else if (name == "DELAY_SVC_NOTIFICATION") {
+    core_.delay_notification(model.find_service(cmd.args[0], cmd.args[1]), cmd.number(2));
+  } else if (name == "DELAY_HOST_NOTIFICATION") {
+    core_.delay_notification(host(0), cmd.number(1));
   } else if (name == "ADD_SVC_COMMENT" || name == "ADD_HOST_COMMENT") {
     // object;persistent;author;comment
     const bool service = name == "ADD_SVC_COMMENT";

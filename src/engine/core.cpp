@@ -3,8 +3,11 @@
 #include "config/command_compiler.hpp"
 #include "engine/books.hpp"
 #include "engine/comment_book.hpp"
+#include "engine/event_handlers.hpp"
+#include "engine/flapping.hpp"
 #include "engine/freshness.hpp"
 #include "engine/macros.hpp"
+#include "engine/notifier.hpp"
 #include "engine/reload.hpp"
 #include "engine/retained_status.hpp"
 #include "engine/state_machine.hpp"
@@ -31,6 +34,7 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <random>
@@ -115,7 +119,10 @@ io::LogFileOptions log_options(const config::MainConfig& main, const CoreOptions
 }  // namespace
 
 // Check ids: services first (ServiceId i is check i), then hosts (HostId i is check services + i).
-class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, public loop::BeforePollHook {
+class Core::Impl final : public loop::TimerHandler,
+                         public loop::FdHandler,
+                         public loop::BeforePollHook,
+                         public SideCommandSink {
  public:
   Impl(config::Configuration configuration, loop::Clock& clock, CoreOptions options)
       : cfg_(std::move(configuration)),
@@ -130,7 +137,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                          [this](std::int64_t) { log_states(main_.log_current_states, "CURRENT"); })),
         status_(status_options(main_)),
         retention_writer_(retention_options(main_, retention_errors_)),
-        evaluator_(periods_, &day_cache_) {
+        evaluator_(periods_, &day_cache_),
+        notifier_(std::make_unique<Notifier>(*model_)) {
     apply_main_settings();
     initial_states(*model_, hosts_, services_);
     build_periods();
@@ -228,7 +236,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     loop_.stop();
   }
 
-  void log(std::string_view text) { log_.write(now_epoch(), text); }
+  void log(std::string_view text) override { log_.write(now_epoch(), text); }
 
   void submit_passive_result(const PassiveResult& p) {
     const Instant at = now_instant();  // one clock read per result
@@ -310,6 +318,21 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     if (s.hosts) retention_counters_.modified_host_attributes |= s.attribute;
     if (s.services) retention_counters_.modified_service_attributes |= s.attribute;
     apply_main_settings();
+    if (which == ProgramSwitch::flap_detection) {
+      // Naemon: turned off, every flapping host and then service stops; turned on, hosts may record their
+      // state again (services wait for their next result).
+      const Time now = now_epoch();
+      const auto service_count = static_cast<std::uint32_t>(services_.size());
+      for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
+        if (on) {
+          check_host_flapping(model::HostId{h}, now, false, false);
+        } else {
+          flap_detection_disabled(service_count + h, now);
+        }
+      }
+      if (!on)
+        for (std::uint32_t c = 0; c < service_count; ++c) flap_detection_disabled(c, now);
+    }
   }
 
   void set_flag(std::uint32_t check, const model::Checkable& cfg, state::Flag flag, bool on) {
@@ -319,6 +342,13 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     st.modified_attributes |= state::flag_info(flag).modattr;
     // Naemon's enable_*_checks: the next check falls within one check window from now.
     if (flag == state::Flag::active_checks && on) reschedule_within_interval(check, cfg);
+    if (flag == state::Flag::flap_detection) {
+      if (!on) {
+        flap_detection_disabled(check, now_epoch());
+      } else if (!is_service(check)) {
+        check_host_flapping(host_of(check), now_epoch(), false, false);
+      }
+    }
   }
 
   void change_attribute(std::uint32_t check, const model::Checkable& cfg, const AttributeChange& c) {
@@ -408,6 +438,11 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     st.acknowledgement_type = ack.sticky ? 2 : 1;
     st.acknowledgement_end_time = ack.end_time;
     if (ack.end_time > 0) expire_acknowledgement_at(check, ack.end_time);
+    if (ack.notify) {
+      with_object(check, [&](auto id) {
+        notifier_->notify(world(now), id, NotificationType::acknowledgement, {ack.author, ack.comment});
+      });
+    }
     add_acknowledgement_comment(check, ack, now);
   }
 
@@ -442,6 +477,27 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   void remove_acknowledgement(model::ServiceId s) { remove_acknowledgement(check_of(s)); }
   void remove_acknowledgement(model::HostId h) { remove_acknowledgement(check_of(h)); }
 
+  void send_custom_notification(std::uint32_t check, unsigned options, std::string_view author,
+                                std::string_view comment) {
+    with_object(check, [&](auto id) {
+      notifier_->notify(world(now_epoch()), id, NotificationType::custom, {author, comment}, options);
+    });
+  }
+  void send_custom_notification(model::ServiceId s, unsigned options, std::string_view author,
+                                std::string_view comment) {
+    send_custom_notification(check_of(s), options, author, comment);
+  }
+  void send_custom_notification(model::HostId h, unsigned options, std::string_view author,
+                                std::string_view comment) {
+    send_custom_notification(check_of(h), options, author, comment);
+  }
+  void delay_notification(model::ServiceId s, Time when) {
+    services_[model::index(s)].notification.next_notification = when;
+  }
+  void delay_notification(model::HostId h, Time when) {
+    hosts_[model::index(h)].notification.next_notification = when;
+  }
+
   void save_state() {
     if (main_.retain_state_information) publish_retention();
   }
@@ -463,6 +519,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   // and 100 checks/s the core spent ~17 µs per check with a 100 ms period and 7-11 µs with 250 ms.
   // Results so wait up to 250 ms before they show (docs/compatibility.md).
   static constexpr Duration k_result_period = std::chrono::milliseconds(250);
+  // The job id of notification commands and event handlers (no host or service has it).
+  static constexpr std::uint32_t k_side_command_id = std::numeric_limits<std::uint32_t>::max();
   static constexpr Duration k_dispatch_ahead = 2 * k_result_period;
   // At SIGTERM: how long running checks may take to finish (stopping stays well within 20 s).
   static constexpr Duration k_shutdown_grace = std::chrono::seconds(5);
@@ -541,17 +599,95 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     add_comment_to(check, std::move(c));
   }
 
-  void add_comment_to(std::uint32_t check, state::Comment c) {
+  unsigned long add_comment_to(std::uint32_t check, state::Comment c) {
     if (is_service(check)) {
       const model::Service& svc = model_->services[check];
       c.host_name.assign(svc.host_name);
       c.service_description.assign(svc.description);
-      comments_->add(model::ServiceId{check}, std::move(c));
-    } else {
-      const model::HostId h = host_of(check);
-      c.host_name.assign(model_->host(h).name);
-      comments_->add(h, std::move(c));
+      return comments_->add(model::ServiceId{check}, std::move(c));
     }
+    const model::HostId h = host_of(check);
+    c.host_name.assign(model_->host(h).name);
+    return comments_->add(h, std::move(c));
+  }
+
+  // ---- Flap detection (engine/flapping.hpp) ----
+
+  FlapSettings flap_settings(bool services) const {
+    return {.enable_flap_detection = main_.enable_flap_detection,
+            .low_threshold = services ? main_.low_service_flap_threshold : main_.low_host_flap_threshold,
+            .high_threshold = services ? main_.high_service_flap_threshold : main_.high_host_flap_threshold,
+            .interval_length = main_.interval_length};
+  }
+
+  template <typename View>
+  View flap_view(const model::Checkable& cfg, const CheckState& st) const {
+    View v;
+    v.current_state = st.current_state;
+    v.flap_detection_options = cfg.flap_detection_options;
+    v.flap_detection_enabled = st.enabled(state::Flag::flap_detection);
+    v.low_flap_threshold = cfg.low_flap_threshold;
+    v.high_flap_threshold = cfg.high_flap_threshold;
+    v.current_notification_number = st.notification.current_notification_number;
+    return v;
+  }
+
+  void check_service_flapping(model::ServiceId sid, Time now) {
+    const model::Service& cfg = model_->services[model::index(sid)];
+    ServiceState& st = services_[model::index(sid)];
+    ServiceFlapView view = flap_view<ServiceFlapView>(cfg, st);
+    view.state_type = st.state_type;
+    after_flapping(check_of(sid), check_for_service_flapping(st.flap, view, flap_settings(true), true), now);
+  }
+
+  void check_host_flapping(model::HostId hid, Time now, bool update, bool actual_check) {
+    const model::Host& cfg = model_->host(hid);
+    HostState& st = hosts_[model::index(hid)];
+    HostFlapView view = flap_view<HostFlapView>(cfg, st);
+    view.notification_interval = cfg.notification_interval;
+    after_flapping(check_of(hid),
+                   check_for_host_flapping(st.flap, view, flap_settings(false), now, update, actual_check),
+                   now);
+  }
+
+  // What a flap detection outcome asks for, in Naemon's order (FlapOutcome).
+  void after_flapping(std::uint32_t check, const FlapOutcome& out, Time now) {
+    if (out.change == FlapChange::none) return;
+    const bool service = is_service(check);
+    const model::HostId host = service ? model_->services[check].host : host_of(check);
+    const std::string_view host_name = model_->host(host).name;
+    const std::string_view description = service ? model_->services[check].description : std::string_view{};
+    const std::string line = service ? format_service_flapping_alert(host_name, description, out)
+                                     : format_host_flapping_alert(host_name, out);
+    state::FlapHistory& flap = service ? static_cast<state::FlapHistory&>(services_[check].flap)
+                                       : static_cast<state::FlapHistory&>(hosts_[model::index(host)].flap);
+    NotificationType type = NotificationType::flapping_start;
+    if (out.change == FlapChange::started) {
+      log(line);
+      flap.flapping_comment_id =
+          add_comment_to(check, service ? service_flapping_comment(host_name, description, out, now)
+                                        : host_flapping_comment(host_name, out, now));
+    } else {
+      if (out.change == FlapChange::stopped) log(line);
+      if (out.comment_to_delete != 0) (void)comments_->remove(out.comment_to_delete);
+      if (out.change == FlapChange::disabled) log(line);
+      type = out.change == FlapChange::stopped ? NotificationType::flapping_stop
+                                               : NotificationType::flapping_disabled;
+    }
+    with_object(check, [&](auto id) {
+      notifier_->notify(world(now), id, type);
+      if (out.send_recovery) notifier_->notify(world(now), id, NotificationType::normal);
+    });
+  }
+
+  // DISABLE_FLAP_DETECTION, DISABLE_*_FLAP_DETECTION: an object that was flapping stops, as Naemon's
+  // handle_*_flap_detection_disabled.
+  void flap_detection_disabled(std::uint32_t check, Time now) {
+    CheckState& st = state_of(check);
+    state::FlapHistory& flap = is_service(check)
+                                   ? static_cast<state::FlapHistory&>(services_[check].flap)
+                                   : static_cast<state::FlapHistory&>(hosts_[check - services_.size()].flap);
+    after_flapping(check, handle_flap_detection_disabled(flap, st.current_state), now);
   }
 
   // An acknowledgement ended (state change, expiry, REMOVE_*): its non-persistent comments go with it.
@@ -574,13 +710,28 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     }
   }
 
-  // What the downtime book says happened: Naemon's log lines, and the comment of a downtime that is gone.
-  // (DOWNTIMESTART/END/CANCELLED notifications come with the notifications.)
+  // What the downtime book says happened: Naemon's log lines, the DOWNTIMESTART/END/CANCELLED
+  // notifications, and the comment of a downtime that is gone.
   void run_downtime_events(const std::vector<DowntimeEvent>& events) {
+    const Time now = now_epoch();
     for (const DowntimeEvent& e : events) {
       if (e.alert) {
         const std::string text = downtime_alert_text(e.kind, e.downtime);
         if (!text.empty()) log(text);
+      }
+      if (e.notify) {
+        NotificationType type = NotificationType::downtime_end;
+        NotificationNote note{e.downtime.author, e.downtime.comment, e.depth};
+        if (e.kind == DowntimeEvent::Kind::started) type = NotificationType::downtime_start;
+        if (e.kind == DowntimeEvent::Kind::cancelled) {
+          type = NotificationType::downtime_cancelled;
+          note.author = note.comment = {};
+        }
+        if (e.target.is_service) {
+          notifier_->notify(world(now), e.target.service, type, note);
+        } else {
+          notifier_->notify(world(now), e.target.host, type, note);
+        }
       }
       if (e.kind != DowntimeEvent::Kind::started && e.downtime.comment_id != 0)
         (void)comments_->remove(e.downtime.comment_id);
@@ -669,9 +820,11 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
  private:
   // Naemon's check_pending_flex_*_downtime: a problem arms the flexible downtimes waiting for one.
-  void flexible_downtimes_on_problem(std::uint32_t check, Time now) {
-    if (with_object(check, [&](auto id) { return downtimes_->on_problem(id, now); }) > 0)
-      arm_downtime_timer();
+  // How many downtimes it started.
+  std::size_t flexible_downtimes_on_problem(std::uint32_t check, Time now) {
+    const std::size_t started = with_object(check, [&](auto id) { return downtimes_->on_problem(id, now); });
+    if (started > 0) arm_downtime_timer();
+    return started;
   }
 
   // Naemon's *_freshness_check_interval events; check_freshness() looks at the program switch each time.
@@ -860,12 +1013,14 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     }
     retention_carried_ = std::move(r.applied.carried);
     retention_counters_ = r.applied.program;
+    numbering_.next_event_id = std::max(1ul, retention_counters_.next_event_id);
     adopt_books(load_books(*model_, r.applied.comments, retention_counters_.next_comment_id,
                            r.applied.downtimes, retention_counters_.next_downtime_id, now,
                            main_.date_format));
     retained_scheduling_ok_ = r.applied.scheduling_info_ok;
     last_program_stop_ = r.applied.last_program_stop;
     apply_main_settings();  // use_retained_program_state may have changed program-wide flags
+    notifier_->restore_next_notifications(world(now));
   }
 
   // Naemon's auto-save: every retention_update_interval × interval_length seconds (minutes by default).
@@ -896,6 +1051,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     retention::ProgramCounters c = retention_counters_;
     c.next_comment_id = comments_->next_comment_id();
     c.next_downtime_id = downtimes_->next_downtime_id();
+    c.next_event_id = numbering_.next_event_id;
     return c;
   }
 
@@ -979,7 +1135,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     program.modified_service_attributes = retention_counters_.modified_service_attributes;
     program.next_comment_id = comments_->next_comment_id();
     program.next_downtime_id = downtimes_->next_downtime_id();
-    program.next_event_id = retention_counters_.next_event_id;
+    program.next_event_id = numbering_.next_event_id;
     std::shared_ptr<const std::vector<state::Comment>> comments = comments_->snapshot();
     std::shared_ptr<const std::vector<state::Downtime>> downtimes = downtimes_->snapshot();
     if (status_retained_ == nullptr ||
@@ -1179,8 +1335,86 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     if (fd == reloader_.fd()) finish_reload();
   }
 
+  // SideCommandSink: on the executor like a check, not counted against max_concurrent_checks.
+  void run_side_command(SideCommand&& command) override {
+    exec::CheckJob job;
+    job.id = k_side_command_id;
+    job.generation = ++last_generation_;
+    job.kind = exec::CheckKind::other;
+    job.argv = std::move(command.command.argv);
+    job.use_shell = command.command.shell;
+    job.env = std::move(command.command.env);
+    job.timeout_ms = static_cast<std::uint32_t>(std::max(1, command.timeout_s)) * 1000u;
+    command.command = {};
+    side_commands_.emplace(job.generation, std::move(command));
+    jobs_.push_back(std::move(job));
+  }
+
+  // Naemon's notification_handle_job_result and event_handler_job_handler: a timeout is logged, and a
+  // notification command that failed.
+  void side_command_done(const exec::CheckResult& r) {
+    const auto it = side_commands_.find(r.generation);
+    if (it == side_commands_.end()) return;
+    const SideCommand command = std::move(it->second);
+    side_commands_.erase(it);
+    switch (r.outcome) {
+      case exec::Outcome::timed_out:
+        log(command.timeout_warning);
+        return;
+      case exec::Outcome::spawn_failed:
+        log(fmt::format("Warning: Could not run a command ({}): {}",
+                        command.failure_subject.empty() ? "event handler" : command.failure_subject,
+                        std::strerror(r.spawn_errno)));
+        return;
+      default:
+        break;
+    }
+    if (command.failure_subject.empty()) return;
+    const bool signalled = r.outcome == exec::Outcome::killed_by_signal;
+    const int code = signalled ? r.signal : r.exit_code;
+    if (!signalled && code == 0) return;
+    log(fmt::format("Warning: Notification command for {} {} {}. stdout: '{}', stderr: '{}'",
+                    command.failure_subject, signalled ? "was killed by signal" : "exited with exit code",
+                    code, r.output, r.error_output));
+  }
+
+  NotifierWorld world(Time now) {
+    return {.model = *model_,
+            .main = main_,
+            .hosts = hosts_,
+            .services = services_,
+            .downtimes = *downtimes_,
+            .timeperiods = evaluator_,
+            .sink = *this,
+            .now = now,
+            .program_start = program_start_};
+  }
+
+  void run_event_handlers_of(std::uint32_t check, Time now) {
+    const CheckState& st = state_of(check);
+    const model::Checkable& cfg = checkable_of(check);
+    const std::string_view handler = st.overrides != nullptr && st.overrides->event_handler
+                                         ? std::string_view(*st.overrides->event_handler)
+                                         : cfg.event_handler.raw;
+    MacroContext ctx{.model = *model_,
+                     .main = main_,
+                     .host = is_service(check) ? model_->services[check].host : host_of(check),
+                     .now = now,
+                     .all_hosts = &hosts_,
+                     .all_services = &services_,
+                     .timeperiods = &evaluator_,
+                     .program_start = program_start_,
+                     .downtimes = downtimes_.get()};
+    if (is_service(check)) ctx.service = model::ServiceId{check};
+    run_event_handlers(ctx, st.enabled(state::Flag::event_handler), handler, *this);
+  }
+
   void handle_result(exec::CheckResult& r) {
-    if (running_ > 0) --running_;  // every job comes back once, whatever its fate
+    if (r.id == k_side_command_id) {
+      side_command_done(r);
+      return;
+    }
+    if (running_ > 0) --running_;  // every check comes back once, whatever its fate
     if (!started_before_reload_.empty()) {
       // A check started under the previous configuration: it counts for the same object in this one.
       if (auto it = started_before_reload_.find(r.generation); it != started_before_reload_.end()) {
@@ -1241,14 +1475,14 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     HostState& host = hosts_[model::index(cfg.host)];
     const double retry = state::retry_interval_of(cfg, st);
     const ServiceRules rules{state::max_check_attempts_of(cfg, st), cfg.is_volatile, retry != 0};
-    const ServiceEffects fx = apply_service_result(
-        st, rules, {host, model_->hosts[model::index(cfg.host)].initial_state}, r, settings_, now);
+    const ServiceEffects fx =
+        apply_service_result(st, rules, {host, model_->hosts[model::index(cfg.host)].initial_state}, r,
+                             settings_, now, numbering_);
     if (fx.log_passive)
       log(fmt::format("PASSIVE SERVICE CHECK: {};{};{};{}", cfg.host_name, cfg.description, st.current_state,
                       st.plugin_output));
     if (fx.acknowledgement_ended) acknowledgement_ended(check_of(sid));
-    if (st.current_state != k_state_ok && st.state_type == StateType::hard)
-      flexible_downtimes_on_problem(check_of(sid), now);
+    if (fx.notify_host) notifier_->notify(world(now), cfg.host, NotificationType::normal);
     if (fx.log_hard_due_to_host)
       log(fmt::format("SERVICE INFO: {};{}; Service switch to hard down state due to host down.",
                       cfg.host_name, cfg.description));
@@ -1257,6 +1491,21 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                       service_state_name(st.current_state), state_type_name(st.state_type),
                       st.current_attempt, st.plugin_output));
     const std::uint32_t check = check_of(sid);
+    // Naemon's order: flexible downtimes, flapping, the notification (none when a downtime started), the
+    // event handler, and for an OK result the notification counters back to 0.
+    const std::size_t downtimes_started =
+        fx.flexible_downtime_may_start ? flexible_downtimes_on_problem(check, now) : 0;
+    // Every result goes into the service's and its host's flap history once: before the notification
+    // when there is one, else at the end.
+    auto flapping = [&] {
+      check_service_flapping(sid, now);
+      check_host_flapping(cfg.host, now, true, false);
+    };
+    if (fx.check_flapping) flapping();
+    if (fx.notify && downtimes_started == 0) notifier_->notify(world(now), sid, NotificationType::normal);
+    if (fx.run_event_handler) run_event_handlers_of(check, now);
+    if (fx.reset_notifications) reset_service_notifications_when_ok(st.notification);
+    if (!fx.check_flapping) flapping();
     if (fx.use_retry_interval) {
       schedule_from(check, base, seconds(interval_seconds(retry)));
     } else if (!loop_.is_armed(timer_of_[check]) && state::check_interval_of(cfg, st) != 0) {
@@ -1275,15 +1524,21 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const bool has_command = cfg.check_command.is_set() || (st.overrides && st.overrides->check_command);
     const HostRules rules{state::max_check_attempts_of(cfg, st), has_command, retry != 0,
                           !cfg.parents.empty(), any_parent_up};
-    const HostEffects fx = apply_host_result(st, rules, r, settings_, now);
+    const HostEffects fx = apply_host_result(st, rules, r, settings_, now, numbering_);
     if (fx.acknowledgement_ended) acknowledgement_ended(check_of(hid));
-    if (fx.state_change && st.current_state != k_host_up) flexible_downtimes_on_problem(check_of(hid), now);
     if (fx.log_passive)
       log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, st.current_state, st.plugin_output));
     if (fx.log_alert)
       log(fmt::format("HOST ALERT: {};{};{};{};{}", cfg.name, host_state_name(st.current_state),
                       state_type_name(st.state_type), st.current_attempt, st.plugin_output));
     const std::uint32_t check = check_of(hid);
+    const std::size_t downtimes_started = fx.flexible_downtime_may_start && st.current_state != k_host_up
+                                              ? flexible_downtimes_on_problem(check, now)
+                                              : 0;
+    if (fx.notify && downtimes_started == 0) notifier_->notify(world(now), hid, NotificationType::normal);
+    if (fx.run_event_handler) run_event_handlers_of(check, now);
+    if (fx.reset_notifications) reset_host_notifications_on_recovery(st.notification);
+    check_host_flapping(hid, now, true, true);
     if (fx.use_retry_interval) {
       schedule_from(check, base, seconds(interval_seconds(retry)));
     } else if (!loop_.is_armed(timer_of_[check]) && state::check_interval_of(cfg, st) != 0) {
@@ -1501,6 +1756,10 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     replaced->downtimes = std::move(old_downtimes);
     apply_main_settings();
     build_periods();
+    // Contacts changed by commands start from their configuration again, as after a restart without
+    // retention of contact attributes (docs/compatibility.md).
+    notifier_ = std::make_unique<Notifier>(*model_);
+    notifier_->restore_next_notifications(world(now_epoch()));
     add_check_timers();
     collect_acknowledgement_expiry();
 
@@ -1583,6 +1842,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   loop::Loop loop_;
   CoreOptions options_;
   StateSettings settings_;
+  EventNumbering numbering_;  // event and problem ids of state changes
   exec::ResultQueue results_;
   exec::Executor executor_;
   io::LogFile log_;
@@ -1605,6 +1865,9 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   timeperiod::DayCache day_cache_;
   timeperiod::Evaluator evaluator_;
   std::unique_ptr<loop::SignalFd> signals_;
+  std::unique_ptr<Notifier> notifier_;  // built for model_
+  // Notification commands and event handlers on the executor: generation -> what to log if they fail.
+  std::unordered_map<std::uint32_t, SideCommand> side_commands_;
 
   std::vector<HostState> hosts_;
   std::vector<ServiceState> services_;
@@ -1720,6 +1983,20 @@ void Core::schedule_propagated_downtime(model::HostId host, const DowntimeReques
 }
 bool Core::delete_downtime(bool service_downtime, unsigned long downtime_id) {
   return impl_->delete_downtime(service_downtime, downtime_id);
+}
+void Core::send_custom_notification(model::ServiceId service, unsigned options, std::string_view author,
+                                    std::string_view comment) {
+  impl_->send_custom_notification(service, options, author, comment);
+}
+void Core::send_custom_notification(model::HostId host, unsigned options, std::string_view author,
+                                    std::string_view comment) {
+  impl_->send_custom_notification(host, options, author, comment);
+}
+void Core::delay_notification(model::ServiceId service, Time when) {
+  impl_->delay_notification(service, when);
+}
+void Core::delay_notification(model::HostId host, Time when) {
+  impl_->delay_notification(host, when);
 }
 std::size_t Core::delete_downtimes(const DowntimeFilter& filter) {
   return impl_->delete_downtimes(filter);

@@ -169,6 +169,15 @@ class Core {
   // of that kind with that id. DEL_DOWNTIME_BY_*: how many matched.
   bool delete_downtime(bool service_downtime, unsigned long downtime_id);
   std::size_t delete_downtimes(const DowntimeFilter& filter);
+  // SEND_CUSTOM_SVC_NOTIFICATION / SEND_CUSTOM_HOST_NOTIFICATION: a CUSTOM notification with Naemon's
+  // option bits (1 broadcast, 2 forced, 4 increment).
+  void send_custom_notification(model::ServiceId service, unsigned options, std::string_view author,
+                                std::string_view comment);
+  void send_custom_notification(model::HostId host, unsigned options, std::string_view author,
+                                std::string_view comment);
+  // DELAY_SVC_NOTIFICATION / DELAY_HOST_NOTIFICATION: no problem notification before `when`.
+  void delay_notification(model::ServiceId service, Time when);
+  void delay_notification(model::HostId host, Time when);
   // SAVE_STATE_INFORMATION: retention.dat now (written by its thread).
   void save_state();
   // RESTART_PROGRAM: a reload, as SIGHUP does (without the "Caught" line: no signal came).

@@ -1,6 +1,7 @@
 #include "engine/macros.hpp"
 
 #include "config/command_compiler.hpp"
+#include "engine/downtime_book.hpp"
 #include "timeperiod/evaluator.hpp"
 
 #include <algorithm>
@@ -282,6 +283,67 @@ class Resolver {
     if (ctx_.all_services && model::index(id) < ctx_.all_services->size())
       return &(*ctx_.all_services)[model::index(id)];
     return nullptr;
+  }
+
+  // Naemon's NULL for no id (nothing inserted), else the id's text.
+  static bool set_uuid(state::Uuid id, Value& v) {
+    if (!id.is_set()) {
+      v.set_null();
+      return true;
+    }
+    v.buf.clear();
+    state::append_uuid(id, v.buf);
+    v.set_owned();
+    return true;
+  }
+  // $…PROBLEMDURATION$: until the problem ended, or until now while it lasts.
+  unsigned long problem_duration(const state::EventIds& e) const {
+    if (e.problem_end > 0) return static_cast<unsigned long>(e.problem_end - e.problem_start);
+    if (e.problem_start > 0) return static_cast<unsigned long>(ctx_.now - e.problem_start);
+    return 0;
+  }
+  // $…ACKAUTHOR$, $…ACKAUTHORNAME$, $…ACKAUTHORALIAS$, $…ACKCOMMENT$ (which: 0 to 3).
+  void ack_macro(int which, Value& v) const {
+    const NotificationMacros* n = ctx_.notification;
+    if (n == nullptr || !n->acknowledgement) {
+      v.set_null();
+      return;
+    }
+    const std::string_view values[] = {n->author, n->author_name, n->author_alias, n->comment};
+    v.set(values[which]);
+  }
+  void notification_macro(M code, Value& v) const {
+    const NotificationMacros* n = ctx_.notification;
+    if (n == nullptr) {
+      v.set_null();
+      return;
+    }
+    switch (code) {
+      case M::NOTIFICATIONTYPE:
+        v.set(n->type);
+        break;
+      case M::NOTIFICATIONNUMBER:
+        v.set_int(n->number);
+        break;
+      case M::NOTIFICATIONRECIPIENTS:
+        v.set(n->recipients);
+        break;
+      case M::NOTIFICATIONISESCALATED:
+        v.set_int(n->escalated ? 1 : 0);
+        break;
+      case M::NOTIFICATIONAUTHOR:
+        v.set(n->author);
+        break;
+      case M::NOTIFICATIONAUTHORNAME:
+        v.set(n->author_name);
+        break;
+      case M::NOTIFICATIONAUTHORALIAS:
+        v.set(n->author_alias);
+        break;
+      default:  // NOTIFICATIONCOMMENT
+        v.set(n->comment);
+        break;
+    }
   }
 
   std::optional<model::HostId> find_host(std::string_view name) const {
@@ -579,7 +641,7 @@ bool Resolver::keyed(M code, Arg a1, Arg a2, Value& v) {
     return contactgroup_macro(code, m_.contacts[model::index(ctx_.contact)].contactgroups.back(), v);
   }
   if (in(code, M::NOTIFICATIONTYPE, M::NOTIFICATIONCOMMENT)) {
-    v.set_null();  // set by the notification logic only; empty everywhere else
+    notification_macro(code, v);  // set while notifying only; empty everywhere else
     return true;
   }
   if (in(code, M::LONGDATETIME, M::NEXTVALIDTIME)) return datetime_macro(code, a1, a2, v);
@@ -620,30 +682,22 @@ bool Resolver::host_macro(M code, model::HostId id, Value& v) {
       return true;
     case M::HOSTGROUPNAMES:
       return join_group_names(h.hostgroups, m_.hostgroups, v);
-    // Not tracked by the state engine yet: the values Naemon has for a host that never had them.
     case M::HOSTDOWNTIME:
-    case M::HOSTNOTIFICATIONNUMBER:
-    case M::HOSTEVENTID:
-    case M::LASTHOSTEVENTID:
-    case M::HOSTPROBLEMSTART:
-    case M::HOSTPROBLEMEND:
-    case M::HOSTPROBLEMDURATIONSEC:
-      v.set_int(0);
-      return true;
-    case M::HOSTPROBLEMDURATION:
-      v.set_duration(0);
+      v.set_int(ctx_.downtimes != nullptr ? ctx_.downtimes->depth(id) : 0);
       return true;
     case M::HOSTPERCENTCHANGE:
       v.set_fixed(0.0, 2);
       return true;
-    case M::HOSTNOTIFICATIONID:
-    case M::HOSTPROBLEMID:
-    case M::LASTHOSTPROBLEMID:
+    // Set only while an acknowledgement is notified (Naemon computes them nowhere else).
     case M::HOSTACKAUTHOR:
     case M::HOSTACKAUTHORNAME:
     case M::HOSTACKAUTHORALIAS:
     case M::HOSTACKCOMMENT:
-      v.set_null();
+      ack_macro(code == M::HOSTACKAUTHOR        ? 0
+                : code == M::HOSTACKAUTHORNAME  ? 1
+                : code == M::HOSTACKAUTHORALIAS ? 2
+                                                : 3,
+                v);
       return true;
     case M::TOTALHOSTSERVICES:
     case M::TOTALHOSTSERVICESOK:
@@ -740,6 +794,33 @@ bool Resolver::host_macro(M code, model::HostId id, Value& v) {
     case M::LASTHOSTUNREACHABLE:
       v.set_time(s->last_time_unreachable);
       return true;
+    case M::HOSTNOTIFICATIONNUMBER:
+      v.set_int(s->notification.current_notification_number);
+      return true;
+    case M::HOSTNOTIFICATIONID:
+      return set_uuid(s->notification.current_notification_id, v);
+    case M::HOSTEVENTID:
+      v.set_uint(s->events.current_event_id);
+      return true;
+    case M::LASTHOSTEVENTID:
+      v.set_uint(s->events.last_event_id);
+      return true;
+    case M::HOSTPROBLEMID:
+      return set_uuid(s->events.current_problem_id, v);
+    case M::LASTHOSTPROBLEMID:
+      return set_uuid(s->events.last_problem_id, v);
+    case M::HOSTPROBLEMSTART:
+      v.set_time(s->events.problem_start);
+      return true;
+    case M::HOSTPROBLEMEND:
+      v.set_time(s->events.problem_end);
+      return true;
+    case M::HOSTPROBLEMDURATIONSEC:
+      v.set_uint(problem_duration(s->events));
+      return true;
+    case M::HOSTPROBLEMDURATION:
+      v.set_duration(problem_duration(s->events));
+      return true;
     default:
       return false;
   }
@@ -806,28 +887,20 @@ bool Resolver::service_macro(M code, model::ServiceId id, Value& v) {
     case M::SERVICEGROUPNAMES:
       return join_group_names(svc.servicegroups, m_.servicegroups, v);
     case M::SERVICEDOWNTIME:
-    case M::SERVICENOTIFICATIONNUMBER:
-    case M::SERVICEEVENTID:
-    case M::LASTSERVICEEVENTID:
-    case M::SERVICEPROBLEMSTART:
-    case M::SERVICEPROBLEMEND:
-    case M::SERVICEPROBLEMDURATIONSEC:
-      v.set_int(0);
-      return true;
-    case M::SERVICEPROBLEMDURATION:
-      v.set_duration(0);
+      v.set_int(ctx_.downtimes != nullptr ? ctx_.downtimes->depth(id) : 0);
       return true;
     case M::SERVICEPERCENTCHANGE:
       v.set_fixed(0.0, 2);
       return true;
-    case M::SERVICENOTIFICATIONID:
-    case M::SERVICEPROBLEMID:
-    case M::LASTSERVICEPROBLEMID:
     case M::SERVICEACKAUTHOR:
     case M::SERVICEACKAUTHORNAME:
     case M::SERVICEACKAUTHORALIAS:
     case M::SERVICEACKCOMMENT:
-      v.set_null();
+      ack_macro(code == M::SERVICEACKAUTHOR        ? 0
+                : code == M::SERVICEACKAUTHORNAME  ? 1
+                : code == M::SERVICEACKAUTHORALIAS ? 2
+                                                   : 3,
+                v);
       return true;
     default:
       break;
@@ -895,6 +968,33 @@ bool Resolver::service_macro(M code, model::ServiceId id, Value& v) {
       return true;
     case M::SERVICEDURATION:
       v.set_duration(static_cast<unsigned long>(ctx_.now - s->last_state_change));
+      return true;
+    case M::SERVICENOTIFICATIONNUMBER:
+      v.set_int(s->notification.current_notification_number);
+      return true;
+    case M::SERVICENOTIFICATIONID:
+      return set_uuid(s->notification.current_notification_id, v);
+    case M::SERVICEEVENTID:
+      v.set_uint(s->events.current_event_id);
+      return true;
+    case M::LASTSERVICEEVENTID:
+      v.set_uint(s->events.last_event_id);
+      return true;
+    case M::SERVICEPROBLEMID:
+      return set_uuid(s->events.current_problem_id, v);
+    case M::LASTSERVICEPROBLEMID:
+      return set_uuid(s->events.last_problem_id, v);
+    case M::SERVICEPROBLEMSTART:
+      v.set_time(s->events.problem_start);
+      return true;
+    case M::SERVICEPROBLEMEND:
+      v.set_time(s->events.problem_end);
+      return true;
+    case M::SERVICEPROBLEMDURATIONSEC:
+      v.set_uint(problem_duration(s->events));
+      return true;
+    case M::SERVICEPROBLEMDURATION:
+      v.set_duration(problem_duration(s->events));
       return true;
     default:
       return false;

@@ -27,6 +27,22 @@ class Evaluator;
 
 namespace vedette::engine {
 
+class DowntimeBook;
+
+// What Naemon sets only while it notifies ($NOTIFICATIONTYPE$, $NOTIFICATIONAUTHOR$, …; the
+// $…ACKAUTHOR$/$…ACKCOMMENT$ macros too for an acknowledgement). Views, owned by the notifier.
+struct NotificationMacros {
+  std::string_view type;  // "PROBLEM", "RECOVERY", "ACKNOWLEDGEMENT", "DOWNTIMESTART", …
+  int number = 0;         // $NOTIFICATIONNUMBER$
+  std::string_view recipients;
+  bool escalated = false;
+  std::string_view author;
+  std::string_view author_name;  // the author's contact, when one has that name or alias
+  std::string_view author_alias;
+  std::string_view comment;
+  bool acknowledgement = false;  // also $HOSTACKAUTHOR$… / $SERVICEACKAUTHOR$…
+};
+
 // Everything a macro may read. Nothing is owned; all of it must outlive the call it is passed to.
 struct MacroContext {
   const model::Model& model;
@@ -45,6 +61,8 @@ struct MacroContext {
   model::ContactId contact = model::no_id<model::ContactId>();  // notifications: $CONTACT…$ macros
   const timeperiod::Evaluator* timeperiods = nullptr;           // $ISVALIDTIME:…$, $NEXTVALIDTIME:…$
   Time program_start = 0;                                       // $PROCESSSTARTTIME$, $EVENTSTARTTIME$
+  const DowntimeBook* downtimes = nullptr;                      // $HOSTDOWNTIME$, $SERVICEDOWNTIME$ (else 0)
+  const NotificationMacros* notification = nullptr;             // while notifying
   // Expanded $ARGn$ values (index 0 = $ARG1$). expand_command fills this itself from the raw arguments.
   std::span<const std::string_view> args = {};
 };

@@ -132,17 +132,7 @@ class SuppressionLogFilter {
 
 // ---- The notified object ----------------------------------------------------------------------------------
 
-// What Naemon keeps per host or service about its notifications (status.dat and retention.dat fields).
-// The core owns one per object; record_notification() and the reset_* functions below change it.
-struct NotificationState {
-  int current_notification_number = 0;
-  Time last_notification = 0;
-  Time next_notification = 0;  // no problem notification before this (re-notification interval)
-  bool no_more_notifications = false;
-  // Bits 1 << state of the states notified since the last recovery (Naemon's in-memory layout, not
-  // retention.dat's notified_on_N order).
-  model::OptionSet notified_on = 0;
-};
+using state::NotificationState;
 
 // The run-time view of the host or service, filled by the caller from its hot state.
 struct NotifiableView {

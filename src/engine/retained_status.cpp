@@ -6,25 +6,6 @@
 namespace vedette::engine {
 namespace {
 
-io::StatusObjectExtras object_extras(const retention::Carried& c, const retention::CheckableExtras& e,
-                                     const io::StatusState& now) {
-  io::StatusObjectExtras x;
-  x.last_event_id = e.last_event_id;
-  x.current_event_id = e.current_event_id;
-  x.current_problem_id = c.str(e.current_problem_id);
-  x.last_problem_id = c.str(e.last_problem_id);
-  x.problem_start = e.problem_start;
-  x.problem_end = e.problem_end;
-  x.last_notification = e.last_notification;
-  if (retention::notifications_still_valid(e, now.current_state, now.last_state_change)) {
-    x.current_notification_number = e.current_notification_number;
-    x.current_notification_id = c.str(e.current_notification_id);
-  }
-  x.is_flapping = e.is_flapping;
-  x.percent_state_change = e.percent_state_change;
-  return x;
-}
-
 std::uint32_t depth_at(const std::vector<std::uint32_t>& depths, std::size_t index) {
   return index < depths.size() ? depths[index] : 0;
 }
@@ -57,18 +38,14 @@ RetainedStatus::RetainedStatus(const model::Model& model, std::shared_ptr<const 
   }
 }
 
-io::StatusObjectExtras RetainedStatus::host(std::size_t index, const io::StatusState& now) const {
+io::StatusObjectExtras RetainedStatus::host(std::size_t index, const io::StatusState& /*now*/) const {
   io::StatusObjectExtras x;
-  if (carried_ != nullptr && index < carried_->hosts.size())
-    x = object_extras(*carried_, carried_->hosts[index], now);
   x.scheduled_downtime_depth = static_cast<int>(depth_at(host_depth_, index));
   return x;
 }
 
-io::StatusObjectExtras RetainedStatus::service(std::size_t index, const io::StatusState& now) const {
+io::StatusObjectExtras RetainedStatus::service(std::size_t index, const io::StatusState& /*now*/) const {
   io::StatusObjectExtras x;
-  if (carried_ != nullptr && index < carried_->services.size())
-    x = object_extras(*carried_, carried_->services[index], now);
   x.scheduled_downtime_depth = static_cast<int>(depth_at(service_depth_, index));
   return x;
 }

@@ -1,5 +1,7 @@
 #include "engine/state_machine.hpp"
 
+#include "engine/notification_rules.hpp"
+
 #include <algorithm>
 
 namespace vedette::engine {
@@ -23,6 +25,24 @@ void set_output(CheckState& s, const CheckOutcome& r, const char* when_empty) {
   s.perf_data = r.perf_data;
 }
 
+// Naemon, on every state change: the next event id; a new problem id when a problem starts, and the
+// problem's end when it is over (recovered_state: OK or UP).
+void number_state_change(CheckState& st, int recovered_state, Time now, EventNumbering& numbering) {
+  state::EventIds& e = st.events;
+  e.last_event_id = e.current_event_id;
+  e.current_event_id = numbering.next_event_id++;
+  if (st.last_state == recovered_state) {
+    e.current_problem_id = numbering.uuids.next();
+    e.problem_start = now;
+    e.problem_end = 0;
+  }
+  if (st.current_state == recovered_state) {
+    e.last_problem_id = e.current_problem_id;
+    e.current_problem_id = {};
+    if (e.problem_start > 0) e.problem_end = now;
+  }
+}
+
 bool recently_checked(const HostState& h, const StateSettings& settings, Time now) {
   return h.has_been_checked && h.last_check + settings.cached_host_check_horizon > now && h.last_check <= now;
 }
@@ -30,7 +50,8 @@ bool recently_checked(const HostState& h, const StateSettings& settings, Time no
 }  // namespace
 
 ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules, ServiceHostView host,
-                                    const CheckOutcome& r, const StateSettings& settings, Time now) {
+                                    const CheckOutcome& r, const StateSettings& settings, Time now,
+                                    EventNumbering& numbering) {
   ServiceEffects fx;
   svc.execution_time = std::max(0.0, r.execution_time);
   svc.last_check = r.start;
@@ -75,6 +96,7 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
       (svc.host_problem_at_last_check && svc.current_state == k_state_ok) ||
       (svc.current_attempt >= rules.max_check_attempts && svc.current_state != svc.last_hard_state);
 
+  if (state_change || hard_state_change) reset_notifications_on_state_change(svc.notification);
   fx.acknowledgement_ended = end_acknowledgement(svc, state_change, hard_state_change, k_state_ok);
 
   if (svc.last_state_change == 0) svc.last_state_change = svc.last_check;
@@ -83,6 +105,7 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
   if (h.last_hard_state_change == 0) h.last_hard_state_change = svc.last_check;
   if (state_change) svc.last_state_change = svc.last_check;
   if (hard_state_change) svc.last_hard_state_change = svc.last_check;
+  if (state_change) number_state_change(svc, k_state_ok, now, numbering);
 
   // Naemon's log_service_event(): soft states are logged only with log_service_retries.
   auto log_alert = [&] { fx.log_alert = svc.state_type == StateType::hard || settings.log_service_retries; };
@@ -93,10 +116,15 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
     if (hard_state_change) {
       svc.state_type = StateType::hard;
       log_alert();
+      fx.check_flapping = true;
+      fx.notify = true;
+      fx.run_event_handler = true;
     } else if (state_change) {
       svc.state_type = StateType::soft;
       log_alert();
+      fx.run_event_handler = true;
     }
+    fx.reset_notifications = true;
     svc.host_problem_at_last_check = false;
     svc.current_attempt = 1;
     svc.state_type = StateType::hard;
@@ -112,9 +140,12 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
         fx.check_host_now = true;
     } else if (settings.execute_host_checks && (state_change || svc.state_type == StateType::soft)) {
       fx.check_host_now = true;
-    } else if (!h.has_been_checked) {
-      h.has_been_checked = true;
-      h.last_check = svc.last_check;
+    } else {
+      if (!h.has_been_checked) {
+        h.has_been_checked = true;
+        h.last_check = svc.last_check;
+      }
+      fx.notify_host = true;
     }
 
     if (route != k_host_up) {
@@ -134,17 +165,23 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
       if (route != k_host_up) {
         if (hard_state_change) {
           log_alert();
+          fx.run_event_handler = true;
           svc.last_hard_state_change = svc.last_check;
           svc.last_hard_state = svc.current_state;
         }
       } else {
         svc.state_type = StateType::soft;
         log_alert();
+        fx.run_event_handler = true;
         fx.use_retry_interval = rules.has_retry_interval;
       }
     } else {
       svc.state_type = StateType::hard;
       if (hard_state_change || rules.is_volatile) log_alert();
+      fx.flexible_downtime_may_start = hard_state_change || state_change;
+      fx.check_flapping = true;
+      fx.notify = true;
+      fx.run_event_handler = hard_state_change || rules.is_volatile;
       svc.last_hard_state = svc.current_state;
     }
   }
@@ -155,7 +192,7 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
 }
 
 HostEffects apply_host_result(HostState& host, const HostRules& rules, const CheckOutcome& r,
-                              const StateSettings& settings, Time now) {
+                              const StateSettings& settings, Time now, EventNumbering& numbering) {
   HostEffects fx;
   const bool active = r.type == CheckType::active;
   const int previous_state = host.current_state;
@@ -253,19 +290,27 @@ HostEffects apply_host_result(HostState& host, const HostRules& rules, const Che
   // handle_host_state()
   const bool state_change = host.last_state != host.current_state ||
                             (host.current_state == k_host_up && host.state_type == StateType::soft);
-  fx.acknowledgement_ended = end_acknowledgement(
-      host, state_change,
-      host.current_attempt >= rules.max_check_attempts && host.last_hard_state != host.current_state,
-      k_host_up);
+  const bool hard_change_at_last_attempt =
+      host.current_attempt >= rules.max_check_attempts && host.last_hard_state != host.current_state;
+  if (state_change || hard_change_at_last_attempt) reset_notifications_on_state_change(host.notification);
+  fx.acknowledgement_ended = end_acknowledgement(host, state_change, hard_change_at_last_attempt, k_host_up);
   const bool hard_state_change = host.last_hard_state != host.current_state;
   const bool log_this = host.state_type == StateType::hard || settings.log_host_retries;
   if (state_change || hard_state_change) {
     host.last_state_change = now;
     if (host.state_type == StateType::hard) host.last_hard_state_change = now;
+    number_state_change(host, k_host_up, now, numbering);
     fx.log_alert = log_this;
-    if (host.current_state == k_host_up) host.current_attempt = 1;
-  } else if (host.state_type == StateType::soft && settings.log_host_retries) {
-    fx.log_alert = true;
+    fx.flexible_downtime_may_start = true;
+    fx.notify = host.state_type == StateType::hard;
+    fx.run_event_handler = true;
+    if (host.current_state == k_host_up) {
+      host.current_attempt = 1;
+      fx.reset_notifications = true;
+    }
+  } else {
+    fx.notify = host.current_state != k_host_up && host.state_type == StateType::hard;
+    fx.log_alert = host.state_type == StateType::soft && settings.log_host_retries;
   }
   if (host.last_state_change == 0) host.last_state_change = host.last_check;
   if (host.last_hard_state_change == 0) host.last_hard_state_change = host.last_check;

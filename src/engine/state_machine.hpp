@@ -4,8 +4,8 @@
 // is unit-tested without a loop or processes. Core thread only.
 //
 // Follows Naemon's checks_service.c (handle_async_service_check_result) and checks_host.c
-// (update_host_state_post_check, process_host_check_result, handle_host_state); notifications, event
-// handlers, flapping, downtimes and stalking come with the operations issue.
+// (update_host_state_post_check, process_host_check_result, handle_host_state). What follows a result
+// (flapping, downtimes, notifications, event handlers) is returned as effects for the core to run.
 #pragma once
 
 #include "engine/check_state.hpp"
@@ -44,6 +44,13 @@ struct StateSettings {
   Time cached_host_check_horizon = 15;
 };
 
+// Where the event and problem ids of state changes come from: the program-wide next_event_id (kept in
+// retention.dat) and the problem-id generator. The core owns one.
+struct EventNumbering {
+  unsigned long next_event_id = 1;
+  state::UuidGenerator uuids;
+};
+
 // What the caller must do after a service result.
 struct ServiceEffects {
   bool state_change = false;
@@ -54,6 +61,17 @@ struct ServiceEffects {
   bool check_host_now = false;        // an on-demand check of the service's host
   bool use_retry_interval = false;    // next check after retry_interval instead of check_interval
   bool acknowledgement_ended = false;  // the change ended the acknowledgement: its comments go too
+  // Naemon's handle_async_service_check_result, in this order: check flapping (the service's and its
+  // host's), start flexible downtimes (`flexible_downtime_may_start`: a hard problem that changed state
+  // or hard state), notify (unless such a downtime started), run the event handler, and last, for an OK
+  // result, reset the notification number and flags (reset_service_notifications_when_ok).
+  bool check_flapping = false;
+  bool flexible_downtime_may_start = false;
+  bool notify = false;
+  bool run_event_handler = false;
+  bool reset_notifications = false;
+  // The host is not UP and is not re-checked: Naemon may re-send the host's notifications.
+  bool notify_host = false;
 };
 
 // The service's view of its host, and what the result changes there (first state change times).
@@ -69,7 +87,8 @@ struct ServiceRules {
 };
 
 ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules, ServiceHostView host,
-                                    const CheckOutcome& result, const StateSettings& settings, Time now);
+                                    const CheckOutcome& result, const StateSettings& settings, Time now,
+                                    EventNumbering& numbering);
 
 // What the caller must do after a host result.
 struct HostEffects {
@@ -83,6 +102,13 @@ struct HostEffects {
   bool check_neighbours_after_recovery = false;
   bool check_neighbours_after_failure = false;
   bool acknowledgement_ended = false;  // the change ended the acknowledgement: its comments go too
+  // Naemon's handle_host_state, in this order: flexible downtimes may start (any state change), notify
+  // (unless a downtime started), run the event handler, and last, for a recovery, reset the notification
+  // number and flags (reset_host_notifications_on_recovery).
+  bool flexible_downtime_may_start = false;
+  bool notify = false;
+  bool run_event_handler = false;
+  bool reset_notifications = false;
 };
 
 struct HostRules {
@@ -95,6 +121,6 @@ struct HostRules {
 };
 
 HostEffects apply_host_result(HostState& host, const HostRules& rules, const CheckOutcome& result,
-                              const StateSettings& settings, Time now);
+                              const StateSettings& settings, Time now, EventNumbering& numbering);
 
 }  // namespace vedette::engine

@@ -39,7 +39,8 @@ void fill_program(io::StatusProgram& p, const config::MainConfig& main, const Pr
   p.check_stats = program.check_stats;
 }
 
-void fill_state(io::StatusSnapshot& snap, io::StatusState& o, const CheckState& s) {
+template <typename State>
+void fill_state(io::StatusSnapshot& snap, io::StatusState& o, const State& s) {
   o.text_offset = snap.text.append(s.plugin_output);
   snap.text.append(s.long_plugin_output);
   snap.text.append(s.perf_data);

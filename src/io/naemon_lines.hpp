@@ -6,6 +6,8 @@
 //   o.str("\thost_name=", name);  o.fixed<3>("\tcheck_latency=", 0.25);  // "\tcheck_latency=0.250\n"
 #pragma once
 
+#include "state/uuid.hpp"
+
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
@@ -39,6 +41,12 @@ class NaemonLines {
     s_.append(key);
     const fmt::format_int f(value);
     s_.append(f.data(), f.size());
+    s_.push_back('\n');
+  }
+  // A problem or notification id: its text, empty for none.
+  void uuid(std::string_view key, state::Uuid id) {
+    s_.append(key);
+    state::append_uuid(id, s_);
     s_.push_back('\n');
   }
   // A time_t printed with %lu, as Naemon does.

@@ -129,8 +129,7 @@ void write_flag(Out& o, std::string_view key, const StatusState& st, state::Flag
 }
 
 template <typename Object>
-void write_object_head(Out& o, const StatusSnapshot& s, const Object& x, const StatusState& st,
-                       const StatusObjectExtras& ex) {
+void write_object_head(Out& o, const StatusSnapshot& s, const Object& x, const StatusState& st) {
   const state::Overrides* ov = s.overrides_of(st);
   o.unum("\tmodified_attributes=", st.modified_attributes);
   o.str("\tcheck_command=", command_in_effect(ov, &state::Overrides::check_command, x.check_command));
@@ -146,12 +145,12 @@ void write_object_head(Out& o, const StatusSnapshot& s, const Object& x, const S
   o.num("\tcheck_type=", st.check_type);
   o.num("\tcurrent_state=", st.current_state);
   o.num("\tlast_hard_state=", st.last_hard_state);
-  o.unum("\tlast_event_id=", ex.last_event_id);
-  o.unum("\tcurrent_event_id=", ex.current_event_id);
-  o.str("\tcurrent_problem_id=", ex.current_problem_id);
-  o.str("\tlast_problem_id=", ex.last_problem_id);
-  o.time("\tproblem_start=", ex.problem_start);
-  o.time("\tproblem_end=", ex.problem_end);
+  o.unum("\tlast_event_id=", st.events.last_event_id);
+  o.unum("\tcurrent_event_id=", st.events.current_event_id);
+  o.uuid("\tcurrent_problem_id=", st.events.current_problem_id);
+  o.uuid("\tlast_problem_id=", st.events.last_problem_id);
+  o.time("\tproblem_start=", st.events.problem_start);
+  o.time("\tproblem_end=", st.events.problem_end);
 }
 
 void write_acknowledgement(Out& o, const StatusState& st) {
@@ -160,9 +159,9 @@ void write_acknowledgement(Out& o, const StatusState& st) {
   o.time("\tacknowledgement_end_time=", st.acknowledgement_end_time);
 }
 
-void write_flapping_and_downtime(Out& o, const StatusObjectExtras& ex) {
-  o.flag("\tis_flapping=", ex.is_flapping);
-  o.fixed<2>("\tpercent_state_change=", ex.percent_state_change);
+void write_flapping_and_downtime(Out& o, const StatusState& st, const StatusObjectExtras& ex) {
+  o.flag("\tis_flapping=", st.flap.is_flapping);
+  o.fixed<2>("\tpercent_state_change=", st.flap.percent_state_change);
   o.num("\tscheduled_downtime_depth=", ex.scheduled_downtime_depth);
 }
 
@@ -186,7 +185,7 @@ void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const Sta
                 const StatusObjectExtras& ex) {
   o.raw("hoststatus {\n");
   o.str("\thost_name=", h.name);
-  write_object_head(o, s, h, st, ex);
+  write_object_head(o, s, h, st);
   write_outputs(o, s, st);
   o.time("\tlast_check=", st.last_check);
   o.time("\tnext_check=", st.next_check);
@@ -200,13 +199,11 @@ void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const Sta
   o.time("\tlast_time_up=", st.last_time[0]);
   o.time("\tlast_time_down=", st.last_time[1]);
   o.time("\tlast_time_unreachable=", st.last_time[2]);
-  o.time("\tlast_notification=", ex.last_notification);
-  // Naemon's "none": retention.dat does not keep them, and Vedette sends no notifications yet.
-  o.raw(
-      "\tnext_notification=0\n"
-      "\tno_more_notifications=0\n");
-  o.num("\tcurrent_notification_number=", ex.current_notification_number);
-  o.str("\tcurrent_notification_id=", ex.current_notification_id);
+  o.time("\tlast_notification=", st.notification.last_notification);
+  o.time("\tnext_notification=", st.notification.next_notification);
+  o.flag("\tno_more_notifications=", st.notification.no_more_notifications);
+  o.num("\tcurrent_notification_number=", st.notification.current_notification_number);
+  o.uuid("\tcurrent_notification_id=", st.notification.current_notification_id);
   write_flag(o, "\tnotifications_enabled=", st, state::Flag::notifications);
   write_acknowledgement(o, st);
   write_flag(o, "\tactive_checks_enabled=", st, state::Flag::active_checks);
@@ -215,7 +212,7 @@ void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const Sta
   write_flag(o, "\tflap_detection_enabled=", st, state::Flag::flap_detection);
   write_flag(o, "\tprocess_performance_data=", st, state::Flag::process_perf_data);
   write_flag(o, "\tobsess=", st, state::Flag::obsess);
-  write_flapping_and_downtime(o, ex);
+  write_flapping_and_downtime(o, st, ex);
   write_last_update(o, s, st);
   write_custom(o, h.custom_variables, s.overrides_of(st));
   o.raw("\t}\n\n");
@@ -228,7 +225,7 @@ void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, con
   o.raw("servicestatus {\n");
   o.str("\thost_name=", v.host_name);
   o.str("\tservice_description=", v.description);
-  write_object_head(o, s, v, st, ex);
+  write_object_head(o, s, v, st);
   o.num("\tcurrent_attempt=", st.current_attempt);
   o.num("\tmax_attempts=",
         in_effect(s.overrides_of(st), &state::Overrides::max_check_attempts, v.max_check_attempts));
@@ -243,12 +240,11 @@ void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, con
   o.time("\tlast_check=", st.last_check);
   o.time("\tnext_check=", st.next_check);
   o.raw("\tcheck_options=0\n");
-  o.num("\tcurrent_notification_number=", ex.current_notification_number);
-  o.str("\tcurrent_notification_id=", ex.current_notification_id);
-  o.time("\tlast_notification=", ex.last_notification);
-  o.raw(
-      "\tnext_notification=0\n"
-      "\tno_more_notifications=0\n");
+  o.num("\tcurrent_notification_number=", st.notification.current_notification_number);
+  o.uuid("\tcurrent_notification_id=", st.notification.current_notification_id);
+  o.time("\tlast_notification=", st.notification.last_notification);
+  o.time("\tnext_notification=", st.notification.next_notification);
+  o.flag("\tno_more_notifications=", st.notification.no_more_notifications);
   write_flag(o, "\tnotifications_enabled=", st, state::Flag::notifications);
   write_flag(o, "\tactive_checks_enabled=", st, state::Flag::active_checks);
   write_flag(o, "\tpassive_checks_enabled=", st, state::Flag::passive_checks);
@@ -257,7 +253,7 @@ void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, con
   write_flag(o, "\tflap_detection_enabled=", st, state::Flag::flap_detection);
   write_flag(o, "\tprocess_performance_data=", st, state::Flag::process_perf_data);
   write_flag(o, "\tobsess=", st, state::Flag::obsess);
-  write_flapping_and_downtime(o, ex);
+  write_flapping_and_downtime(o, st, ex);
   write_last_update(o, s, st);
   write_custom(o, v.custom_variables, s.overrides_of(st));
   o.raw("\t}\n\n");

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "state/attributes.hpp"
+#include "state/check_state.hpp"
 #include "state/comments.hpp"
 #include "state/text_block.hpp"
 
@@ -111,22 +112,14 @@ struct StatusState {
   std::uint8_t check_type = 0;  // 0 active, 1 passive
   std::uint8_t state_type = 1;  // 0 soft, 1 hard
   bool has_been_checked = false;
+  state::NotificationState notification;
+  state::EventIds events;
+  state::FlapHistory flap;
 };
 
 // What status.dat shows of the features the engine does not track itself yet. The defaults are Naemon's
 // values for an object none of them ever touched.
 struct StatusObjectExtras {
-  unsigned long last_event_id = 0;
-  unsigned long current_event_id = 0;
-  std::string_view current_problem_id{};
-  std::string_view last_problem_id{};
-  std::int64_t problem_start = 0;
-  std::int64_t problem_end = 0;
-  std::int64_t last_notification = 0;
-  int current_notification_number = 0;
-  std::string_view current_notification_id{};
-  bool is_flapping = false;
-  double percent_state_change = 0;
   int scheduled_downtime_depth = 0;
 };
 

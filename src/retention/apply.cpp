@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstring>
 #include <limits>
+#include <span>
 
 namespace vedette::retention {
 namespace {
@@ -135,12 +136,6 @@ class Applier {
     carried_->contacts.resize(t_.model.contacts.size());
   }
 
-  TextRef store(std::string_view s) {
-    const TextRef r{static_cast<std::uint32_t>(carried_->text.size()), static_cast<std::uint32_t>(s.size())};
-    carried_->text.append(s);
-    return r;
-  }
-
   void warn(const Block& b, std::string message) { result_.warnings.push_back({b.line, std::move(message)}); }
 
   void apply_info(const Block& b) {
@@ -213,6 +208,7 @@ class Applier {
     const model::Checkable* cfg = nullptr;
     state::CheckState* st = nullptr;
     Time* last_time[4] = {};
+    state::FlapHistory* flap = nullptr;
     CheckableExtras* ex = nullptr;
     size_carried();
     if (is_host) {
@@ -228,6 +224,7 @@ class Applier {
       last_time[0] = &h.last_time_up;
       last_time[1] = &h.last_time_down;
       last_time[2] = &h.last_time_unreachable;
+      flap = &h.flap;
       ex = &carried_->hosts[i];
       ++result_.counts.hosts;
     } else {
@@ -244,6 +241,7 @@ class Applier {
       last_time[1] = &s.last_time_warning;
       last_time[2] = &s.last_time_unknown;
       last_time[3] = &s.last_time_critical;
+      flap = &s.flap;
       ex = &carried_->services[i];
       ++result_.counts.services;
     }
@@ -301,34 +299,44 @@ class Applier {
         if (last_time[i] != nullptr) time(key_at(K::last_time_0, i), *last_time[i]);
       }
 
-      if (b.has(K::last_event_id)) ex->last_event_id = to_ulong(b.get(K::last_event_id));
-      if (b.has(K::current_event_id)) ex->current_event_id = to_ulong(b.get(K::current_event_id));
-      if (b.has(K::current_problem_id)) ex->current_problem_id = store(b.get(K::current_problem_id));
-      if (b.has(K::last_problem_id)) ex->last_problem_id = store(b.get(K::last_problem_id));
-      time(K::problem_start, ex->problem_start);
-      time(K::problem_end, ex->problem_end);
+      state::EventIds& events = st->events;
+      if (b.has(K::last_event_id)) events.last_event_id = to_ulong(b.get(K::last_event_id));
+      if (b.has(K::current_event_id)) events.current_event_id = to_ulong(b.get(K::current_event_id));
+      if (b.has(K::current_problem_id)) read_id(b.get(K::current_problem_id), events.current_problem_id);
+      if (b.has(K::last_problem_id)) read_id(b.get(K::last_problem_id), events.last_problem_id);
+      time(K::problem_start, events.problem_start);
+      time(K::problem_end, events.problem_end);
       if (b.has(K::last_update)) {
         const Timeval tv = to_timeval(b.get(K::last_update));
         ex->last_update_sec = tv.sec;
         ex->last_update_usec = tv.usec;
       }
-      for (std::size_t i = 0; i < 3; ++i) {
+      // notified_on_<state> in the file's order: hosts down, unreachable; services unknown, warning,
+      // critical.
+      state::NotificationState& n = st->notification;
+      static constexpr int k_host_order[] = {state::k_host_down, state::k_host_unreachable};
+      static constexpr int k_service_order[] = {state::k_state_unknown, state::k_state_warning,
+                                                state::k_state_critical};
+      const std::span<const int> order = is_host ? std::span<const int>(k_host_order) : k_service_order;
+      for (std::size_t i = 0; i < order.size(); ++i) {
         const K key = key_at(K::notified_on_0, i);
-        if (b.has(key) && to_bool(b.get(key))) ex->notified_on |= static_cast<std::uint8_t>(1u << i);
+        if (b.has(key) && to_bool(b.get(key))) n.notified_on |= 1u << order[i];
       }
-      time(K::last_notification, ex->last_notification);
-      if (b.has(K::current_notification_number)) {
-        ex->current_notification_number = to_int(b.get(K::current_notification_number));
-      }
+      time(K::last_notification, n.last_notification);
+      if (b.has(K::current_notification_number))
+        n.current_notification_number = to_int(b.get(K::current_notification_number));
       if (b.has(K::current_notification_id))
-        ex->current_notification_id = store(b.get(K::current_notification_id));
-      if (b.has(K::is_flapping)) ex->is_flapping = to_bool(b.get(K::is_flapping));
+        read_id(b.get(K::current_notification_id), n.current_notification_id);
+      if (b.has(K::is_flapping)) flap->is_flapping = to_bool(b.get(K::is_flapping));
       if (b.has(K::percent_state_change))
-        ex->percent_state_change = to_double(b.get(K::percent_state_change));
+        flap->percent_state_change = to_double(b.get(K::percent_state_change));
       if (b.has(K::check_flapping_recovery_notification)) {
-        ex->check_flapping_recovery_notification = to_bool(b.get(K::check_flapping_recovery_notification));
+        flap->check_flapping_recovery_notification = to_bool(b.get(K::check_flapping_recovery_notification));
       }
-      if (b.has(K::state_history)) read_state_history(b.get(K::state_history), ex->state_history);
+      if (b.has(K::state_history)) {
+        read_state_history(b.get(K::state_history), flap->states);
+        flap->index = 0;  // the file lists the oldest first
+      }
     }
 
     state::Overrides mod;
@@ -410,7 +418,6 @@ class Applier {
         st->acknowledgement_end_time <= now_)
       st->clear_acknowledgement();
     st->modified_attributes = modattr;
-    ex->read_last_state_change = st->last_state_change;
     st->overrides = mod.empty() ? nullptr : std::make_shared<const state::Overrides>(std::move(mod));
   }
 
@@ -569,7 +576,13 @@ class Applier {
     }
   }
 
-  static void read_state_history(std::string_view v, std::array<std::uint8_t, k_state_history_size>& out) {
+  // A problem or notification id; one that is not (hand-edited, from another program) is dropped.
+  static void read_id(std::string_view v, state::Uuid& out) {
+    if (const std::optional<state::Uuid> id = state::parse_uuid(v)) out = *id;
+  }
+
+  static void read_state_history(std::string_view v,
+                                 std::array<std::uint8_t, state::k_state_history_entries>& out) {
     for (std::size_t i = 0; i < out.size(); ++i) {
       const std::size_t comma = v.find(',');
       out[i] = static_cast<std::uint8_t>(std::clamp(to_int(v.substr(0, comma)), 0, 255));

@@ -8,8 +8,8 @@
 namespace vedette::retention {
 namespace {
 
-// Copied per object on the core thread at every save.
-static_assert(sizeof(ObjectStatus) <= 136);
+// Copied per object on the core thread at every save (notification, event and flapping fields: 152 of it).
+static_assert(sizeof(ObjectStatus) <= 288);
 
 void fill_program(ProgramFlags& p, const config::MainConfig& m) {
   p.enable_notifications = m.enable_notifications;
@@ -39,7 +39,8 @@ AttributeMasks masks_of(const config::MainConfig& m) {
           .contact_service = m.retained_contact_service_attribute_mask};
 }
 
-void fill_state(Snapshot& snap, ObjectStatus& o, const state::CheckState& s) {
+template <typename State>
+void fill_state(Snapshot& snap, ObjectStatus& o, const State& s) {
   o.text_offset = snap.text.append(s.plugin_output);
   snap.text.append(s.long_plugin_output);
   snap.text.append(s.perf_data);

@@ -1,6 +1,6 @@
 // What one retention.dat holds, taken on the core thread (every retention_update_interval and at shutdown)
 // and handed to retention::Writer, whose thread formats and writes it. Taking it copies only the run-time
-// values of the hot state (136 bytes per object plus the plugin texts); names, commands and configured
+// values of the hot state (about 250 bytes per object plus the plugin texts); names, commands and configured
 // attributes are read from the model, and the fields the engine does not track from the shared Carried,
 // when the file is written.
 //
@@ -56,6 +56,9 @@ struct ObjectStatus {
   std::uint8_t check_type = 0;  // 0 active, 1 passive
   std::uint8_t state_type = 1;  // 0 soft, 1 hard
   bool has_been_checked = false;
+  state::NotificationState notification;
+  state::EventIds events;
+  state::FlapHistory flap;
 };
 
 // The program block's values: MainConfig's run-time flags and handlers as they are now.

@@ -71,19 +71,14 @@ void write_program(Out& o, const Snapshot& s) {
 const CheckableExtras k_no_extras{};
 
 // Everything a host or service block needs besides the run-time status: configured and changed attributes,
-// the carried fields, and which of those are still valid for the state the object is in now.
+// and the carried fields.
 class ObjectView {
  public:
   ObjectView(const Snapshot& s, const model::Checkable& cfg, const CheckableExtras* ex,
              const ObjectStatus& st)
-      : s_(s), cfg_(cfg), ex_(ex != nullptr ? *ex : k_no_extras), st_(st), ov_(s.overrides_of(st)) {
-    notifications_valid_ = notifications_still_valid(ex_, st.current_state, st.last_state_change);
-  }
+      : s_(s), cfg_(cfg), ex_(ex != nullptr ? *ex : k_no_extras), st_(st), ov_(s.overrides_of(st)) {}
 
   const CheckableExtras& ex() const { return ex_; }
-  std::string_view text(TextRef r) const {
-    return s_.carried != nullptr ? s_.carried->str(r) : std::string_view{};
-  }
 
   std::string_view command(const model::CommandCall& configured,
                            const std::optional<std::string> state::Overrides::*field) const {
@@ -118,18 +113,20 @@ class ObjectView {
     o.flag("=", now);
   }
 
-  void notified_on(Out& o, std::string_view key, std::size_t bit) const {
-    o.flag(key, notifications_valid_ && (ex_.notified_on & (1u << bit)) != 0);
+  // retention.dat's notified_on_<state> flags; `state` is Naemon's state number.
+  void notified_on(Out& o, std::string_view key, int state) const {
+    o.flag(key, (st_.notification.notified_on & (1u << state)) != 0);
   }
   void notification_fields(Out& o, bool number_first) const {
+    const state::NotificationState& n = st_.notification;
     if (number_first) {
-      o.num("current_notification_number=", notifications_valid_ ? ex_.current_notification_number : 0);
-      o.str("current_notification_id=", notifications_valid_ ? text(ex_.current_notification_id) : "");
-      o.time("last_notification=", ex_.last_notification);
+      o.num("current_notification_number=", n.current_notification_number);
+      o.uuid("current_notification_id=", n.current_notification_id);
+      o.time("last_notification=", n.last_notification);
     } else {
-      o.time("last_notification=", ex_.last_notification);
-      o.num("current_notification_number=", notifications_valid_ ? ex_.current_notification_number : 0);
-      o.str("current_notification_id=", notifications_valid_ ? text(ex_.current_notification_id) : "");
+      o.time("last_notification=", n.last_notification);
+      o.num("current_notification_number=", n.current_notification_number);
+      o.uuid("current_notification_id=", n.current_notification_id);
     }
   }
   void acknowledgement(Out& o) const {
@@ -168,7 +165,6 @@ class ObjectView {
   const CheckableExtras& ex_;
   const ObjectStatus& st_;
   const state::Overrides* ov_;
-  bool notifications_valid_ = false;
 };
 
 void write_outputs(Out& o, const Snapshot& s, const ObjectStatus& st) {
@@ -183,7 +179,6 @@ void write_outputs(Out& o, const Snapshot& s, const ObjectStatus& st) {
 // The lines hosts and services share at the top of their blocks, up to problem_end.
 void write_head(Out& o, const Snapshot& s, const model::Checkable& c, const ObjectView& v,
                 const ObjectStatus& st, unsigned long mask) {
-  const CheckableExtras& ex = v.ex();
   o.unum("modified_attributes=", st.modified_attributes & ~mask);
   o.str("check_command=", v.command(c.check_command, &state::Overrides::check_command));
   o.str("check_period=", v.period(c.check_period, &state::Overrides::check_period));
@@ -196,19 +191,28 @@ void write_head(Out& o, const Snapshot& s, const model::Checkable& c, const Obje
   o.num("current_state=", st.current_state);
   o.num("last_state=", st.last_state);
   o.num("last_hard_state=", st.last_hard_state);
-  o.unum("last_event_id=", ex.last_event_id);
-  o.unum("current_event_id=", ex.current_event_id);
-  o.str("current_problem_id=", v.text(ex.current_problem_id));
-  o.str("last_problem_id=", v.text(ex.last_problem_id));
-  o.time("problem_start=", ex.problem_start);
-  o.time("problem_end=", ex.problem_end);
+  o.unum("last_event_id=", st.events.last_event_id);
+  o.unum("current_event_id=", st.events.current_event_id);
+  o.uuid("current_problem_id=", st.events.current_problem_id);
+  o.uuid("last_problem_id=", st.events.last_problem_id);
+  o.time("problem_start=", st.events.problem_start);
+  o.time("problem_end=", st.events.problem_end);
   (void)s;
 }
 
-void write_flapping(Out& o, const CheckableExtras& ex) {
-  o.flag("is_flapping=", ex.is_flapping);
-  o.fixed<2>("percent_state_change=", ex.percent_state_change);
-  o.flag("check_flapping_recovery_notification=", ex.check_flapping_recovery_notification);
+void write_flapping(Out& o, const state::FlapHistory& flap) {
+  o.flag("is_flapping=", flap.is_flapping);
+  o.fixed<2>("percent_state_change=", flap.percent_state_change);
+  o.flag("check_flapping_recovery_notification=", flap.check_flapping_recovery_notification);
+}
+
+// The ring oldest first, as Naemon writes it.
+void write_state_history(Out& o, const state::FlapHistory& flap) {
+  std::array<std::uint8_t, state::k_state_history_entries> ordered;
+  for (int i = 0; i < state::k_state_history_entries; ++i)
+    ordered[static_cast<std::size_t>(i)] =
+        flap.states[static_cast<std::size_t>((flap.index + i) % state::k_state_history_entries)];
+  o.list("state_history=", std::span<const std::uint8_t>(ordered));
 }
 
 void write_host(Out& o, const Snapshot& s, const model::Host& h, const CheckableExtras* ex,
@@ -232,8 +236,8 @@ void write_host(Out& o, const Snapshot& s, const model::Host& h, const Checkable
   o.time("last_time_up=", st.last_time[0]);
   o.time("last_time_down=", st.last_time[1]);
   o.time("last_time_unreachable=", st.last_time[2]);
-  v.notified_on(o, "notified_on_down=", 0);
-  v.notified_on(o, "notified_on_unreachable=", 1);
+  v.notified_on(o, "notified_on_down=", state::k_host_down);
+  v.notified_on(o, "notified_on_unreachable=", state::k_host_unreachable);
   v.notification_fields(o, false);
   v.flag(o, Flag::notifications);
   v.acknowledgement(o);
@@ -243,9 +247,9 @@ void write_host(Out& o, const Snapshot& s, const model::Host& h, const Checkable
   v.flag(o, Flag::flap_detection);
   v.flag(o, Flag::process_perf_data);
   v.flag(o, Flag::obsess);
-  write_flapping(o, v.ex());
+  write_flapping(o, st.flap);
   v.last_update(o);
-  o.list("state_history=", std::span<const std::uint8_t>(v.ex().state_history));
+  write_state_history(o, st.flap);
   v.custom_variables(o);
   o.raw("}\n");
 }
@@ -274,9 +278,9 @@ void write_service(Out& o, const Snapshot& s, const model::Service& c, const Che
   o.time("last_check=", st.last_check);
   o.time("next_check=", st.next_check);
   o.raw("check_options=0\n");
-  v.notified_on(o, "notified_on_unknown=", 0);
-  v.notified_on(o, "notified_on_warning=", 1);
-  v.notified_on(o, "notified_on_critical=", 2);
+  v.notified_on(o, "notified_on_unknown=", state::k_state_unknown);
+  v.notified_on(o, "notified_on_warning=", state::k_state_warning);
+  v.notified_on(o, "notified_on_critical=", state::k_state_critical);
   v.notification_fields(o, true);
   v.flag(o, Flag::notifications);
   v.flag(o, Flag::active_checks);
@@ -287,8 +291,8 @@ void write_service(Out& o, const Snapshot& s, const model::Service& c, const Che
   v.flag(o, Flag::process_perf_data);
   v.flag(o, Flag::obsess);
   v.last_update(o);
-  write_flapping(o, v.ex());
-  o.list("state_history=", std::span<const std::uint8_t>(v.ex().state_history));
+  write_flapping(o, st.flap);
+  write_state_history(o, st.flap);
   v.custom_variables(o);
   o.raw("}\n");
 }

@@ -3,6 +3,8 @@
 #pragma once
 
 #include "state/attributes.hpp"
+#include "state/flap_history.hpp"
+#include "state/uuid.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -19,6 +21,30 @@ enum class CheckType : std::uint8_t { active = 0, passive = 1 };
 // Naemon's state numbers.
 inline constexpr int k_state_ok = 0, k_state_warning = 1, k_state_critical = 2, k_state_unknown = 3;
 inline constexpr int k_host_up = 0, k_host_down = 1, k_host_unreachable = 2;
+
+// What Naemon keeps per host or service about its notifications (status.dat and retention.dat fields).
+// engine::record_notification() and the engine's resets change it.
+struct NotificationState {
+  Time last_notification = 0;
+  Time next_notification = 0;    // no problem notification before this (re-notification interval)
+  Uuid current_notification_id;  // a new one per notification sent
+  int current_notification_number = 0;
+  // Bits 1 << state of the states notified since the last recovery (Naemon's in-memory layout, not
+  // retention.dat's notified_on_N order).
+  model::OptionSet notified_on = 0;
+  bool no_more_notifications = false;
+};
+
+// Naemon's event and problem ids: every state change gets the next event id (a program-wide counter); a
+// problem (a change away from OK/UP) gets a new problem id, which becomes last_problem_id at the recovery.
+struct EventIds {
+  unsigned long current_event_id = 0;
+  unsigned long last_event_id = 0;
+  Uuid current_problem_id;
+  Uuid last_problem_id;
+  Time problem_start = 0;
+  Time problem_end = 0;
+};
 
 struct CheckState {
   int current_state = 0;
@@ -48,6 +74,8 @@ struct CheckState {
   bool problem_has_been_acknowledged = false;
   std::uint8_t flags = 0;
   std::shared_ptr<const Overrides> overrides;
+  NotificationState notification;
+  EventIds events;
 
   [[nodiscard]] bool enabled(Flag f) const { return (flags & flag_bit(f)) != 0; }
   void clear_acknowledgement() {
@@ -77,22 +105,27 @@ struct CheckState {
 
 // What a status or retention snapshot record takes of what commands changed: the same fields in both, and
 // the Overrides kept in the snapshot (keep_overrides).
-template <typename Record>
-void copy_attributes(Record& out, const CheckState& s, std::vector<std::shared_ptr<const Overrides>>& kept) {
+template <typename Record, typename State>
+void copy_attributes(Record& out, const State& s, std::vector<std::shared_ptr<const Overrides>>& kept) {
   out.modified_attributes = s.modified_attributes;
   out.flags = s.flags;
   out.problem_has_been_acknowledged = s.problem_has_been_acknowledged;
   out.acknowledgement_type = s.acknowledgement_type;
   out.acknowledgement_end_time = s.acknowledgement_end_time;
   out.overrides = keep_overrides(s.overrides, kept);
+  out.notification = s.notification;
+  out.events = s.events;
+  out.flap = s.flap;
 }
 
 struct ServiceState : CheckState {
+  FlapHistory flap;
   bool host_problem_at_last_check = false;
   Time last_time_ok = 0, last_time_warning = 0, last_time_unknown = 0, last_time_critical = 0;
 };
 
 struct HostState : CheckState {
+  HostFlapHistory flap;
   Time last_time_up = 0, last_time_down = 0, last_time_unreachable = 0;
 };
 

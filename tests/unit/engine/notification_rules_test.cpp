@@ -795,11 +795,12 @@ TEST_F(NotificationRulesTest, NumberRules) {
   EXPECT_EQ(state.last_notification, 0);
   EXPECT_EQ(state.next_notification, 0);
 
-  NotificationState host_state{.current_notification_number = 4,
-                               .last_notification = 5,
-                               .next_notification = 6,
-                               .no_more_notifications = true,
-                               .notified_on = model::k_opt_down};
+  NotificationState host_state;
+  host_state.current_notification_number = 4;
+  host_state.last_notification = 5;
+  host_state.next_notification = 6;
+  host_state.no_more_notifications = true;
+  host_state.notified_on = model::k_opt_down;
   reset_host_notifications_on_recovery(host_state);
   EXPECT_EQ(host_state.current_notification_number, 0);
   EXPECT_EQ(host_state.notified_on, 0u);

@@ -20,13 +20,15 @@ class ServiceStateTest : public ::testing::Test {
  protected:
   ServiceEffects check(int rc, const char* output = "out") {
     now_ += 60;
-    return apply_service_result(svc_, rules_, {host_, k_host_up}, result(rc, output, now_), settings_, now_);
+    return apply_service_result(svc_, rules_, {host_, k_host_up}, result(rc, output, now_), settings_, now_,
+                                numbering_);
   }
 
   ServiceState svc_;
   HostState host_;
   ServiceRules rules_{3, false, true};
   StateSettings settings_;
+  EventNumbering numbering_;
   Time now_ = 1'700'000'000;
 
   void SetUp() override {
@@ -136,8 +138,9 @@ TEST_F(ServiceStateTest, EmptyOutputIsNamed) {
 
 TEST_F(ServiceStateTest, PassiveResultsAreLoggedPerSetting) {
   now_ += 60;
-  ServiceEffects fx = apply_service_result(svc_, rules_, {host_, k_host_up},
-                                           result(1, "passive", now_, CheckType::passive), settings_, now_);
+  ServiceEffects fx =
+      apply_service_result(svc_, rules_, {host_, k_host_up}, result(1, "passive", now_, CheckType::passive),
+                           settings_, now_, numbering_);
   EXPECT_TRUE(fx.log_passive);
   EXPECT_EQ(svc_.check_type, CheckType::passive);
 }
@@ -170,17 +173,85 @@ TEST_F(ServiceStateTest, AcknowledgementsEndAsInNaemon) {
   EXPECT_EQ(svc_.acknowledgement_end_time, 0);
 }
 
+// What Naemon does after a result, in its order: the soft retries run the event handler, the hard problem
+// checks flapping, may start flexible downtimes and notifies, the recovery notifies and then resets the
+// counters; every state change gets the next event id, a problem its id and times.
+TEST_F(ServiceStateTest, EffectsAndIdsAlongAProblem) {
+  numbering_.next_event_id = 40;
+  ServiceEffects fx = check(0, "fine");
+  EXPECT_FALSE(fx.notify || fx.run_event_handler || fx.check_flapping);
+  EXPECT_TRUE(fx.reset_notifications) << "every OK result clears the counters";
+  EXPECT_EQ(svc_.events.current_event_id, 0u) << "no state change";
+
+  svc_.notification.last_notification = 5;
+  svc_.notification.next_notification = 6;
+  fx = check(2, "broken");  // soft 1
+  EXPECT_TRUE(fx.run_event_handler);
+  EXPECT_FALSE(fx.notify);
+  EXPECT_FALSE(fx.check_flapping)
+      << "soft problems: flapping is checked at the end, not before a notification";
+  EXPECT_EQ(svc_.events.current_event_id, 40u);
+  EXPECT_EQ(numbering_.next_event_id, 41u);
+  EXPECT_TRUE(svc_.events.current_problem_id.is_set());
+  EXPECT_EQ(svc_.events.problem_start, now_);
+  EXPECT_EQ(svc_.notification.last_notification, 0) << "a state change restarts re-notification";
+  EXPECT_EQ(svc_.notification.next_notification, 0);
+  const state::Uuid problem = svc_.events.current_problem_id;
+
+  fx = check(2, "broken");  // soft 2
+  EXPECT_TRUE(fx.run_event_handler) << "Naemon runs it for every soft retry";
+  fx = check(2, "broken");  // hard 3
+  EXPECT_TRUE(fx.notify);
+  EXPECT_TRUE(fx.check_flapping);
+  EXPECT_TRUE(fx.flexible_downtime_may_start);
+  EXPECT_TRUE(fx.run_event_handler);
+  EXPECT_EQ(svc_.events.current_event_id, 40u) << "a hard change is no state change";
+  fx = check(2, "broken");  // hard again
+  EXPECT_TRUE(fx.notify) << "re-notification is the notifier's decision";
+  EXPECT_FALSE(fx.run_event_handler);
+  EXPECT_FALSE(fx.flexible_downtime_may_start);
+
+  fx = check(0, "fixed");
+  EXPECT_TRUE(fx.notify);
+  EXPECT_TRUE(fx.run_event_handler);
+  EXPECT_TRUE(fx.reset_notifications);
+  EXPECT_EQ(svc_.events.last_event_id, 40u);
+  EXPECT_EQ(svc_.events.current_event_id, 41u);
+  EXPECT_FALSE(svc_.events.current_problem_id.is_set());
+  EXPECT_EQ(svc_.events.last_problem_id, problem);
+  EXPECT_EQ(svc_.events.problem_end, now_);
+}
+
 class HostStateTest : public ::testing::Test {
  protected:
   HostEffects check(int rc, bool any_parent_up = true, bool has_parents = false) {
     now_ += 60;
     HostRules rules{3, true, true, has_parents, any_parent_up};
-    return apply_host_result(host_, rules, result(rc, "ping", now_), settings_, now_);
+    return apply_host_result(host_, rules, result(rc, "ping", now_), settings_, now_, numbering_);
   }
   HostState host_;
   StateSettings settings_;
+  EventNumbering numbering_;
   Time now_ = 1'700'000'000;
 };
+
+TEST_F(HostStateTest, NotifiesOnHardStatesAndResetsAfterTheRecovery) {
+  HostEffects fx = check(2);  // soft DOWN
+  EXPECT_FALSE(fx.notify);
+  EXPECT_TRUE(fx.run_event_handler);
+  EXPECT_TRUE(fx.flexible_downtime_may_start) << "host downtimes may start on soft states";
+  EXPECT_TRUE(host_.events.current_problem_id.is_set());
+  check(2);
+  fx = check(2);  // hard DOWN
+  EXPECT_TRUE(fx.notify);
+  fx = check(2);  // still hard DOWN: re-notification
+  EXPECT_TRUE(fx.notify);
+  EXPECT_FALSE(fx.run_event_handler);
+  fx = check(0);
+  EXPECT_TRUE(fx.notify);
+  EXPECT_TRUE(fx.reset_notifications);
+  EXPECT_TRUE(host_.events.last_problem_id.is_set());
+}
 
 TEST_F(HostStateTest, DownSoftThenHardThenRecovery) {
   EXPECT_FALSE(check(0).log_alert);
@@ -236,7 +307,7 @@ TEST_F(HostStateTest, UnreachableWhenAllParentsAreDown) {
 
 TEST_F(HostStateTest, NoCheckCommandMeansUp) {
   now_ += 60;
-  apply_host_result(host_, {3, false, true, false, true}, result(2, "", now_), settings_, now_);
+  apply_host_result(host_, {3, false, true, false, true}, result(2, "", now_), settings_, now_, numbering_);
   EXPECT_EQ(host_.current_state, k_host_up);
   EXPECT_EQ(host_.plugin_output, "(Host assumed to be UP)");
 }
@@ -244,7 +315,7 @@ TEST_F(HostStateTest, NoCheckCommandMeansUp) {
 TEST_F(HostStateTest, PassiveHostResultsAreHardUnlessConfiguredSoft) {
   now_ += 60;
   apply_host_result(host_, {3, true, true, false, true}, result(1, "down", now_, CheckType::passive),
-                    settings_, now_);
+                    settings_, now_, numbering_);
   EXPECT_EQ(host_.current_state, k_host_down);
   EXPECT_EQ(host_.state_type, StateType::hard);
 }

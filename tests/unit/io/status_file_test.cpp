@@ -450,11 +450,8 @@ std::string with_lines(std::string text, std::initializer_list<std::pair<std::st
   return text;
 }
 
-retention::TextRef text_ref(retention::Carried& c, std::string_view text) {
-  const retention::TextRef r{static_cast<std::uint32_t>(c.text.size()),
-                             static_cast<std::uint32_t>(text.size())};
-  c.text += text;
-  return r;
+state::Uuid uuid(std::string_view text) {
+  return state::parse_uuid(text).value();
 }
 
 TEST(StatusFile, CommentsAndDowntimesAfterContactsInNaemonsFormat) {
@@ -574,29 +571,29 @@ TEST(StatusFile, ScheduledDowntimeDepthCountsDowntimesInEffect) {
                        {{"scheduled_downtime_depth=0", "scheduled_downtime_depth=2"}}));
 }
 
-// HTTP is CRITICAL since 1700000200, as when retention.dat was read: its notification fields still hold and
-// are written where Naemon writes them, as are the ids, times and flapping values, and the acknowledgement
-// and modified attributes of the hot state; likewise the contact's.
-TEST(StatusFile, CarriedFieldsOfAnAcknowledgedService) {
+// The notification fields, ids and acknowledgement of the hot state are written where Naemon writes them,
+// as are the flapping values retention.dat carried; likewise the contact's.
+TEST(StatusFile, NotificationAndEventFieldsOfAnAcknowledgedService) {
   Fixture f;
   auto carried = f.carried();
-  retention::CheckableExtras& e = carried->services.at(0);
-  e.read_last_state_change = 1700000200;
-  f.services.at(0).problem_has_been_acknowledged = true;
-  f.services.at(0).acknowledgement_type = 1;
-  f.services.at(0).acknowledgement_end_time = 1700009000;
-  e.current_notification_number = 3;
-  e.current_notification_id = text_ref(*carried, "4b8e-notification");
-  e.last_notification = 1700000210;
-  f.services.at(0).modified_attributes = 2;  // hot state now, written alongside
-  e.last_event_id = 11;
-  e.current_event_id = 12;
-  e.current_problem_id = text_ref(*carried, "4b8e-problem");
-  e.last_problem_id = text_ref(*carried, "4b8e-last");
-  e.problem_start = 1700000200;
-  e.problem_end = 1690000000;
-  e.is_flapping = true;
-  e.percent_state_change = 21.257;
+  state::ServiceState& http = f.services.at(0);
+  http.problem_has_been_acknowledged = true;
+  http.acknowledgement_type = 1;
+  http.acknowledgement_end_time = 1700009000;
+  http.notification.current_notification_number = 3;
+  http.notification.current_notification_id = uuid("4b8e0000-0000-4000-8000-00000000000a");
+  http.notification.last_notification = 1700000210;
+  http.notification.next_notification = 1700002010;
+  http.notification.no_more_notifications = true;
+  http.modified_attributes = 2;
+  http.events.last_event_id = 11;
+  http.events.current_event_id = 12;
+  http.events.current_problem_id = uuid("4B8E0000-0000-4000-8000-00000000000B");
+  http.events.last_problem_id = uuid("17");
+  http.events.problem_start = 1700000200;
+  http.events.problem_end = 1690000000;
+  http.flap.is_flapping = true;
+  http.flap.percent_state_change = 21.257;
   retention::ContactExtras& admin = carried->contacts.at(0);
   admin.modified_attributes = 1;
   admin.modified_host_attributes = 1;
@@ -612,13 +609,16 @@ TEST(StatusFile, CarriedFieldsOfAnAcknowledgedService) {
                            {"modified_attributes=0", "modified_attributes=2"},
                            {"last_event_id=0", "last_event_id=11"},
                            {"current_event_id=0", "current_event_id=12"},
-                           {"current_problem_id=", "current_problem_id=4b8e-problem"},
-                           {"last_problem_id=", "last_problem_id=4b8e-last"},
+                           {"current_problem_id=", "current_problem_id=4b8e0000-0000-4000-8000-00000000000b"},
+                           {"last_problem_id=", "last_problem_id=17"},
                            {"problem_start=0", "problem_start=1700000200"},
                            {"problem_end=0", "problem_end=1690000000"},
                            {"current_notification_number=0", "current_notification_number=3"},
-                           {"current_notification_id=", "current_notification_id=4b8e-notification"},
+                           {"current_notification_id=",
+                            "current_notification_id=4b8e0000-0000-4000-8000-00000000000a"},
                            {"last_notification=0", "last_notification=1700000210"},
+                           {"next_notification=0", "next_notification=1700002010"},
+                           {"no_more_notifications=0", "no_more_notifications=1"},
                            {"problem_has_been_acknowledged=0", "problem_has_been_acknowledged=1"},
                            {"acknowledgement_type=0", "acknowledgement_type=1"},
                            {"acknowledgement_end_time=0", "acknowledgement_end_time=1700009000"},
@@ -637,21 +637,15 @@ TEST(StatusFile, CarriedFieldsOfAnAcknowledgedService) {
 }
 
 // The host block has its own order: its acknowledgement and notification fields where Naemon writes them.
-TEST(StatusFile, CarriedFieldsOfAnAcknowledgedHost) {
+TEST(StatusFile, NotificationFieldsOfAnAcknowledgedHost) {
   Fixture f;
-  f.hosts.at(0).current_state = 1;
-  f.hosts.at(0).last_state_change = 1700000050;
-  auto carried = f.carried();
-  retention::CheckableExtras& e = carried->hosts.at(0);
-  e.read_last_state_change = 1700000050;
-  f.hosts.at(0).problem_has_been_acknowledged = true;
-  f.hosts.at(0).acknowledgement_type = 2;
-  e.current_notification_number = 1;
-  e.last_notification = 1700000060;
-  const std::string out = f.format(f.retained(carried));
-  f.hosts.at(0).clear_acknowledgement();
   const std::string plain = f.format(nullptr);
-  EXPECT_EQ(block(out, "hoststatus {"),
+  state::HostState& web = f.hosts.at(0);
+  web.problem_has_been_acknowledged = true;
+  web.acknowledgement_type = 2;
+  web.notification.current_notification_number = 1;
+  web.notification.last_notification = 1700000060;
+  EXPECT_EQ(block(f.format(nullptr), "hoststatus {"),
             with_lines(block(plain, "hoststatus {"),
                        {
                            {"last_notification=0", "last_notification=1700000060"},
@@ -661,40 +655,13 @@ TEST(StatusFile, CarriedFieldsOfAnAcknowledgedHost) {
                        }));
 }
 
-// The retention writer's rule (retention::notifications_still_valid): once the state has changed since
-// retention.dat was read, the notification number and id are gone (Naemon clears them on the change).
-TEST(StatusFile, StaleNotificationFieldsAreDropped) {
-  Fixture f;
-  auto carried = f.carried();
-  retention::CheckableExtras& e = carried->services.at(0);
-  e.read_last_state_change = 1700000100;  // HTTP changed state since (at 1700000200)
-  e.current_notification_number = 3;
-  e.current_notification_id = text_ref(*carried, "4b8e-notification");
-  e.last_notification = 1700000110;
-  const std::pair<std::string, std::string> last_notification{"last_notification=0",
-                                                              "last_notification=1700000110"};
-  const std::string plain = block(f.format(nullptr), "servicestatus {");
-  EXPECT_EQ(block(f.format(f.retained(carried)), "servicestatus {"), with_lines(plain, {last_notification}));
-
-  e.read_last_state_change = 1700000200;  // the same state: the fields hold until it is over
-  EXPECT_EQ(block(f.format(f.retained(carried)), "servicestatus {"),
-            with_lines(plain, {last_notification,
-                               {"current_notification_number=0", "current_notification_number=3"},
-                               {"current_notification_id=", "current_notification_id=4b8e-notification"}}));
-
-  f.services.at(0).current_state = 0;  // recovered
-  EXPECT_EQ(block(f.format(f.retained(carried)), "servicestatus {"),
-            with_lines(block(f.format(nullptr), "servicestatus {"), {last_notification}));
-}
-
 // A Carried indexed by another model's ids (one from before a reload) is not used, and neither is what was
 // built for another model: Naemon's "none" values.
 TEST(StatusFile, CarriedOfAnotherModelIsIgnored) {
   Fixture f;
   Fixture other;
   auto carried = other.carried();
-  carried->services.at(0).read_last_state_change = 1700000200;
-  carried->services.at(0).current_notification_number = 3;
+  carried->contacts.at(0).modified_attributes = 1;
   EXPECT_EQ(f.format(f.retained(carried)), k_expected);
   const std::vector<retention::Comment> comments{{.host_name = "web", .comment_id = 1, .comment_data = "x"}};
   EXPECT_EQ(f.format(other.retained(other.carried(), comments)), k_expected);

@@ -45,7 +45,6 @@ class NaemonFixture : public ::testing::Test {
     return options;
   }
 
-  const CheckableExtras& host_extras(std::string_view name) { return *r_.carried->host(l_.host_id(name)); }
   const CheckableExtras& service_extras(std::string_view host, std::string_view description) {
     return *r_.carried->service(l_.service_id(host, description));
   }
@@ -81,9 +80,8 @@ TEST_F(NaemonFixture, HostStates) {
   EXPECT_EQ(beta.current_attempt, 1);
   EXPECT_EQ(beta.plugin_output, "CRITICAL: beta is gone");
   EXPECT_EQ(beta.last_hard_state_change, 1796017088);
-  const CheckableExtras& beta_x = host_extras("beta");
-  EXPECT_EQ(r_.carried->str(beta_x.current_problem_id), "b0334d83-1a1c-47e9-8bf0-57742ceffbed");
-  EXPECT_EQ(beta_x.current_event_id, 4u);
+  EXPECT_EQ(state::to_string(beta.events.current_problem_id), "b0334d83-1a1c-47e9-8bf0-57742ceffbed");
+  EXPECT_EQ(beta.events.current_event_id, 4u);
   EXPECT_EQ(beta.modified_attributes, k_modattr_check_timeperiod);  // CHANGE_HOST_CHECK_TIMEPERIOD
   ASSERT_NE(beta.overrides, nullptr);
   EXPECT_EQ(beta.overrides->check_period, "workhours");
@@ -95,8 +93,9 @@ TEST_F(NaemonFixture, HostStates) {
   EXPECT_EQ(delta.current_attempt, 2);
   EXPECT_EQ(delta.check_type, state::CheckType::passive);
   EXPECT_EQ(delta.plugin_output, "PASSIVE DOWN - second");
-  EXPECT_EQ(host_extras("delta").state_history[20], 1);
-  EXPECT_DOUBLE_EQ(host_extras("delta").percent_state_change, 6.25);
+  EXPECT_EQ(delta.flap.states[20], 1);
+  EXPECT_EQ(delta.flap.index, 0);
+  EXPECT_DOUBLE_EQ(delta.flap.percent_state_change, 6.25);
 
   const state::HostState& gamma = l_.host("gamma");
   EXPECT_FALSE(gamma.has_been_checked);

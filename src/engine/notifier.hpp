@@ -1,0 +1,80 @@
+// Sends Naemon's notifications for the core: fills the rules' inputs (notification_rules.hpp) from the hot
+// state, logs the suppression and notification lines, expands each contact's commands with the
+// notification macros, hands them to the executor (SideCommandSink) and stores the outcome in the object's
+// NotificationState. Built per model (a reload builds a new one); core thread only.
+//
+//   notifier.notify(world, service_id, NotificationType::normal);                 // after a hard result
+//   notifier.notify(world, host_id, NotificationType::acknowledgement, {"alice", "on it"});
+#pragma once
+
+#include "config/main_config.hpp"
+#include "engine/notification_rules.hpp"
+#include "engine/side_command.hpp"
+#include "state/uuid.hpp"
+#include "timeperiod/evaluator.hpp"
+
+#include <string_view>
+#include <vector>
+
+namespace vedette::engine {
+
+class DowntimeBook;
+
+// What the notifier reads and changes, lent by the core for one call.
+struct NotifierWorld {
+  const model::Model& model;
+  const config::MainConfig& main;
+  std::vector<HostState>& hosts;
+  std::vector<ServiceState>& services;
+  const DowntimeBook& downtimes;
+  const timeperiod::Evaluator& timeperiods;
+  SideCommandSink& sink;
+  Time now = 0;
+  Time program_start = 0;
+};
+
+// The author and comment of an acknowledgement, downtime or custom notification.
+struct NotificationNote {
+  std::string_view author{};
+  std::string_view comment{};
+  // Downtime notifications: the object's scheduled_downtime_depth when the downtime event happened (the
+  // book may have moved on by the time the core notifies); -1: as the book says now.
+  int downtime_depth = -1;
+};
+
+class Notifier {
+ public:
+  explicit Notifier(const model::Model& model);
+
+  void notify(const NotifierWorld& w, model::ServiceId service, NotificationType type,
+              NotificationNote note = {}, NotificationOptions options = k_notification_option_none);
+  void notify(const NotifierWorld& w, model::HostId host, NotificationType type, NotificationNote note = {},
+              NotificationOptions options = k_notification_option_none);
+
+  // After retention.dat was read (start-up, reload): Naemon computes next_notification again for objects
+  // in a problem state that were notified.
+  void restore_next_notifications(const NotifierWorld& w);
+
+  // The contacts' run-time settings (ENABLE_CONTACT_*, CHANGE_CONTACT_*) and last notification times.
+  [[nodiscard]] ContactNotificationState& contact(model::ContactId id) { return contacts_[model::index(id)]; }
+  [[nodiscard]] Time last_host_notification(model::ContactId id) const {
+    return last_host_notification_[model::index(id)];
+  }
+  [[nodiscard]] Time last_service_notification(model::ContactId id) const {
+    return last_service_notification_[model::index(id)];
+  }
+
+ private:
+  [[nodiscard]] NotificationContext context(const NotifierWorld& w) const;
+  void run_commands(const NotifierWorld& w, const NotificationPlan& plan, model::HostId host,
+                    model::ServiceId service, NotificationNote note, int& notified);
+
+  NotificationIndex index_;
+  SuppressionLogFilter suppression_log_;
+  state::UuidGenerator uuids_;
+  std::vector<ContactNotificationState> contacts_;
+  std::vector<Time> last_host_notification_;
+  std::vector<Time> last_service_notification_;
+};
+
+}  // namespace vedette::engine
