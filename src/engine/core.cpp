@@ -3,6 +3,7 @@
 #include "config/command_compiler.hpp"
 #include "engine/books.hpp"
 #include "engine/comment_book.hpp"
+#include "engine/dependencies.hpp"
 #include "engine/event_handlers.hpp"
 #include "engine/flapping.hpp"
 #include "engine/freshness.hpp"
@@ -1214,6 +1215,14 @@ class Core::Impl final : public loop::TimerHandler,
         postpone_to_period(check, period, at, interval);
         return;
       }
+      if (service_dependencies_failed(sid, now) &&
+          !skip_check_for_failed_dependency(main_.service_skip_check_dependency_status, true, st,
+                                            "(service dependency check failed)"))
+        return;
+      if (main_.service_parents_disable_service_checks != 0 && all_parents_failing(cfg, st) &&
+          !skip_check_for_failed_dependency(main_.service_skip_check_dependency_status, true, st,
+                                            "(service parents failed)"))
+        return;
     }
     start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::service, scheduled, at.mono,
                 MacroContext{.model = *model_,
@@ -1245,6 +1254,10 @@ class Core::Impl final : public loop::TimerHandler,
         postpone_to_period(check, period, at, interval);
         return;
       }
+      if (host_dependencies_failed(hid, now) &&
+          !skip_check_for_failed_dependency(main_.host_skip_check_dependency_status, false, st,
+                                            "(host dependency check failed)"))
+        return;
     }
     if (!cfg.check_command.is_set() && (st.overrides == nullptr || !st.overrides->check_command)) {
       // Naemon runs no plugin for a host without check_command: the host is assumed UP.
@@ -1262,6 +1275,38 @@ class Core::Impl final : public loop::TimerHandler,
                              .all_services = &services_,
                              .timeperiods = &evaluator_,
                              .program_start = program_start_});
+  }
+
+  // ---- Dependencies (engine/dependencies.hpp) ----
+
+  DependencyRules dependency_rules(Time now) const {
+    return {.timeperiods = evaluator_, .soft_state_dependencies = main_.soft_state_dependencies, .now = now};
+  }
+  bool service_dependencies_failed(model::ServiceId sid, Time now) const {
+    auto of = [&](model::ServiceId s) { return notifier_->index().service_execution_dependencies(s); };
+    return dependencies_failed(dependency_rules(now), of(sid), std::span<const ServiceState>(services_), of);
+  }
+  bool host_dependencies_failed(model::HostId hid, Time now) const {
+    auto of = [&](model::HostId h) { return notifier_->index().host_execution_dependencies(h); };
+    return dependencies_failed(dependency_rules(now), of(hid), std::span<const HostState>(hosts_), of);
+  }
+  // Naemon's service_parents_disable_service_checks test: a service not OK whose parents are none OK.
+  bool all_parents_failing(const model::Service& cfg, const ServiceState& st) const {
+    return st.current_state != k_state_ok && all_service_parents_failing(cfg, services_);
+  }
+  // Predictive dependency checks: the masters of both kinds are checked now.
+  void check_dependency_masters(model::ServiceId sid) {
+    const NotificationIndex& index = notifier_->index();
+    for (const model::ServiceDependency* d : index.service_execution_dependencies(sid))
+      schedule_service_check(d->master, 0, false);
+    for (const model::ServiceDependency* d : index.service_dependencies(sid))
+      schedule_service_check(d->master, 0, false);
+  }
+  void check_dependency_masters(model::HostId hid) {
+    const NotificationIndex& index = notifier_->index();
+    for (const model::HostDependency* d : index.host_dependencies(hid)) schedule_now(check_of(d->master));
+    for (const model::HostDependency* d : index.host_execution_dependencies(hid))
+      schedule_now(check_of(d->master));
   }
 
   bool in_period(model::TimeperiodId period, Time now) const {
@@ -1512,6 +1557,9 @@ class Core::Impl final : public loop::TimerHandler,
       schedule_from(check, base, seconds(interval_seconds(state::check_interval_of(cfg, st))));
     }
     if (fx.check_host_now) schedule_now(check_of(cfg.host));
+    if (fx.check_dependency_masters && main_.execute_service_checks &&
+        main_.enable_predictive_service_dependency_checks)
+      check_dependency_masters(sid);
   }
 
   void apply_host(model::HostId hid, const CheckOutcome& r, Time now, Instant base) {
@@ -1552,6 +1600,8 @@ class Core::Impl final : public loop::TimerHandler,
       for (model::HostId c : cfg.children)
         if (hosts_[model::index(c)].current_state != k_host_up) schedule_now(check_of(c));
     }
+    if (fx.check_dependency_masters && main_.enable_predictive_host_dependency_checks)
+      check_dependency_masters(hid);
     if (fx.check_neighbours_after_failure) {
       for (model::HostId p : cfg.parents)
         if (hosts_[model::index(p)].current_state == k_host_up) schedule_now(check_of(p));

@@ -1,5 +1,7 @@
 #include "engine/notification_rules.hpp"
 
+#include "engine/dependencies.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,8 +14,6 @@ using model::OptionSet;
 
 // Naemon's get_next_valid_time gives "now + one year" when it finds no valid time at all.
 constexpr Time k_one_year = 60 * 60 * 24 * 365;
-// Notification dependencies nest this deep at most; only a cycle gets there (Naemon recurses forever).
-constexpr int k_max_dependency_depth = 32;
 
 // 1 << state, as Naemon's option bits; nothing for a state no option names.
 OptionSet state_bit(int state) {
@@ -26,6 +26,12 @@ timeperiod::PeriodIndex period_of(model::TimeperiodId id) {
 
 bool is_valid_at(const timeperiod::Evaluator& timeperiods, model::TimeperiodId period, Time t) {
   return timeperiods.is_time_valid(period_of(period), static_cast<std::time_t>(t));
+}
+
+DependencyRules dependency_rules(const NotificationContext& ctx) {
+  return {.timeperiods = ctx.timeperiods,
+          .soft_state_dependencies = ctx.settings.soft_state_dependencies,
+          .now = ctx.now};
 }
 
 bool is_flapping_type(NotificationType type) {
@@ -163,26 +169,6 @@ std::string_view command_name(std::string_view command) {
   if (start == std::string_view::npos) return "(null)";
   command.remove_prefix(start);
   return command.substr(0, command.find('!'));
-}
-
-template <typename Dependency, typename State, typename DependenciesOf>
-bool dependencies_failed(const NotificationContext& ctx, std::span<const Dependency* const> dependencies,
-                         std::span<const State> states, int depth, DependenciesOf&& dependencies_of) {
-  for (const Dependency* dependency : dependencies) {
-    const std::uint32_t master = model::index(dependency->master);
-    if (master >= states.size()) continue;
-    if (!is_valid_at(ctx.timeperiods, dependency->period, ctx.now)) continue;
-    const State& m = states[master];
-    const int state = m.state_type == StateType::soft && !ctx.settings.soft_state_dependencies
-                          ? m.last_hard_state
-                          : m.current_state;
-    if ((dependency->failure_options & state_bit(state)) != 0) return true;
-    if (!m.has_been_checked && (dependency->failure_options & model::k_opt_pending) != 0) return true;
-    if (dependency->inherits_parent && depth < k_max_dependency_depth &&
-        dependencies_failed(ctx, dependencies_of(dependency->master), states, depth + 1, dependencies_of))
-      return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -331,6 +317,7 @@ ContactNotificationState ContactNotificationState::from(const model::Contact& co
 NotificationIndex::NotificationIndex(const model::Model& model) {
   auto all = [](const auto&) { return true; };
   auto notification_kind = [](const auto& d) { return d.kind == model::DependencyKind::notification; };
+  auto execution_kind = [](const auto& d) { return d.kind == model::DependencyKind::execution; };
   auto escalation_rule = [](const auto& e) { return &e.rule; };
   auto dependency = [](const auto& d) { return &d; };
 
@@ -361,6 +348,12 @@ NotificationIndex::NotificationIndex(const model::Model& model) {
   group(
       services, model.service_dependencies, [](const auto& d) { return model::index(d.dependent); },
       notification_kind, dependency, service_dependencies_);
+  group(
+      hosts, model.host_dependencies, [](const auto& d) { return model::index(d.dependent); }, execution_kind,
+      dependency, host_execution_dependencies_);
+  group(
+      services, model.service_dependencies, [](const auto& d) { return model::index(d.dependent); },
+      execution_kind, dependency, service_execution_dependencies_);
 
   host_services_value_.assign(hosts, 0);
   for (std::size_t h = 0; h < hosts; ++h)
@@ -393,6 +386,16 @@ std::span<const model::ServiceDependency* const> NotificationIndex::service_depe
     model::ServiceId svc) const {
   return list_of(service_dependencies_.offsets, service_dependencies_.items, model::index(svc));
 }
+std::span<const model::HostDependency* const> NotificationIndex::host_execution_dependencies(
+    model::HostId host) const {
+  return list_of(host_execution_dependencies_.offsets, host_execution_dependencies_.items,
+                 model::index(host));
+}
+std::span<const model::ServiceDependency* const> NotificationIndex::service_execution_dependencies(
+    model::ServiceId svc) const {
+  return list_of(service_execution_dependencies_.offsets, service_execution_dependencies_.items,
+                 model::index(svc));
+}
 std::uint32_t NotificationIndex::host_services_value(model::HostId host) const {
   const std::uint32_t i = model::index(host);
   return i < host_services_value_.size() ? host_services_value_[i] : 0;
@@ -401,13 +404,13 @@ std::uint32_t NotificationIndex::host_services_value(model::HostId host) const {
 bool service_notification_dependencies_failed(const NotificationContext& ctx, model::ServiceId svc,
                                               std::span<const ServiceState> services) {
   auto of = [&](model::ServiceId s) { return ctx.index.service_dependencies(s); };
-  return dependencies_failed(ctx, of(svc), services, 0, of);
+  return dependencies_failed(dependency_rules(ctx), of(svc), services, of);
 }
 
 bool host_notification_dependencies_failed(const NotificationContext& ctx, model::HostId host,
                                            std::span<const HostState> hosts) {
   auto of = [&](model::HostId h) { return ctx.index.host_dependencies(h); };
-  return dependencies_failed(ctx, of(host), hosts, 0, of);
+  return dependencies_failed(dependency_rules(ctx), of(host), hosts, of);
 }
 
 bool all_service_parents_failing(const model::Service& svc, std::span<const ServiceState> services) {

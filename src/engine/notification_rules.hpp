@@ -184,8 +184,9 @@ struct ContactNotificationState {
 };
 
 // Per-object lists the rules need, built once per model (after a load or reload): each host's and service's
-// escalations in Naemon's escalation_list order, their notification dependencies, and the sum of a host's
-// services' hourly_value. Holds pointers into the model: rebuild it with the model.
+// escalations in Naemon's escalation_list order, their notification (and, for the checks, execution)
+// dependencies, and the sum of a host's services' hourly_value. Holds pointers into the model: rebuild it
+// with the model.
 class NotificationIndex {
  public:
   explicit NotificationIndex(const model::Model& model);
@@ -194,6 +195,11 @@ class NotificationIndex {
   [[nodiscard]] std::span<const model::EscalationRule* const> service_escalations(model::ServiceId svc) const;
   [[nodiscard]] std::span<const model::HostDependency* const> host_dependencies(model::HostId host) const;
   [[nodiscard]] std::span<const model::ServiceDependency* const> service_dependencies(
+      model::ServiceId svc) const;
+  // The execution dependencies, for the checks (engine/dependencies.hpp).
+  [[nodiscard]] std::span<const model::HostDependency* const> host_execution_dependencies(
+      model::HostId host) const;
+  [[nodiscard]] std::span<const model::ServiceDependency* const> service_execution_dependencies(
       model::ServiceId svc) const;
   [[nodiscard]] std::uint32_t host_services_value(model::HostId host) const;
 
@@ -205,8 +211,8 @@ class NotificationIndex {
     std::vector<T> items;
   };
   Lists<const model::EscalationRule*> host_escalations_, service_escalations_;
-  Lists<const model::HostDependency*> host_dependencies_;
-  Lists<const model::ServiceDependency*> service_dependencies_;
+  Lists<const model::HostDependency*> host_dependencies_, host_execution_dependencies_;
+  Lists<const model::ServiceDependency*> service_dependencies_, service_execution_dependencies_;
   std::vector<std::uint32_t> host_services_value_;
 };
 

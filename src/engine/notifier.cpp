@@ -75,8 +75,9 @@ void Notifier::notify(const NotifierWorld& w, model::ServiceId id, NotificationT
   view.host_state = host.current_state;
   view.host_scheduled_downtime_depth = w.downtimes.depth(cfg.host);
   view.all_parents_failing = all_service_parents_failing(cfg, w.services);
-  if (type == NotificationType::normal)
-    view.dependencies_failed = service_notification_dependencies_failed(ctx, id, w.services);
+  if (type == NotificationType::normal)  // the service's own, then its host's
+    view.dependencies_failed = service_notification_dependencies_failed(ctx, id, w.services) ||
+                               host_notification_dependencies_failed(ctx, cfg.host, w.hosts);
 
   NotificationPlan plan = plan_service_notification(ctx, id, view, type, options);
   const bool log_reasons = w.main.enable_notification_suppression_reason_logging;

@@ -55,6 +55,8 @@ class Notifier {
   // in a problem state that were notified.
   void restore_next_notifications(const NotifierWorld& w);
 
+  [[nodiscard]] const NotificationIndex& index() const { return index_; }
+
   // The contacts' run-time settings (ENABLE_CONTACT_*, CHANGE_CONTACT_*) and last notification times.
   [[nodiscard]] ContactNotificationState& contact(model::ContactId id) { return contacts_[model::index(id)]; }
   [[nodiscard]] Time last_host_notification(model::ContactId id) const {

@@ -175,6 +175,7 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
         fx.run_event_handler = true;
         fx.use_retry_interval = rules.has_retry_interval;
       }
+      fx.check_dependency_masters = svc.current_attempt == rules.max_check_attempts - 1;
     } else {
       svc.state_type = StateType::hard;
       if (hard_state_change || rules.is_volatile) log_alert();
@@ -285,6 +286,7 @@ HostEffects apply_host_result(HostState& host, const HostRules& rules, const Che
     }
     if (translate) host.current_state = reachability();
     fx.check_neighbours_after_failure = true;
+    fx.check_dependency_masters = host.current_attempt == rules.max_check_attempts - 1;
   }
 
   // handle_host_state()

@@ -72,6 +72,9 @@ struct ServiceEffects {
   bool reset_notifications = false;
   // The host is not UP and is not re-checked: Naemon may re-send the host's notifications.
   bool notify_host = false;
+  // The second to last attempt of a problem: the services this one depends on are checked now
+  // (enable_predictive_service_dependency_checks).
+  bool check_dependency_masters = false;
 };
 
 // The service's view of its host, and what the result changes there (first state change times).
@@ -109,6 +112,9 @@ struct HostEffects {
   bool notify = false;
   bool run_event_handler = false;
   bool reset_notifications = false;
+  // A new problem at its second to last attempt: the hosts this one depends on are checked now
+  // (enable_predictive_host_dependency_checks).
+  bool check_dependency_masters = false;
 };
 
 struct HostRules {

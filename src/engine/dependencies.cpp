@@ -1,0 +1,23 @@
+#include "engine/dependencies.hpp"
+
+#include <fmt/format.h>
+
+namespace vedette::engine {
+
+bool skip_check_for_failed_dependency(int skip_status, bool is_service, CheckState& st,
+                                      std::string_view marker) {
+  constexpr int k_keep_running_when_up = -2;
+  if (skip_status == k_keep_running_when_up) {
+    return is_service ? st.current_state <= k_state_warning && st.has_been_checked
+                      : st.current_state == k_host_up;
+  }
+  const int highest = is_service ? k_state_unknown : k_host_unreachable;
+  if (skip_status >= 0 && skip_status <= highest) {
+    st.current_state = skip_status;
+    if (st.plugin_output.find(marker) == std::string::npos)
+      st.plugin_output = fmt::format("{} was: {}", marker, st.plugin_output);
+  }
+  return false;
+}
+
+}  // namespace vedette::engine
