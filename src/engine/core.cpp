@@ -9,6 +9,7 @@
 #include "engine/freshness.hpp"
 #include "engine/macros.hpp"
 #include "engine/notifier.hpp"
+#include "engine/perfdata_output.hpp"
 #include "engine/reload.hpp"
 #include "engine/retained_status.hpp"
 #include "engine/state_machine.hpp"
@@ -71,6 +72,19 @@ io::StatusWriterOptions status_options(const config::MainConfig& main) {
 }
 
 // Failures of the retention writer thread, logged by the core thread (the log is the core's).
+// Events of the perfdata writer threads, logged by the core once per iteration.
+struct PerfdataEvents {
+  std::mutex mutex;
+  std::vector<std::string> messages;  // guarded by mutex
+  std::atomic<bool> pending{false};
+
+  void add(const io::PerfdataEvent& e) {
+    std::lock_guard lock(mutex);
+    messages.push_back(e.message);
+    pending.store(true, std::memory_order_relaxed);
+  }
+};
+
 struct RetentionErrors {
   std::mutex mutex;
   std::vector<std::string> messages;  // guarded by mutex
@@ -148,6 +162,8 @@ class Core::Impl final : public loop::TimerHandler,
     rotation_timer_ = loop_.add_timer(*this);
     ack_timer_ = loop_.add_timer(*this);
     downtime_timer_ = loop_.add_timer(*this);
+    host_perfdata_timer_ = loop_.add_timer(*this);
+    service_perfdata_timer_ = loop_.add_timer(*this);
     service_freshness_timer_ = loop_.add_timer(*this);
     host_freshness_timer_ = loop_.add_timer(*this);
     status_timer_ = loop_.add_timer(*this);
@@ -209,6 +225,7 @@ class Core::Impl final : public loop::TimerHandler,
     schedule_log_rotation();
     schedule_retention_save();
     schedule_freshness_checks();
+    setup_perfdata();
     // As Naemon: status.dat exists as soon as the core runs, then is rewritten every status_update_interval.
     status_.remove_file();
     publish_status();
@@ -1106,6 +1123,19 @@ class Core::Impl final : public loop::TimerHandler,
       run_downtime_events(downtimes_->advance(now_epoch()));
       return;
     }
+    if (id == host_perfdata_timer_ || id == service_perfdata_timer_) {
+      const bool hosts = id == host_perfdata_timer_;
+      PerfdataOutput& out = hosts ? *host_perfdata_ : *service_perfdata_;
+      arm_periodic(id, hosts ? host_perfdata_due_ : service_perfdata_due_,
+                   std::chrono::seconds(out.processing_interval()));
+      out.process(MacroContext{.model = *model_,
+                               .main = main_,
+                               .now = now_epoch(),
+                               .all_hosts = &hosts_,
+                               .all_services = &services_,
+                               .program_start = program_start_});
+      return;
+    }
     if (id == ack_timer_) {
       expire_acknowledgements();
       return;
@@ -1167,7 +1197,49 @@ class Core::Impl final : public loop::TimerHandler,
     if ((running_ > 0 || autosave_pending_) && !loop_.is_armed(tick_timer_))
       loop_.arm_timer(tick_timer_, loop_.now() + k_result_period);
     if (autosave_pending_ || retention_errors_.pending.load(std::memory_order_relaxed)) report_retention();
+    if (host_perfdata_) host_perfdata_->flush();
+    if (service_perfdata_) service_perfdata_->flush();
+    if (perfdata_events_.pending.load(std::memory_order_relaxed)) report_perfdata_events();
     log_.flush();
+  }
+
+  void report_perfdata_events() {
+    std::lock_guard lock(perfdata_events_.mutex);
+    for (const std::string& m : perfdata_events_.messages) log(m);
+    perfdata_events_.messages.clear();
+    perfdata_events_.pending.store(false, std::memory_order_relaxed);
+  }
+
+  // The perfdata outputs for the configuration now (start-up and each reload). The old files close first,
+  // as Naemon's cleanup and initialization do: a mode 'w' file starts empty again.
+  void setup_perfdata() {
+    host_perfdata_.reset();
+    service_perfdata_.reset();
+    loop_.disarm_timer(host_perfdata_timer_);
+    loop_.disarm_timer(service_perfdata_timer_);
+    host_perfdata_due_ = service_perfdata_due_ = {};
+    std::vector<std::string> warnings;
+    auto on_event = [this](const io::PerfdataEvent& e) { perfdata_events_.add(e); };
+    host_perfdata_ =
+        std::make_unique<PerfdataOutput>(*model_, main_, PerfdataObject::host, on_event, warnings);
+    service_perfdata_ =
+        std::make_unique<PerfdataOutput>(*model_, main_, PerfdataObject::service, on_event, warnings);
+    for (const std::string& w : warnings) log(w);
+    if (host_perfdata_->processing_interval() > 0)
+      arm_periodic(host_perfdata_timer_, host_perfdata_due_,
+                   std::chrono::seconds(host_perfdata_->processing_interval()));
+    if (service_perfdata_->processing_interval() > 0)
+      arm_periodic(service_perfdata_timer_, service_perfdata_due_,
+                   std::chrono::seconds(service_perfdata_->processing_interval()));
+  }
+
+  void perfdata_after_result(std::uint32_t check, Time now) {
+    const MacroContext ctx = object_macros(check, now);
+    if (is_service(check)) {
+      service_perfdata_->after_result(ctx, services_[check], *this);
+    } else {
+      host_perfdata_->after_result(ctx, hosts_[model::index(ctx.host)], *this);
+    }
   }
 
   // Each check runs as of its due time (or now, if that has passed): it is rescheduled from there, its
@@ -1404,7 +1476,7 @@ class Core::Impl final : public loop::TimerHandler,
     side_commands_.erase(it);
     switch (r.outcome) {
       case exec::Outcome::timed_out:
-        log(command.timeout_warning);
+        if (!command.timeout_warning.empty()) log(command.timeout_warning);
         return;
       case exec::Outcome::spawn_failed:
         log(fmt::format("Warning: Could not run a command ({}): {}",
@@ -1435,12 +1507,8 @@ class Core::Impl final : public loop::TimerHandler,
             .program_start = program_start_};
   }
 
-  void run_event_handlers_of(std::uint32_t check, Time now) {
-    const CheckState& st = state_of(check);
-    const model::Checkable& cfg = checkable_of(check);
-    const std::string_view handler = st.overrides != nullptr && st.overrides->event_handler
-                                         ? std::string_view(*st.overrides->event_handler)
-                                         : cfg.event_handler.raw;
+  // What the macros of a host's or service's commands (handlers, perfdata) read.
+  MacroContext object_macros(std::uint32_t check, Time now) const {
     MacroContext ctx{.model = *model_,
                      .main = main_,
                      .host = is_service(check) ? model_->services[check].host : host_of(check),
@@ -1451,7 +1519,16 @@ class Core::Impl final : public loop::TimerHandler,
                      .program_start = program_start_,
                      .downtimes = downtimes_.get()};
     if (is_service(check)) ctx.service = model::ServiceId{check};
-    run_event_handlers(ctx, st.enabled(state::Flag::event_handler), handler, *this);
+    return ctx;
+  }
+
+  void run_event_handlers_of(std::uint32_t check, Time now) {
+    const CheckState& st = state_of(check);
+    const model::Checkable& cfg = checkable_of(check);
+    const std::string_view handler = st.overrides != nullptr && st.overrides->event_handler
+                                         ? std::string_view(*st.overrides->event_handler)
+                                         : cfg.event_handler.raw;
+    run_event_handlers(object_macros(check, now), st.enabled(state::Flag::event_handler), handler, *this);
   }
 
   void handle_result(exec::CheckResult& r) {
@@ -1551,6 +1628,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (fx.run_event_handler) run_event_handlers_of(check, now);
     if (fx.reset_notifications) reset_service_notifications_when_ok(st.notification);
     if (!fx.check_flapping) flapping();
+    perfdata_after_result(check, now);
     if (fx.use_retry_interval) {
       schedule_from(check, base, seconds(interval_seconds(retry)));
     } else if (!loop_.is_armed(timer_of_[check]) && state::check_interval_of(cfg, st) != 0) {
@@ -1573,6 +1651,7 @@ class Core::Impl final : public loop::TimerHandler,
     const HostRules rules{state::max_check_attempts_of(cfg, st), has_command, retry != 0,
                           !cfg.parents.empty(), any_parent_up};
     const HostEffects fx = apply_host_result(st, rules, r, settings_, now, numbering_);
+    perfdata_after_result(check_of(hid), now);  // Naemon: at the start of handle_host_state
     if (fx.acknowledgement_ended) acknowledgement_ended(check_of(hid));
     if (fx.log_passive)
       log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, st.current_state, st.plugin_output));
@@ -1816,6 +1895,7 @@ class Core::Impl final : public loop::TimerHandler,
     program_start_ = now_epoch();
     log_start_lines();
     if (!p.object_cache_error.empty()) log(fmt::format("Error: {}", p.object_cache_error));
+    setup_perfdata();
     log_states(main_.log_initial_states, "INITIAL");
 
     // Kept checks stay where they were in the schedule (within their new interval); new ones, and kept
@@ -1871,6 +1951,10 @@ class Core::Impl final : public loop::TimerHandler,
       drain_results();
     }
     executor_.shutdown();
+    report_perfdata_events();
+    host_perfdata_.reset();  // the last lines are written (or reported lost) before the log closes
+    service_perfdata_.reset();
+    report_perfdata_events();
     if (main_.retain_state_information) {
       publish_retention();
       const bool written = retention_writer_.wait_idle(std::chrono::seconds(10)) &&
@@ -1916,6 +2000,13 @@ class Core::Impl final : public loop::TimerHandler,
   timeperiod::Evaluator evaluator_;
   std::unique_ptr<loop::SignalFd> signals_;
   std::unique_ptr<Notifier> notifier_;  // built for model_
+  PerfdataEvents perfdata_events_;      // before the outputs, whose threads report into it
+  std::unique_ptr<PerfdataOutput> host_perfdata_;
+  std::unique_ptr<PerfdataOutput> service_perfdata_;
+  loop::TimerId host_perfdata_timer_ = 0;
+  loop::TimerId service_perfdata_timer_ = 0;
+  MonoTime host_perfdata_due_{};
+  MonoTime service_perfdata_due_{};
   // Notification commands and event handlers on the executor: generation -> what to log if they fail.
   std::unordered_map<std::uint32_t, SideCommand> side_commands_;
 

@@ -15,7 +15,7 @@ namespace vedette::engine {
 struct SideCommand {
   ExpandedCommand command;
   int timeout_s = 30;
-  std::string timeout_warning;  // logged when the command is killed at its timeout
+  std::string timeout_warning;  // logged when the command is killed at its timeout (empty: nothing)
   // Notifications only: logged as "Warning: Notification command for <failure_subject> exited with exit
   // code N. stdout: '…', stderr: '…'" (or "was killed by signal N") when the command fails.
   std::string failure_subject;

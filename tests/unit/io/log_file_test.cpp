@@ -1,5 +1,7 @@
 #include "io/log_file.hpp"
 
+#include "io_test_support.hpp"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -24,29 +26,11 @@
 namespace vedette::io {
 namespace {
 
+using test::read_file;
+using test::TempDir;
+
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "vedette-log-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  [[nodiscard]] std::string file(std::string_view name) const { return (path_ / name).string(); }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 class ScopedTz {
  public:

@@ -6,6 +6,7 @@
 #include "io/object_cache.hpp"
 
 #include "config/loader.hpp"
+#include "io_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,16 +24,12 @@
 namespace vedette::io {
 namespace {
 
+using test::read_file;
+using test::TempDir;
+
 namespace fs = std::filesystem;
 
 const fs::path k_fixtures = fs::path(VEDETTE_SOURCE_DIR) / "tests/fixtures/object_cache";
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -232,23 +229,6 @@ TEST(ObjectCache, HeaderIsNaemonsWithCtimeLine) {
             "# Created: Tue Nov 14 22:13:20 2023\n"
             "########################################\n\n");
 }
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "vedette-objcache-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(path_, ec);
-  }
-  [[nodiscard]] fs::path path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 TEST(ObjectCache, WritesAtomicallyWithNaemonsMode) {
   TempDir dir;

@@ -7,6 +7,7 @@
 #include "engine/reload.hpp"
 #include "engine/retained_status.hpp"
 #include "engine/status_snapshot.hpp"
+#include "io_test_support.hpp"
 #include "retention/carried.hpp"
 
 #include <fmt/format.h>
@@ -27,29 +28,11 @@
 namespace vedette::io {
 namespace {
 
+using test::read_file;
+using test::TempDir;
+
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "vedette-status-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  [[nodiscard]] std::string file(std::string_view name) const { return (path_ / name).string(); }
-  void write(std::string_view name, const std::string& text) const { std::ofstream(file(name)) << text; }
-
- private:
-  fs::path path_;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 constexpr const char* k_objects = R"(define command {
   command_name  check_ping

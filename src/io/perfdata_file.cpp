@@ -1,0 +1,615 @@
+#include "io/perfdata_file.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <poll.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace vedette::io {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// lines_dropped is reported when the writer has caught up, else at most this often.
+constexpr auto k_drop_report_interval = std::chrono::seconds(60);
+// Naemon's worker gives a job without a timeout this many seconds.
+constexpr int k_default_timeout_seconds = 60;
+
+std::string_view object_word(PerfdataObject object) {
+  return object == PerfdataObject::host ? "Host" : "Service";
+}
+
+// Naemon's xpddefault_open_perfdata_file, mode 0644 for a new file.
+int open_flags(PerfdataFileMode mode) {
+  // As Naemon: a pipe is opened read-write, so open() neither fails nor waits when no reader is there; the
+  // kernel buffers what is written until one comes. A missing path becomes a regular file (O_CREAT).
+  if (mode == PerfdataFileMode::pipe) return O_RDWR | O_NONBLOCK | O_CREAT | O_CLOEXEC;
+  // O_NONBLOCK only matters for a FIFO named in mode 'a' or 'w': Naemon's open() waits there for a reader,
+  // ours fails with ENXIO and is retried. Regular files ignore it.
+  return O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | (mode == PerfdataFileMode::write ? O_TRUNC : O_APPEND);
+}
+
+int timeout_ms(std::chrono::milliseconds interval) {
+  return static_cast<int>(std::clamp<std::chrono::milliseconds::rep>(interval.count(), 1, 3'600'000));
+}
+
+// A processing command run to its end: the children of the writer thread. stdin, stdout and stderr are
+// /dev/null (Naemon's worker reads the output and throws it away), no other fd is inherited, the child has
+// its own process group (runcmd's setpgid) so that a timeout kills what it started too, an empty signal mask
+// and default dispositions.
+class ChildRunner {
+ public:
+  enum class Outcome : std::uint8_t { finished, timed_out, not_run };
+
+  // Core thread (constructor of the writer): later setenv() calls are not seen, so the writer thread never
+  // reads `environ` while another thread may change it.
+  ChildRunner() {
+    for (char** e = environ; e != nullptr && *e != nullptr; ++e) environment_.emplace_back(*e);
+    const char* path = std::getenv("PATH");
+    search_path_ = path != nullptr ? path : "/bin:/usr/bin";  // glibc's execvp default
+  }
+
+  Outcome run(const PerfdataProcessing& command, std::chrono::milliseconds timeout, int& error) const {
+    std::vector<std::string> argv;
+    if (command.shell) {
+      argv = {"/bin/sh", "-c", command.argv.empty() ? std::string() : command.argv.front()};
+    } else {
+      argv = command.argv;
+    }
+    if (argv.empty() || argv.front().empty()) {
+      error = ENOENT;
+      return Outcome::not_run;
+    }
+    const std::string program = command.shell ? argv.front() : resolve(argv.front(), error);
+    if (program.empty()) return Outcome::not_run;
+
+    std::vector<std::string> env = environment_;
+    for (const auto& [name, value] : command.env) {
+      std::string entry = name + "=" + value;
+      const auto same = std::find_if(env.begin(), env.end(), [&](const std::string& e) {
+        return e.size() > name.size() && e.compare(0, name.size(), name) == 0 && e[name.size()] == '=';
+      });
+      if (same != env.end()) {
+        *same = std::move(entry);
+      } else {
+        env.push_back(std::move(entry));
+      }
+    }
+    std::vector<char*> argv_ptrs, env_ptrs;
+    for (std::string& a : argv) argv_ptrs.push_back(a.data());
+    argv_ptrs.push_back(nullptr);
+    for (std::string& e : env) env_ptrs.push_back(e.data());
+    env_ptrs.push_back(nullptr);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attributes, &none);  // the writer thread blocks every signal
+    sigset_t defaults;
+    sigfillset(&defaults);
+    sigdelset(&defaults, SIGKILL);
+    sigdelset(&defaults, SIGSTOP);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes,
+                             POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    pid_t pid = -1;
+    const int rc =
+        ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv_ptrs.data(), env_ptrs.data());
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+      error = rc;
+      return Outcome::not_run;
+    }
+    return wait(pid, timeout);
+  }
+
+ private:
+  // execvp's search: a name with a '/' is used as is, else the first executable PATH entry.
+  std::string resolve(const std::string& name, int& error) const {
+    if (name.find('/') != std::string::npos) return name;
+    error = ENOENT;
+    std::string_view dirs = search_path_;
+    for (;;) {
+      const std::size_t colon = dirs.find(':');
+      std::string_view dir = dirs.substr(0, colon);
+      if (dir.empty()) dir = ".";
+      std::string candidate = fmt::format("{}/{}", dir, name);
+      struct stat st {};
+      if (::stat(candidate.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+        error = EACCES;
+      }
+      if (colon == std::string_view::npos) return {};
+      dirs.remove_prefix(colon + 1);
+    }
+  }
+
+  // Waits for `pid` up to `timeout`; then kills its process group, as Naemon's worker does (kill(-pid,
+  // SIGKILL)), and reaps it.
+  static Outcome wait(pid_t pid, std::chrono::milliseconds timeout) {
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+    const Clock::time_point deadline = Clock::now() + timeout;
+    Outcome outcome = Outcome::finished;
+    for (;;) {
+      int status = 0;
+      const pid_t got = ::waitpid(pid, &status, WNOHANG);
+      if (got == pid || (got < 0 && errno != EINTR)) break;
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+      if (left.count() <= 0) {
+        (void)::kill(-pid, SIGKILL);
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        outcome = Outcome::timed_out;
+        break;
+      }
+      if (pidfd >= 0) {
+        pollfd p{pidfd, POLLIN, 0};
+        (void)::poll(&p, 1, timeout_ms(left));
+      } else {
+        std::this_thread::sleep_for(std::min(left, std::chrono::milliseconds(10)));
+      }
+    }
+    if (pidfd >= 0) ::close(pidfd);
+    return outcome;
+  }
+
+  std::vector<std::string> environment_;  // "NAME=value"
+  std::string search_path_;
+};
+
+// A processing command, run by the writer when it has written the text before `offset`.
+struct Op {
+  std::size_t offset = 0;
+  PerfdataProcessing command;
+};
+
+}  // namespace
+
+class PerfdataFile::Writer {
+ public:
+  explicit Writer(const PerfdataFileOptions& options) : options_(options) {
+    wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    thread_ = std::thread([this] { run(); });
+  }
+
+  ~Writer() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake();
+    thread_.join();
+    if (wake_fd_ >= 0) ::close(wake_fd_);
+  }
+
+  // Core thread.
+  [[nodiscard]] bool accepts(std::size_t pending, std::size_t line) const {
+    return outstanding_.load(std::memory_order_relaxed) + pending + line <= options_.max_queued_bytes;
+  }
+  void count_drop(std::size_t bytes) {
+    lines_dropped_.fetch_add(1, std::memory_order_relaxed);
+    bytes_dropped_.fetch_add(bytes, std::memory_order_relaxed);
+  }
+
+  // Core thread. Moves `pending` into the queue (swapping buffers, so neither side reallocates in steady
+  // state) and appends `op` after it. Wakes the writer only if it sleeps with nothing to do: one that waits
+  // for a full pipe or for a retry picks the new lines up when it goes on.
+  void post(std::string& pending, Op* op) {
+    bool wake_writer = false;
+    {
+      std::lock_guard lock(mutex_);
+      outstanding_.fetch_add(pending.size(), std::memory_order_relaxed);
+      if (queued_.empty()) {
+        queued_.swap(pending);
+      } else {
+        queued_.append(pending);
+      }
+      pending.clear();
+      if (op != nullptr) {
+        op->offset = queued_.size();
+        queued_ops_.push_back(std::move(*op));
+      }
+      idle_ = false;
+      wake_writer = wake_on_post_;
+      wake_on_post_ = false;
+    }
+    if (wake_writer) wake();
+  }
+
+  bool wait_idle(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex_);
+    return idle_cv_.wait_for(lock, timeout, [this] { return idle_; });
+  }
+
+  [[nodiscard]] PerfdataFileStats stats() const {
+    PerfdataFileStats s;
+    s.bytes_written = bytes_written_.load(std::memory_order_relaxed);
+    s.lines_dropped = lines_dropped_.load(std::memory_order_relaxed);
+    s.bytes_dropped = bytes_dropped_.load(std::memory_order_relaxed);
+    s.processing_runs = processing_runs_.load(std::memory_order_relaxed);
+    s.processing_skipped = processing_skipped_.load(std::memory_order_relaxed);
+    s.processing_timeouts = processing_timeouts_.load(std::memory_order_relaxed);
+    return s;
+  }
+
+ private:
+  // Why text is left in the batch.
+  enum class Block : std::uint8_t {
+    none,
+    pipe_full,  // EAGAIN: wait until the fd is writable
+    failed,     // cannot open or write: retry after retry_interval
+  };
+
+  void wake() const {
+    const std::uint64_t one = 1;
+    (void)!::write(wake_fd_, &one, sizeof one);
+  }
+
+  void run() {
+    sigset_t all;
+    sigfillset(&all);
+    // Signals belong to the core thread's signalfd; a FIFO whose reader went away must give EPIPE here,
+    // not kill the daemon. The processing command gets an empty mask back (ChildRunner).
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);
+    pthread_setname_np(pthread_self(), "perfdata");
+
+    (void)open_file(true);  // at start, as Naemon's initialize_performance_data
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      if (queued_.empty() && queued_ops_.empty()) {
+        if (stop_) break;
+        const bool backlog = has_backlog();
+        if (!backlog) {
+          idle_ = true;
+          idle_cv_.notify_all();
+        }
+        wake_on_post_ = !backlog;
+        lock.unlock();
+        sleep(backlog);
+        lock.lock();
+        wake_on_post_ = false;
+      }
+      take_queued();
+      lock.unlock();
+      write_batch();
+      report_drops();
+      lock.lock();
+    }
+    lock.unlock();
+    finish();
+    lock.lock();
+    idle_ = true;
+    idle_cv_.notify_all();
+  }
+
+  // Until posted to (wake_fd_), or with a backlog until the retry interval has passed or a full pipe has
+  // room again.
+  void sleep(bool backlog) {
+    pollfd fds[2] = {{wake_fd_, POLLIN, 0}, {fd_, POLLOUT, 0}};
+    const nfds_t n = backlog && block_ == Block::pipe_full && fd_ >= 0 ? 2 : 1;
+    const int timeout = backlog ? timeout_ms(options_.retry_interval) : -1;
+    if (::poll(fds, n, timeout) > 0 && (fds[0].revents & POLLIN) != 0) {
+      std::uint64_t count = 0;
+      (void)!::read(wake_fd_, &count, sizeof count);
+    }
+  }
+
+  [[nodiscard]] bool has_backlog() const { return done_ < batch_.size() || next_op_ < ops_.size(); }
+
+  // Under the lock. Moves the queue behind what is left of the batch.
+  void take_queued() {
+    if (!has_backlog()) {
+      batch_.clear();
+      ops_.clear();
+      done_ = next_op_ = 0;
+      batch_.swap(queued_);
+      ops_.swap(queued_ops_);
+      return;
+    }
+    // Behind a full pipe or a failing file: compacting by copy is fine.
+    batch_.erase(0, done_);
+    ops_.erase(ops_.begin(), ops_.begin() + static_cast<std::ptrdiff_t>(next_op_));
+    for (Op& op : ops_) op.offset -= done_;
+    done_ = next_op_ = 0;
+    const std::size_t base = batch_.size();
+    batch_.append(queued_);
+    for (Op& op : queued_ops_) {
+      op.offset += base;
+      ops_.push_back(std::move(op));
+    }
+    queued_.clear();
+    queued_ops_.clear();
+  }
+
+  // Writes the batch and runs its processing commands in order; stops where the file cannot take more.
+  void write_batch() {
+    for (;;) {
+      const bool at_op = next_op_ < ops_.size();
+      const std::size_t end = at_op ? ops_[next_op_].offset : batch_.size();
+      if (done_ < end && !write_range(end)) {
+        // Naemon runs the processing command only once its buffered lines are flushed; else it waits for
+        // the next interval.
+        if (at_op) {
+          ops_.erase(ops_.begin() + static_cast<std::ptrdiff_t>(next_op_));
+          processing_skipped_.fetch_add(1, std::memory_order_relaxed);
+        }
+        return;
+      }
+      if (!at_op) return;
+      perform(ops_[next_op_]);
+      ++next_op_;
+    }
+  }
+
+  bool write_range(std::size_t end) {
+    if (fd_ < 0 && !open_file(false)) {
+      block_ = Block::failed;
+      return false;
+    }
+    while (done_ < end) {
+      const ssize_t n = ::write(fd_, batch_.data() + done_, end - done_);
+      if (n > 0) {
+        const auto written = static_cast<std::size_t>(n);
+        done_ += written;
+        outstanding_.fetch_sub(written, std::memory_order_relaxed);
+        bytes_written_.fetch_add(written, std::memory_order_relaxed);
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        block_ = Block::pipe_full;  // as Naemon: kept, and written when the pipe has room
+        return false;
+      }
+      const int error = n < 0 ? errno : EIO;
+      if (!write_error_reported_) {
+        write_error_reported_ = true;
+        // Naemon's flush_perfdata warning, logged there for every line.
+        report({.kind = PerfdataEventKind::write_failed,
+                .error = error,
+                .message = fmt::format("Warning: Failed to flush performance data to performance file {}",
+                                       options_.path)});
+      }
+      // A FIFO opened for writing only whose reader left: it must be opened again. Other errors (ENOSPC,
+      // EIO) keep the file: reopening would truncate a 'w' file.
+      if (error == EPIPE) close_file();
+      block_ = Block::failed;
+      return false;
+    }
+    write_error_reported_ = false;
+    block_ = Block::none;
+    return true;
+  }
+
+  // `force`: try now even if the last attempt failed less than retry_interval ago.
+  bool open_file(bool force) {
+    const Clock::time_point now = Clock::now();
+    if (!force && now < next_open_attempt_) return false;
+    const int fd = ::open(options_.path.c_str(), open_flags(options_.mode), 0644);
+    if (fd < 0) {
+      const int error = errno;
+      next_open_attempt_ = now + options_.retry_interval;
+      if (!open_error_reported_) {
+        open_error_reported_ = true;
+        // Naemon's text (its format passes strerror() and the file name the other way round).
+        report({.kind = PerfdataEventKind::open_failed,
+                .error = error,
+                .message = fmt::format("Warning: File '{}' could not be opened ({}) - performance data will "
+                                       "not be written to file!",
+                                       options_.path, std::strerror(error))});
+      }
+      return false;
+    }
+    fd_ = fd;
+    open_error_reported_ = false;
+    next_open_attempt_ = {};
+    return true;
+  }
+
+  void close_file() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+  // Naemon's xpddefault_process_*_perfdata_file and its job handler: close, run, reopen.
+  void perform(const Op& op) {
+    if (fd_ < 0) {  // as Naemon: no processing while the file is not open; the lines keep it trying
+      (void)open_file(false);
+      processing_skipped_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    close_file();
+    processing_runs_.fetch_add(1, std::memory_order_relaxed);
+    const int seconds = options_.timeout_seconds > 0 ? options_.timeout_seconds : k_default_timeout_seconds;
+    int error = 0;
+    switch (runner_.run(op.command, std::chrono::seconds(seconds), error)) {
+      case ChildRunner::Outcome::finished:
+        spawn_error_reported_ = false;
+        break;
+      case ChildRunner::Outcome::timed_out:
+        spawn_error_reported_ = false;
+        processing_timeouts_.fetch_add(1, std::memory_order_relaxed);
+        // Naemon prints perfdata_timeout as configured, even 0.
+        report({.kind = PerfdataEventKind::processing_timed_out,
+                .message = fmt::format(
+                    "Warning: {} performance data file processing command '{}' timed out after {} seconds",
+                    object_word(options_.object), op.command.command_line, options_.timeout_seconds)});
+        break;
+      case ChildRunner::Outcome::not_run:
+        if (!spawn_error_reported_) {
+          spawn_error_reported_ = true;
+          report({.kind = PerfdataEventKind::processing_not_run,
+                  .error = error,
+                  .message = fmt::format(
+                      "Warning: {} performance data file processing command '{}' could not be run: {}",
+                      object_word(options_.object), op.command.command_line, std::strerror(error))});
+        }
+        break;
+    }
+    (void)open_file(true);  // 'w' truncates again, 'a' appends to what the command left
+  }
+
+  void report_drops() {
+    const std::uint64_t lines = lines_dropped_.load(std::memory_order_relaxed);
+    if (lines == reported_lines_) return;
+    const Clock::time_point now = Clock::now();
+    if (has_backlog() && now < next_drop_report_) return;
+    const std::uint64_t bytes = bytes_dropped_.load(std::memory_order_relaxed);
+    report({.kind = PerfdataEventKind::lines_dropped,
+            .lines = lines - reported_lines_,
+            .bytes = bytes - reported_bytes_,
+            .message = fmt::format("Warning: {} performance data file '{}': dropped {} lines ({} bytes): the "
+                                   "writer was more than {} bytes behind",
+                                   object_word(options_.object), options_.path, lines - reported_lines_,
+                                   bytes - reported_bytes_, options_.max_queued_bytes)});
+    reported_lines_ = lines;
+    reported_bytes_ = bytes;
+    next_drop_report_ = now + k_drop_report_interval;
+  }
+
+  // At shutdown: what is left is tried once more (a pipe gets up to retry_interval to drain), then given up.
+  void finish() {
+    const Clock::time_point deadline = Clock::now() + options_.retry_interval;
+    while (has_backlog()) {
+      const std::size_t done = done_, op = next_op_, ops = ops_.size();
+      if (block_ == Block::failed) next_open_attempt_ = {};
+      write_batch();
+      if (!has_backlog()) break;
+      const bool progress = done_ != done || next_op_ != op || ops_.size() != ops;
+      if (block_ == Block::pipe_full && fd_ >= 0) {
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+        if (left.count() <= 0) break;
+        pollfd p{fd_, POLLOUT, 0};
+        if (::poll(&p, 1, timeout_ms(left)) <= 0) break;
+      } else if (!progress) {
+        break;
+      }
+    }
+    report_drops_final();
+    if (done_ < batch_.size()) {
+      const std::size_t lost = batch_.size() - done_;
+      outstanding_.fetch_sub(lost, std::memory_order_relaxed);
+      report({.kind = PerfdataEventKind::lost_at_shutdown,
+              .bytes = lost,
+              .message = fmt::format("Warning: {} performance data file '{}': {} bytes of performance data "
+                                     "could not be written before it was closed",
+                                     object_word(options_.object), options_.path, lost)});
+    }
+    close_file();
+  }
+
+  void report_drops_final() {
+    next_drop_report_ = {};
+    report_drops();
+  }
+
+  void report(const PerfdataEvent& event) const {
+    if (options_.on_event) {
+      options_.on_event(event);
+    } else {
+      fmt::print(stderr, "vedette: {}\n", event.message);
+    }
+  }
+
+  const PerfdataFileOptions& options_;
+  const ChildRunner runner_;  // built on the constructing thread, see ChildRunner()
+
+  std::mutex mutex_;
+  std::condition_variable idle_cv_;  // wait_idle() waits here
+  std::string queued_;               // guarded by mutex_
+  std::vector<Op> queued_ops_;       // guarded by mutex_
+  bool stop_ = false;                // guarded by mutex_
+  bool wake_on_post_ = false;        // guarded by mutex_: the writer sleeps with nothing to do
+  bool idle_ = false;                // guarded by mutex_
+
+  // Bytes handed to the writer and neither written nor given up: what write() compares with the cap.
+  std::atomic<std::size_t> outstanding_{0};
+  std::atomic<std::uint64_t> lines_dropped_{0};  // counted by the core thread, reported by the writer
+  std::atomic<std::uint64_t> bytes_dropped_{0};
+  std::atomic<std::uint64_t> bytes_written_{0};
+  std::atomic<std::uint64_t> processing_runs_{0};
+  std::atomic<std::uint64_t> processing_skipped_{0};
+  std::atomic<std::uint64_t> processing_timeouts_{0};
+
+  // Writer thread only.
+  std::string batch_;
+  std::vector<Op> ops_;
+  std::size_t done_ = 0;
+  std::size_t next_op_ = 0;
+  int fd_ = -1;
+  Block block_ = Block::none;
+  Clock::time_point next_open_attempt_{};
+  bool open_error_reported_ = false;
+  bool write_error_reported_ = false;
+  bool spawn_error_reported_ = false;
+  std::uint64_t reported_lines_ = 0;
+  std::uint64_t reported_bytes_ = 0;
+  Clock::time_point next_drop_report_{};
+
+  int wake_fd_ = -1;
+  std::thread thread_;  // last: started once everything above is constructed
+};
+
+PerfdataFile::PerfdataFile(PerfdataFileOptions options)
+    : options_(std::move(options)), writer_(std::make_unique<Writer>(options_)) {}
+
+PerfdataFile::~PerfdataFile() {
+  flush();
+  writer_.reset();
+}
+
+void PerfdataFile::write(std::string_view line) {
+  if (!writer_->accepts(pending_.size(), line.size())) {
+    writer_->count_drop(line.size());
+    return;
+  }
+  pending_.append(line);
+}
+
+void PerfdataFile::flush() {
+  if (!pending_.empty()) writer_->post(pending_, nullptr);
+}
+
+void PerfdataFile::process(PerfdataProcessing command) {
+  if (options_.mode == PerfdataFileMode::pipe) return;
+  Op op{0, std::move(command)};
+  writer_->post(pending_, &op);
+}
+
+bool PerfdataFile::wait_idle(std::chrono::milliseconds timeout) {
+  flush();
+  return writer_->wait_idle(timeout);
+}
+
+PerfdataFileStats PerfdataFile::stats() const {
+  return writer_->stats();
+}
+
+}  // namespace vedette::io
