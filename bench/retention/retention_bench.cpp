@@ -202,9 +202,10 @@ void BM_RetentionLoad(benchmark::State& state) {
     state.PauseTiming();
     std::vector<state::HostState> hosts(f.hosts.size());
     std::vector<state::ServiceState> services(f.services.size());
+    std::vector<state::ContactState> contacts = state::initial_contact_states(f.model);
     config::MainConfig main = f.main;
     state.ResumeTiming();
-    const LoadResult r = load(path, {f.model, main, hosts, services}, k_now);
+    const LoadResult r = load(path, {f.model, main, hosts, services, contacts}, k_now);
     applied = r.applied.counts.services;
     benchmark::DoNotOptimize(services.data());
     state.PauseTiming();

@@ -217,6 +217,67 @@ std::optional<ChangeCommand> change_command(std::string_view name) {
   return std::nullopt;
 }
 
+// A command on one contact or on each member of a contact group.
+struct ContactCommand {
+  enum class Action : std::uint8_t { host_notifications, service_notifications, change };
+  bool group;  // its argument names a contact group
+  Action action;
+  bool on = false;                                                     // the notifications commands
+  engine::ContactChange::Kind change = engine::ContactChange::Kind{};  // the CHANGE_ commands
+};
+
+std::optional<ContactCommand> contact_command(std::string_view name) {
+  using A = ContactCommand::Action;
+  using K = engine::ContactChange::Kind;
+  struct Entry {
+    std::string_view name;
+    ContactCommand command;
+  };
+  static constexpr Entry k_entries[] = {
+      {"ENABLE_CONTACT_HOST_NOTIFICATIONS", {false, A::host_notifications, true}},
+      {"DISABLE_CONTACT_HOST_NOTIFICATIONS", {false, A::host_notifications, false}},
+      {"ENABLE_CONTACT_SVC_NOTIFICATIONS", {false, A::service_notifications, true}},
+      {"DISABLE_CONTACT_SVC_NOTIFICATIONS", {false, A::service_notifications, false}},
+      {"ENABLE_CONTACTGROUP_HOST_NOTIFICATIONS", {true, A::host_notifications, true}},
+      {"DISABLE_CONTACTGROUP_HOST_NOTIFICATIONS", {true, A::host_notifications, false}},
+      {"ENABLE_CONTACTGROUP_SVC_NOTIFICATIONS", {true, A::service_notifications, true}},
+      {"DISABLE_CONTACTGROUP_SVC_NOTIFICATIONS", {true, A::service_notifications, false}},
+      {"CHANGE_CONTACT_HOST_NOTIFICATION_TIMEPERIOD", {false, A::change, false, K::host_notification_period}},
+      {"CHANGE_CONTACT_SVC_NOTIFICATION_TIMEPERIOD",
+       {false, A::change, false, K::service_notification_period}},
+      {"CHANGE_CUSTOM_CONTACT_VAR", {false, A::change, false, K::custom_variable}},
+      {"CHANGE_CONTACT_MODATTR", {false, A::change, false, K::modified_attributes}},
+      {"CHANGE_CONTACT_MODHATTR", {false, A::change, false, K::modified_host_attributes}},
+      {"CHANGE_CONTACT_MODSATTR", {false, A::change, false, K::modified_service_attributes}},
+  };
+  for (const Entry& e : k_entries)
+    if (name == e.name) return e.command;
+  return std::nullopt;
+}
+
+// The reader validated the contact or group and the timeperiod.
+void run_contact_command(engine::Core& core, const ExternalCommand& cmd, const ContactCommand& c) {
+  using A = ContactCommand::Action;
+  const model::Model& model = core.model();
+  std::vector<model::ContactId> contacts;
+  if (c.group) {
+    contacts =
+        model.contactgroups[model::index(model.contactgroup_by_name.find(cmd.args[0])->second)].members;
+  } else {
+    contacts.push_back(model.contact_by_name.find(cmd.args[0])->second);
+  }
+  for (const model::ContactId id : contacts) {
+    if (c.action != A::change) {
+      core.set_contact_notifications(id, c.action == A::host_notifications, c.on);
+      continue;
+    }
+    engine::ContactChange change{.kind = c.change, .name = cmd.args[1]};
+    if (c.change == engine::ContactChange::Kind::custom_variable) change.value = cmd.args[2];
+    change.bits = static_cast<unsigned long>(cmd.number(1));
+    core.change_contact(id, change);
+  }
+}
+
 // The arguments of ACKNOWLEDGE_*_PROBLEM(_EXPIRE) from the field after the object: sticky, notify,
 // persistent, the end time (_EXPIRE only), author, comment. Naemon reads sticky as an int (2 in its docs):
 // any value but 0 is sticky.
@@ -493,6 +554,8 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
                                    static_cast<unsigned>(cmd.number(2)), cmd.args[3], cmd.args[4]);
   } else if (name == "SEND_CUSTOM_HOST_NOTIFICATION") {
     core_.send_custom_notification(host(0), static_cast<unsigned>(cmd.number(1)), cmd.args[2], cmd.args[3]);
+  } else if (const auto contact = contact_command(name)) {
+    run_contact_command(core_, cmd, *contact);
   } else if (name == "DELAY_SVC_NOTIFICATION") {
     core_.delay_notification(model.find_service(cmd.args[0], cmd.args[1]), cmd.number(2));
   } else if (name == "DELAY_HOST_NOTIFICATION") {

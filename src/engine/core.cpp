@@ -156,6 +156,7 @@ class Core::Impl final : public loop::TimerHandler,
         notifier_(std::make_unique<Notifier>(*model_)) {
     apply_main_settings();
     initial_states(*model_, hosts_, services_);
+    contacts_ = state::initial_contact_states(*model_);
     build_periods();
     const std::size_t checks = services_.size() + hosts_.size();
     loop_.reserve_timers(static_cast<std::uint32_t>(checks + 8));
@@ -409,22 +410,11 @@ class Core::Impl final : public loop::TimerHandler,
         st.modified_attributes |= state::k_modattr_notification_timeperiod;
         return;
       case K::custom_variable: {
-        // Naemon upper-cases the name and changes only a variable the object has; the bit is set anyway.
-        std::string name(c.name);
-        for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-        const bool known = std::any_of(cfg.custom_variables.begin(), cfg.custom_variables.end(),
-                                       [&](const model::CustomVariable& v) { return v.name == name; });
-        if (known) {
-          changed([&](state::Overrides& o) {
-            for (state::ChangedVariable& v : o.custom_variables) {
-              if (v.name == name) {
-                v.value.assign(c.value);
-                return;
-              }
-            }
-            o.custom_variables.push_back({name, std::string(c.value)});
-          });
-        }
+        // Only a variable the object has changes; the bit is set anyway, as in Naemon.
+        std::vector<state::ChangedVariable> vars =
+            st.overrides != nullptr ? st.overrides->custom_variables : std::vector<state::ChangedVariable>{};
+        if (state::change_variable(vars, cfg.custom_variables, c.name, c.value))
+          changed([&](state::Overrides& o) { o.custom_variables = std::move(vars); });
         st.modified_attributes |= state::k_modattr_custom_variable;
         return;
       }
@@ -494,6 +484,52 @@ class Core::Impl final : public loop::TimerHandler,
   void acknowledge(model::HostId h, const Acknowledgement& ack) { acknowledge(check_of(h), ack); }
   void remove_acknowledgement(model::ServiceId s) { remove_acknowledgement(check_of(s)); }
   void remove_acknowledgement(model::HostId h) { remove_acknowledgement(check_of(h)); }
+
+  void set_contact_notifications(model::ContactId id, bool hosts, bool on) {
+    state::ContactState& c = contacts_[model::index(id)];
+    bool& enabled = hosts ? c.host_notifications_enabled : c.service_notifications_enabled;
+    if (enabled == on) return;
+    enabled = on;
+    (hosts ? c.modified_host_attributes : c.modified_service_attributes) |=
+        state::k_modattr_notifications_enabled;
+    contacts_snapshot_.reset();
+  }
+
+  void change_contact(model::ContactId id, const ContactChange& change) {
+    using K = ContactChange::Kind;
+    state::ContactState& c = contacts_[model::index(id)];
+    switch (change.kind) {
+      case K::host_notification_period:
+      case K::service_notification_period: {
+        const auto it = model_->timeperiod_by_name.find(change.name);
+        if (it == model_->timeperiod_by_name.end()) return;  // validated by the command reader
+        const bool hosts = change.kind == K::host_notification_period;
+        (hosts ? c.host_notification_period : c.service_notification_period) = it->second;
+        (hosts ? c.modified_host_attributes : c.modified_service_attributes) |=
+            state::k_modattr_notification_timeperiod;
+        break;
+      }
+      case K::custom_variable: {
+        std::vector<state::ChangedVariable> vars =
+            c.custom_variables != nullptr ? *c.custom_variables : std::vector<state::ChangedVariable>{};
+        if (state::change_variable(vars, model_->contacts[model::index(id)].custom_variables, change.name,
+                                   change.value))
+          c.custom_variables = std::make_shared<const std::vector<state::ChangedVariable>>(std::move(vars));
+        c.modified_attributes |= state::k_modattr_custom_variable;
+        break;
+      }
+      case K::modified_attributes:
+        c.modified_attributes = change.bits;
+        break;
+      case K::modified_host_attributes:
+        c.modified_host_attributes = change.bits;
+        break;
+      case K::modified_service_attributes:
+        c.modified_service_attributes = change.bits;
+        break;
+    }
+    contacts_snapshot_.reset();
+  }
 
   void send_custom_notification(std::uint32_t check, unsigned options, std::string_view author,
                                 std::string_view comment) {
@@ -1014,7 +1050,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (!main_.retain_state_information) return;
     const Time now = now_epoch();
     retention::LoadResult r =
-        retention::load(main_.state_retention_file, {*model_, cfg_.main, hosts_, services_}, now);
+        retention::load(main_.state_retention_file, {*model_, cfg_.main, hosts_, services_, contacts_}, now);
     for (const retention::Warning& w : r.warnings)
       log(fmt::format("Warning: {}", retention::format_warning(main_.state_retention_file, w)));
     if (r.status == retention::Data::Status::error) {
@@ -1030,6 +1066,7 @@ class Core::Impl final : public loop::TimerHandler,
           main_.state_retention_file, n.hosts_dropped, n.services_dropped, n.contacts_dropped));
     }
     retention_carried_ = std::move(r.applied.carried);
+    contacts_snapshot_.reset();
     retention_counters_ = r.applied.program;
     numbering_.next_event_id = std::max(1ul, retention_counters_.next_event_id);
     adopt_books(load_books(*model_, r.applied.comments, retention_counters_.next_comment_id,
@@ -1083,6 +1120,7 @@ class Core::Impl final : public loop::TimerHandler,
                                      .now = now_epoch(),
                                      .comments = comments_->snapshot(),
                                      .downtimes = downtimes_->snapshot(),
+                                     .contacts = contacts_snapshot(),
                                      .keep_alive = model_owner_});
   }
 
@@ -1169,10 +1207,10 @@ class Core::Impl final : public loop::TimerHandler,
     program.next_event_id = numbering_.next_event_id;
     std::shared_ptr<const std::vector<state::Comment>> comments = comments_->snapshot();
     std::shared_ptr<const std::vector<state::Downtime>> downtimes = downtimes_->snapshot();
-    if (status_retained_ == nullptr ||
-        !status_retained_->built_from(*model_, retention_carried_, comments, downtimes)) {
-      status_retained_ = std::make_shared<const RetainedStatus>(*model_, retention_carried_,
-                                                                std::move(comments), std::move(downtimes));
+    if (status_retained_ == nullptr || !status_retained_->built_from(*model_, retention_carried_, comments,
+                                                                     downtimes, contacts_snapshot())) {
+      status_retained_ = std::make_shared<const RetainedStatus>(
+          *model_, retention_carried_, std::move(comments), std::move(downtimes), contacts_snapshot());
     }
     status_.publish(
         status_snapshots_.build(*model_, main_, hosts_, services_, program, model_owner_, status_retained_));
@@ -1495,11 +1533,19 @@ class Core::Impl final : public loop::TimerHandler,
                     code, r.output, r.error_output));
   }
 
+  std::shared_ptr<const std::vector<state::ContactState>> contacts_snapshot() const {
+    if (contacts_snapshot_ == nullptr)
+      contacts_snapshot_ = std::make_shared<const std::vector<state::ContactState>>(contacts_);
+    return contacts_snapshot_;
+  }
+
   NotifierWorld world(Time now) {
     return {.model = *model_,
             .main = main_,
             .hosts = hosts_,
             .services = services_,
+            .contacts = contacts_,
+            .contacts_changed = contacts_changed_,
             .downtimes = *downtimes_,
             .timeperiods = evaluator_,
             .sink = *this,
@@ -1853,6 +1899,15 @@ class Core::Impl final : public loop::TimerHandler,
       std::unique_ptr<CommentBook> comments{};
       std::unique_ptr<DowntimeBook> downtimes{};
     };
+    // Contacts: as the retention rules prepared them, with the notification times they have now.
+    std::vector<state::ContactState> contacts = std::move(p.contacts);
+    for (std::size_t c = 0; c < contacts.size(); ++c) {
+      const auto it = old.contact_by_name.find(next.contacts[c].name);
+      if (it == old.contact_by_name.end()) continue;
+      const state::ContactState& now = contacts_[model::index(it->second)];
+      contacts[c].last_host_notification = now.last_host_notification;
+      contacts[c].last_service_notification = now.last_service_notification;
+    }
     auto replaced = std::make_shared<Replaced>(Replaced{std::move(model_owner_), std::move(hosts_),
                                                         std::move(services_), std::move(retention_carried_)});
     cfg_ = std::move(p.configuration);
@@ -1860,6 +1915,8 @@ class Core::Impl final : public loop::TimerHandler,
     model_ = model_owner_.get();
     hosts_ = std::move(hosts);
     services_ = std::move(services);
+    contacts_ = std::move(contacts);
+    contacts_snapshot_.reset();
     due_at_ = std::move(due_at);
     scheduled_at_ = std::move(scheduled_at);
     submitted_at_ = std::move(submitted_at);
@@ -1885,8 +1942,6 @@ class Core::Impl final : public loop::TimerHandler,
     replaced->downtimes = std::move(old_downtimes);
     apply_main_settings();
     build_periods();
-    // Contacts changed by commands start from their configuration again, as after a restart without
-    // retention of contact attributes (docs/compatibility.md).
     notifier_ = std::make_unique<Notifier>(*model_);
     notifier_->restore_next_notifications(world(now_epoch()));
     add_check_timers();
@@ -2012,6 +2067,10 @@ class Core::Impl final : public loop::TimerHandler,
 
   std::vector<HostState> hosts_;
   std::vector<ServiceState> services_;
+  std::vector<state::ContactState> contacts_;
+  // The snapshots' copy of contacts_, taken again after a change (contacts change rarely).
+  mutable std::shared_ptr<const std::vector<state::ContactState>> contacts_snapshot_;
+  const std::function<void()> contacts_changed_ = [this] { contacts_snapshot_.reset(); };
   std::vector<loop::TimerId> timer_of_;        // by check id
   std::vector<std::uint32_t> check_of_timer_;  // by timer id
   std::vector<MonoTime> due_at_;               // by check id: when its timer is (or was last) due
@@ -2132,6 +2191,12 @@ void Core::send_custom_notification(model::ServiceId service, unsigned options, 
 void Core::send_custom_notification(model::HostId host, unsigned options, std::string_view author,
                                     std::string_view comment) {
   impl_->send_custom_notification(host, options, author, comment);
+}
+void Core::set_contact_notifications(model::ContactId contact, bool host_notifications, bool on) {
+  impl_->set_contact_notifications(contact, host_notifications, on);
+}
+void Core::change_contact(model::ContactId contact, const ContactChange& change) {
+  impl_->change_contact(contact, change);
 }
 void Core::delay_notification(model::ServiceId service, Time when) {
   impl_->delay_notification(service, when);

@@ -79,6 +79,22 @@ struct Acknowledgement {
   Time end_time = 0;  // _EXPIRE: when it ends by itself; 0 never
 };
 
+// CHANGE_CONTACT_HOST/SVC_NOTIFICATION_TIMEPERIOD, CHANGE_CUSTOM_CONTACT_VAR, CHANGE_CONTACT_MOD*ATTR.
+struct ContactChange {
+  enum class Kind : std::uint8_t {
+    host_notification_period,     // `name`, a defined timeperiod
+    service_notification_period,  //
+    custom_variable,              // `name` (any case), `value`
+    modified_attributes,          // CHANGE_CONTACT_MODATTR: `bits`
+    modified_host_attributes,     // CHANGE_CONTACT_MODHATTR
+    modified_service_attributes,  // CHANGE_CONTACT_MODSATTR
+  };
+  Kind kind;
+  std::string_view name{};
+  std::string_view value{};
+  unsigned long bits = 0;
+};
+
 // ADD_SVC_COMMENT / ADD_HOST_COMMENT.
 struct UserComment {
   bool persistent = false;  // kept across restarts
@@ -175,6 +191,11 @@ class Core {
                                 std::string_view comment);
   void send_custom_notification(model::HostId host, unsigned options, std::string_view author,
                                 std::string_view comment);
+  // ENABLE_/DISABLE_CONTACT_HOST_NOTIFICATIONS and …_SVC_…, as Naemon: a change sets the notifications bit
+  // in the contact's modified host (service) attributes; no change, no bit.
+  void set_contact_notifications(model::ContactId contact, bool host_notifications, bool on);
+  // The CHANGE_*CONTACT* commands, with Naemon's modified-attribute bits.
+  void change_contact(model::ContactId contact, const ContactChange& change);
   // DELAY_SVC_NOTIFICATION / DELAY_HOST_NOTIFICATION: no problem notification before `when`.
   void delay_notification(model::ServiceId service, Time when);
   void delay_notification(model::HostId host, Time when);

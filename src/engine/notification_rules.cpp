@@ -307,13 +307,6 @@ bool SuppressionLogFilter::should_log(SuppressionSubject subject, std::uint32_t 
 
 // ---- Inputs -----------------------------------------------------------------------------------------------
 
-ContactNotificationState ContactNotificationState::from(const model::Contact& contact) {
-  return {.host_notifications_enabled = contact.host_notifications_enabled,
-          .service_notifications_enabled = contact.service_notifications_enabled,
-          .host_notification_period = contact.host_notification_period,
-          .service_notification_period = contact.service_notification_period};
-}
-
 NotificationIndex::NotificationIndex(const model::Model& model) {
   auto all = [](const auto&) { return true; };
   auto notification_kind = [](const auto& d) { return d.kind == model::DependencyKind::notification; };

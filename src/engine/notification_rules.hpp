@@ -16,6 +16,7 @@
 
 #include "engine/check_state.hpp"
 #include "model/model.hpp"
+#include "state/contact_state.hpp"
 #include "timeperiod/evaluator.hpp"
 
 #include <cstdint>
@@ -174,14 +175,7 @@ struct NotificationSettings {
 };
 
 // A contact's notification settings as they are now (external commands change them).
-struct ContactNotificationState {
-  bool host_notifications_enabled = true;
-  bool service_notifications_enabled = true;
-  model::TimeperiodId host_notification_period = model::no_id<model::TimeperiodId>();
-  model::TimeperiodId service_notification_period = model::no_id<model::TimeperiodId>();
-
-  [[nodiscard]] static ContactNotificationState from(const model::Contact& contact);
-};
+using ContactNotificationState = state::ContactState;
 
 // Per-object lists the rules need, built once per model (after a load or reload): each host's and service's
 // escalations in Naemon's escalation_list order, their notification (and, for the checks, execution)

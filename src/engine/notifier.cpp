@@ -38,13 +38,7 @@ void fill_view(NotifiableView& v, const CheckState& st, bool is_flapping, int do
 
 }  // namespace
 
-Notifier::Notifier(const model::Model& model)
-    : index_(model),
-      last_host_notification_(model.contacts.size(), 0),
-      last_service_notification_(model.contacts.size(), 0) {
-  contacts_.reserve(model.contacts.size());
-  for (const model::Contact& c : model.contacts) contacts_.push_back(ContactNotificationState::from(c));
-}
+Notifier::Notifier(const model::Model& model) : index_(model) {}
 
 NotificationContext Notifier::context(const NotifierWorld& w) const {
   NotificationSettings settings;
@@ -59,7 +53,7 @@ NotificationContext Notifier::context(const NotifierWorld& w) const {
           .index = index_,
           .timeperiods = w.timeperiods,
           .settings = settings,
-          .contacts = contacts_,
+          .contacts = w.contacts,
           .now = w.now};
 }
 
@@ -229,9 +223,11 @@ void Notifier::run_commands(const NotifierWorld& w, const NotificationPlan& plan
       if (std::optional<ExpandedCommand> command = expand_call(w.model, call, ctx))
         send(c.name, call.raw, std::move(*command), w.main.log_notifications);
     }
-    (is_service ? last_service_notification_ : last_host_notification_)[model::index(contact)] = w.now;
+    state::ContactState& cs = w.contacts[model::index(contact)];
+    (is_service ? cs.last_service_notification : cs.last_host_notification) = w.now;
     ++notified;
   }
+  if (!plan.contacts.empty() && w.contacts_changed) w.contacts_changed();
   st.notification.current_notification_number = number_before;
 }
 

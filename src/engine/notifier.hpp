@@ -13,6 +13,7 @@
 #include "state/uuid.hpp"
 #include "timeperiod/evaluator.hpp"
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct NotifierWorld {
   const config::MainConfig& main;
   std::vector<HostState>& hosts;
   std::vector<ServiceState>& services;
+  // Read for the contacts' settings; their last notification times are set here. `contacts_changed` is
+  // called when they are.
+  std::vector<state::ContactState>& contacts;
+  const std::function<void()>& contacts_changed;
   const DowntimeBook& downtimes;
   const timeperiod::Evaluator& timeperiods;
   SideCommandSink& sink;
@@ -57,15 +62,6 @@ class Notifier {
 
   [[nodiscard]] const NotificationIndex& index() const { return index_; }
 
-  // The contacts' run-time settings (ENABLE_CONTACT_*, CHANGE_CONTACT_*) and last notification times.
-  [[nodiscard]] ContactNotificationState& contact(model::ContactId id) { return contacts_[model::index(id)]; }
-  [[nodiscard]] Time last_host_notification(model::ContactId id) const {
-    return last_host_notification_[model::index(id)];
-  }
-  [[nodiscard]] Time last_service_notification(model::ContactId id) const {
-    return last_service_notification_[model::index(id)];
-  }
-
  private:
   [[nodiscard]] NotificationContext context(const NotifierWorld& w) const;
   void run_commands(const NotifierWorld& w, const NotificationPlan& plan, model::HostId host,
@@ -74,9 +70,6 @@ class Notifier {
   NotificationIndex index_;
   SuppressionLogFilter suppression_log_;
   state::UuidGenerator uuids_;
-  std::vector<ContactNotificationState> contacts_;
-  std::vector<Time> last_host_notification_;
-  std::vector<Time> last_service_notification_;
 };
 
 }  // namespace vedette::engine

@@ -52,7 +52,9 @@ std::unique_ptr<PreparedConfig> prepare_config(const ReloadRequest& request) {
   const model::Model& model = *p->configuration.model;
   p->object_cache_error = write_object_cache(p->configuration, request.now);
   initial_states(model, p->hosts, p->services);
-  retention::TextApplier applier({model, p->configuration.main, p->hosts, p->services}, request.now);
+  p->contacts = state::initial_contact_states(model);
+  retention::TextApplier applier({model, p->configuration.main, p->hosts, p->services, p->contacts},
+                                 request.now);
   if (request.state)
     retention::format_retention(*request.state, [&](std::string_view blocks) { applier.feed(blocks); });
   p->retained = std::move(applier.finish().applied);

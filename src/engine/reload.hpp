@@ -22,6 +22,7 @@
 #include "loop/wakeup.hpp"
 #include "retention/apply.hpp"
 #include "retention/snapshot.hpp"
+#include "state/contact_state.hpp"
 
 #include <chrono>
 #include <memory>
@@ -41,10 +42,11 @@ struct ReloadRequest {
 struct PreparedConfig {
   config::SourceFiles files;  // the diagnostics point into it
   config::Diagnostics diags;
-  config::Configuration configuration;    // the new one, when ok()
-  std::vector<HostState> hosts;           // indexed like configuration.model->hosts
-  std::vector<ServiceState> services;     // indexed like configuration.model->services
-  retention::ApplyResult retained;        // Carried and counters for the new model
+  config::Configuration configuration;        // the new one, when ok()
+  std::vector<HostState> hosts;               // indexed like configuration.model->hosts
+  std::vector<ServiceState> services;         // indexed like configuration.model->services
+  std::vector<state::ContactState> contacts;  // indexed like configuration.model->contacts
+  retention::ApplyResult retained;            // Carried and counters for the new model
   Books books;                            // the comments and downtimes of `state`, by name, for the new model
   std::string object_cache_error;         // objects.cache could not be written (the reload goes on)
   std::chrono::microseconds load_time{};  // reading and validating the configuration

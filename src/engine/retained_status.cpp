@@ -14,11 +14,13 @@ std::uint32_t depth_at(const std::vector<std::uint32_t>& depths, std::size_t ind
 
 RetainedStatus::RetainedStatus(const model::Model& model, std::shared_ptr<const retention::Carried> carried,
                                std::shared_ptr<const std::vector<state::Comment>> comments,
-                               std::shared_ptr<const std::vector<state::Downtime>> downtimes)
+                               std::shared_ptr<const std::vector<state::Downtime>> downtimes,
+                               std::shared_ptr<const std::vector<state::ContactState>> contacts)
     : model_(&model),
       source_(std::move(carried)),
       comments_(std::move(comments)),
-      downtimes_(std::move(downtimes)) {
+      downtimes_(std::move(downtimes)),
+      contacts_(std::move(contacts)) {
   if (source_ != nullptr && source_->model == model_) carried_ = source_.get();
   if (downtimes_ == nullptr) return;
   // Naemon's scheduled_downtime_depth: one per downtime in effect, on its own host or service only.
@@ -51,13 +53,8 @@ io::StatusObjectExtras RetainedStatus::service(std::size_t index, const io::Stat
 }
 
 io::StatusContactExtras RetainedStatus::contact(std::size_t index) const {
-  if (carried_ == nullptr || index >= carried_->contacts.size()) return {};
-  const retention::ContactExtras& e = carried_->contacts[index];
-  return {.modified_attributes = e.modified_attributes,
-          .modified_host_attributes = e.modified_host_attributes,
-          .modified_service_attributes = e.modified_service_attributes,
-          .last_host_notification = e.last_host_notification,
-          .last_service_notification = e.last_service_notification};
+  if (contacts_ == nullptr || index >= contacts_->size()) return {};
+  return {.state = &(*contacts_)[index]};
 }
 
 }  // namespace vedette::engine

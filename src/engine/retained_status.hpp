@@ -13,6 +13,7 @@
 #include "io/status_file.hpp"
 #include "model/model.hpp"
 #include "retention/carried.hpp"
+#include "state/contact_state.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -27,14 +28,17 @@ class RetainedStatus final : public io::StatusExtras {
   // for objects of `model`. A `carried` applied to another model is not used (its ids are not `model`'s).
   RetainedStatus(const model::Model& model, std::shared_ptr<const retention::Carried> carried,
                  std::shared_ptr<const std::vector<state::Comment>> comments,
-                 std::shared_ptr<const std::vector<state::Downtime>> downtimes);
+                 std::shared_ptr<const std::vector<state::Downtime>> downtimes,
+                 std::shared_ptr<const std::vector<state::ContactState>> contacts = {});
 
   // Whether this is what the core's current model, Carried, comments and downtimes give.
-  [[nodiscard]] bool built_from(const model::Model& model,
-                                const std::shared_ptr<const retention::Carried>& carried,
-                                const std::shared_ptr<const std::vector<state::Comment>>& comments,
-                                const std::shared_ptr<const std::vector<state::Downtime>>& downtimes) const {
-    return model_ == &model && source_ == carried && comments_ == comments && downtimes_ == downtimes;
+  [[nodiscard]] bool built_from(
+      const model::Model& model, const std::shared_ptr<const retention::Carried>& carried,
+      const std::shared_ptr<const std::vector<state::Comment>>& comments,
+      const std::shared_ptr<const std::vector<state::Downtime>>& downtimes,
+      const std::shared_ptr<const std::vector<state::ContactState>>& contacts) const {
+    return model_ == &model && source_ == carried && comments_ == comments && downtimes_ == downtimes &&
+           contacts_ == contacts;
   }
 
   [[nodiscard]] const model::Model* model() const override { return model_; }
@@ -56,6 +60,7 @@ class RetainedStatus final : public io::StatusExtras {
   const retention::Carried* carried_ = nullptr;       // source_ when it belongs to model_
   std::shared_ptr<const std::vector<state::Comment>> comments_;
   std::shared_ptr<const std::vector<state::Downtime>> downtimes_;
+  std::shared_ptr<const std::vector<state::ContactState>> contacts_;  // null: as configured
   // Downtimes in effect per object (Naemon's scheduled_downtime_depth); empty when there are none.
   std::vector<std::uint32_t> host_depth_;
   std::vector<std::uint32_t> service_depth_;

@@ -260,18 +260,23 @@ void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, con
 }
 
 void write_contact(Out& o, const model::Model& m, const model::Contact& c, const StatusContactExtras& ex) {
+  const state::ContactState configured = state::ContactState::from(c);
+  const state::ContactState& st = ex.state != nullptr ? *ex.state : configured;
   o.raw("contactstatus {\n");
   o.str("\tcontact_name=", c.name);
-  o.unum("\tmodified_attributes=", ex.modified_attributes);
-  o.unum("\tmodified_host_attributes=", ex.modified_host_attributes);
-  o.unum("\tmodified_service_attributes=", ex.modified_service_attributes);
-  o.str("\thost_notification_period=", period_name(m, c.host_notification_period));
-  o.str("\tservice_notification_period=", period_name(m, c.service_notification_period));
-  o.time("\tlast_host_notification=", ex.last_host_notification);
-  o.time("\tlast_service_notification=", ex.last_service_notification);
-  o.flag("\thost_notifications_enabled=", c.host_notifications_enabled);
-  o.flag("\tservice_notifications_enabled=", c.service_notifications_enabled);
-  write_custom(o, c.custom_variables, nullptr);
+  o.unum("\tmodified_attributes=", st.modified_attributes);
+  o.unum("\tmodified_host_attributes=", st.modified_host_attributes);
+  o.unum("\tmodified_service_attributes=", st.modified_service_attributes);
+  o.str("\thost_notification_period=", period_name(m, st.host_notification_period));
+  o.str("\tservice_notification_period=", period_name(m, st.service_notification_period));
+  o.time("\tlast_host_notification=", st.last_host_notification);
+  o.time("\tlast_service_notification=", st.last_service_notification);
+  o.flag("\thost_notifications_enabled=", st.host_notifications_enabled);
+  o.flag("\tservice_notifications_enabled=", st.service_notifications_enabled);
+  for (const model::CustomVariable& v : c.custom_variables) {
+    const std::string* changed = st.custom_variable(v.name);
+    o.custom("\t", v.name, changed != nullptr, changed != nullptr ? std::string_view(*changed) : v.value);
+  }
   o.raw("\t}\n\n");
 }
 

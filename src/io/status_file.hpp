@@ -14,6 +14,7 @@
 #include "state/attributes.hpp"
 #include "state/check_state.hpp"
 #include "state/comments.hpp"
+#include "state/contact_state.hpp"
 #include "state/text_block.hpp"
 
 #include <array>
@@ -123,12 +124,9 @@ struct StatusObjectExtras {
   int scheduled_downtime_depth = 0;
 };
 
+// A contact's run-time state; null: as configured.
 struct StatusContactExtras {
-  unsigned long modified_attributes = 0;
-  unsigned long modified_host_attributes = 0;
-  unsigned long modified_service_attributes = 0;
-  std::int64_t last_host_notification = 0;
-  std::int64_t last_service_notification = 0;
+  const state::ContactState* state = nullptr;
 };
 
 using StatusComment = state::Comment;

@@ -133,7 +133,6 @@ class Applier {
     sized_ = true;
     carried_->hosts.resize(t_.model.hosts.size());
     carried_->services.resize(t_.model.services.size());
-    carried_->contacts.resize(t_.model.contacts.size());
   }
 
   void warn(const Block& b, std::string message) { result_.warnings.push_back({b.line, std::move(message)}); }
@@ -423,64 +422,66 @@ class Applier {
 
   void apply_contact(const Block& b) {
     using K = ContactKey;
-    size_carried();
     const auto it = t_.model.contact_by_name.find(b.get(K::contact_name));
-    if (it == t_.model.contact_by_name.end() || model::index(it->second) >= carried_->contacts.size()) {
+    if (it == t_.model.contact_by_name.end() || model::index(it->second) >= t_.contacts.size()) {
       ++result_.counts.contacts_dropped;
       return;
     }
     ++result_.counts.contacts;
     const model::Contact& cfg = t_.model.contacts[model::index(it->second)];
-    ContactExtras& ex = carried_->contacts[model::index(it->second)];
+    state::ContactState& st = t_.contacts[model::index(it->second)];
     // Naemon has no option for the contact-wide mask: modified_attributes is kept whole.
-    if (b.has(K::modified_attributes)) ex.modified_attributes = to_ulong(b.get(K::modified_attributes));
+    if (b.has(K::modified_attributes)) st.modified_attributes = to_ulong(b.get(K::modified_attributes));
     if (b.has(K::modified_host_attributes)) {
-      ex.modified_host_attributes =
+      st.modified_host_attributes =
           to_ulong(b.get(K::modified_host_attributes)) & ~t_.main.retained_contact_host_attribute_mask;
     }
     if (b.has(K::modified_service_attributes)) {
-      ex.modified_service_attributes =
+      st.modified_service_attributes =
           to_ulong(b.get(K::modified_service_attributes)) & ~t_.main.retained_contact_service_attribute_mask;
     }
     if (cfg.retain_status_information) {
       if (b.has(K::last_host_notification))
-        ex.last_host_notification = to_time(b.get(K::last_host_notification));
+        st.last_host_notification = to_time(b.get(K::last_host_notification));
       if (b.has(K::last_service_notification)) {
-        ex.last_service_notification = to_time(b.get(K::last_service_notification));
+        st.last_service_notification = to_time(b.get(K::last_service_notification));
       }
     }
     if (cfg.retain_nonstatus_information) {
-      auto period = [&](K key, unsigned long& attrs, std::optional<std::string>& out) {
+      auto period = [&](K key, unsigned long& attrs, model::TimeperiodId& out) {
         if (!b.has(key) || (attrs & k_modattr_notification_timeperiod) == 0) return;
-        const std::string_view v = b.get(key);
-        if (t_.model.timeperiod_by_name.contains(v)) {
-          out.emplace(v);
+        const auto found = t_.model.timeperiod_by_name.find(b.get(key));
+        if (found != t_.model.timeperiod_by_name.end()) {
+          out = found->second;
         } else {
           attrs &= ~k_modattr_notification_timeperiod;
         }
       };
-      period(K::host_notification_period, ex.modified_host_attributes, ex.host_notification_period);
-      period(K::service_notification_period, ex.modified_service_attributes, ex.service_notification_period);
+      period(K::host_notification_period, st.modified_host_attributes, st.host_notification_period);
+      period(K::service_notification_period, st.modified_service_attributes, st.service_notification_period);
       // Unlike hosts and services, Naemon takes a contact's flag when it was modified *or* when the
       // configuration still has the value the file recorded as configured.
-      auto flag = [&](K key, K config_key, unsigned long attrs, bool configured, std::optional<bool>& out) {
+      auto flag = [&](K key, K config_key, unsigned long attrs, bool configured, bool& out) {
         if (!b.has(key)) return;
         const bool config_unchanged = b.has(config_key) && to_bool(b.get(config_key)) == configured;
         if ((attrs & k_modattr_notifications_enabled) != 0 || config_unchanged) out = to_bool(b.get(key));
       };
-      flag(K::host_notifications_enabled, K::config_host_notifications_enabled, ex.modified_host_attributes,
-           cfg.host_notifications_enabled, ex.host_notifications_enabled);
+      flag(K::host_notifications_enabled, K::config_host_notifications_enabled, st.modified_host_attributes,
+           cfg.host_notifications_enabled, st.host_notifications_enabled);
       flag(K::service_notifications_enabled, K::config_service_notifications_enabled,
-           ex.modified_service_attributes, cfg.service_notifications_enabled,
-           ex.service_notifications_enabled);
-      if ((ex.modified_attributes & k_modattr_custom_variable) != 0) {
-        read_custom_variables(b, cfg.custom_variables, ex.custom_variables);
+           st.modified_service_attributes, cfg.service_notifications_enabled,
+           st.service_notifications_enabled);
+      if ((st.modified_attributes & k_modattr_custom_variable) != 0) {
+        std::vector<ChangedVariable> changed;
+        read_custom_variables(b, cfg.custom_variables, changed);
+        if (!changed.empty())
+          st.custom_variables = std::make_shared<const std::vector<ChangedVariable>>(std::move(changed));
       }
     } else {
-      ex.modified_attributes = 0;
+      st.modified_attributes = 0;
     }
-    if ((ex.modified_attributes & k_modattr_custom_variable) != 0 && ex.custom_variables.empty()) {
-      ex.modified_attributes &= ~k_modattr_custom_variable;
+    if ((st.modified_attributes & k_modattr_custom_variable) != 0 && st.custom_variables == nullptr) {
+      st.modified_attributes &= ~k_modattr_custom_variable;
     }
   }
 

@@ -22,6 +22,7 @@
 #include "retention/carried.hpp"
 #include "retention/reader.hpp"
 #include "state/check_state.hpp"
+#include "state/contact_state.hpp"
 
 #include <cstddef>
 #include <memory>
@@ -39,6 +40,7 @@ struct Target {
   config::MainConfig& main;
   std::vector<state::HostState>& hosts;        // indexed like model.hosts, at their initial values
   std::vector<state::ServiceState>& services;  // indexed like model.services
+  std::vector<state::ContactState>& contacts;  // indexed like model.contacts, as configured
 };
 
 struct ApplyCounts {

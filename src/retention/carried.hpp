@@ -1,8 +1,8 @@
-// What retention.dat holds that Vedette's engine does not track yet: the last_update stamps, contact
-// notification times and changed contact attributes. apply() fills a Carried
-// from the file at start-up; it is immutable afterwards and every retention Snapshot shares it, so these
-// fields go back into the next retention.dat and nothing Naemon kept is lost by a restart under Vedette. When
-// the engine gains one of these features, its fields move into HostState/ServiceState and out of here.
+// What retention.dat holds that Vedette's engine does not track yet: the last_update stamps. apply() fills a
+// Carried from the file at start-up; it is immutable afterwards and every retention Snapshot shares it, so
+// these fields go back into the next retention.dat and nothing Naemon kept is lost by a restart under
+// Vedette. When the engine gains one of these features, its fields move into HostState/ServiceState and out
+// of here.
 //
 // Built on the core thread by apply(); afterwards immutable, read by the core and the writer thread.
 // Indexed by the ids of the model it was applied to: after a reload, build a new one (write, read, apply).
@@ -45,19 +45,6 @@ struct CheckableExtras {
   std::int32_t last_update_usec = 0;
 };
 
-struct ContactExtras {
-  unsigned long modified_attributes = 0;
-  unsigned long modified_host_attributes = 0;
-  unsigned long modified_service_attributes = 0;
-  Time last_host_notification = 0;
-  Time last_service_notification = 0;
-  std::optional<bool> host_notifications_enabled;
-  std::optional<bool> service_notifications_enabled;
-  std::optional<std::string> host_notification_period;
-  std::optional<std::string> service_notification_period;
-  std::vector<ChangedVariable> custom_variables;
-};
-
 // The hostcomment/servicecomment and hostdowntime/servicedowntime blocks.
 using state::Comment;
 using state::Downtime;
@@ -76,7 +63,6 @@ struct Carried {
   const model::Model* model = nullptr;    // the model the ids below belong to; the writer checks it
   std::vector<CheckableExtras> hosts;     // indexed like model.hosts
   std::vector<CheckableExtras> services;  // indexed like model.services
-  std::vector<ContactExtras> contacts;    // indexed like model.contacts
   [[nodiscard]] const CheckableExtras* host(model::HostId id) const {
     return model::index(id) < hosts.size() ? &hosts[model::index(id)] : nullptr;
   }

@@ -74,6 +74,7 @@ void fill(Snapshot& snap, const SnapshotSource& src) {
   snap.masks = masks_of(src.main);
   snap.carried = src.carried;
   snap.comments = src.comments;
+  snap.contacts = src.contacts;
   snap.downtimes = src.downtimes;
   snap.overrides.clear();
 

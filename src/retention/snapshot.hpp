@@ -15,6 +15,7 @@
 #include "model/model.hpp"
 #include "retention/carried.hpp"
 #include "state/check_state.hpp"
+#include "state/contact_state.hpp"
 #include "state/text_block.hpp"
 
 #include <array>
@@ -111,6 +112,8 @@ struct Snapshot {
   // engine's book snapshots (immutable, shared, not copied). Null: none.
   std::shared_ptr<const std::vector<Comment>> comments;
   std::shared_ptr<const std::vector<Downtime>> downtimes;
+  // The contacts' run-time state (indexed like model->contacts), shared with the core; null: as configured.
+  std::shared_ptr<const std::vector<state::ContactState>> contacts;
 
   [[nodiscard]] std::string_view text_at(std::size_t offset, std::size_t size) const {
     return text.at(offset, size);
@@ -131,6 +134,7 @@ struct SnapshotSource {
   // Shared with the snapshot (see Snapshot::comments).
   std::shared_ptr<const std::vector<Comment>> comments = {};
   std::shared_ptr<const std::vector<Downtime>> downtimes = {};
+  std::shared_ptr<const std::vector<state::ContactState>> contacts = {};
   std::shared_ptr<const void> keep_alive = {};
   std::string_view version = VEDETTE_VERSION;
 };

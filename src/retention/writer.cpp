@@ -297,24 +297,18 @@ void write_service(Out& o, const Snapshot& s, const model::Service& c, const Che
   o.raw("}\n");
 }
 
-void write_contact(Out& o, const Snapshot& s, const model::Contact& c, const ContactExtras* ex) {
-  static const ContactExtras k_none{};
-  const ContactExtras& e = ex != nullptr ? *ex : k_none;
+void write_contact(Out& o, const Snapshot& s, const model::Contact& c, const state::ContactState* st) {
+  const state::ContactState e = st != nullptr ? *st : state::ContactState::from(c);
   o.raw("contact {\n");
   o.str("contact_name=", c.name);
   o.unum("modified_attributes=", e.modified_attributes);
   o.unum("modified_host_attributes=", e.modified_host_attributes & ~s.masks.contact_host);
   o.unum("modified_service_attributes=", e.modified_service_attributes & ~s.masks.contact_service);
-  o.str("host_notification_period=", e.host_notification_period
-                                         ? std::string_view(*e.host_notification_period)
-                                         : period_name(*s.model, c.host_notification_period));
-  o.str("service_notification_period=", e.service_notification_period
-                                            ? std::string_view(*e.service_notification_period)
-                                            : period_name(*s.model, c.service_notification_period));
+  o.str("host_notification_period=", period_name(*s.model, e.host_notification_period));
+  o.str("service_notification_period=", period_name(*s.model, e.service_notification_period));
   o.time("last_host_notification=", e.last_host_notification);
   o.time("last_service_notification=", e.last_service_notification);
-  auto flag = [&](std::string_view key, bool configured, const std::optional<bool>& retained) {
-    const bool now = retained.value_or(configured);
+  auto flag = [&](std::string_view key, bool configured, bool now) {
     if (now == configured) return;
     o.raw("config:");
     o.raw(key);
@@ -325,11 +319,8 @@ void write_contact(Out& o, const Snapshot& s, const model::Contact& c, const Con
   flag("host_notifications_enabled", c.host_notifications_enabled, e.host_notifications_enabled);
   flag("service_notifications_enabled", c.service_notifications_enabled, e.service_notifications_enabled);
   for (const model::CustomVariable& v : c.custom_variables) {
-    const ChangedVariable* changed = nullptr;
-    for (const ChangedVariable& m : e.custom_variables) {
-      if (m.name == v.name) changed = &m;
-    }
-    o.custom("", v.name, changed != nullptr, changed != nullptr ? std::string_view(changed->value) : v.value);
+    const std::string* changed = e.custom_variable(v.name);
+    o.custom("", v.name, changed != nullptr, changed != nullptr ? std::string_view(*changed) : v.value);
   }
   o.raw("}\n");
 }
@@ -397,9 +388,9 @@ bool format_chunked(const Snapshot& s, std::string& buf, Drain&& drain) {
       if (!maybe_drain()) return false;
     }
     for (std::size_t i = 0; i < m.contacts.size(); ++i) {
-      const ContactExtras* ex =
-          carried != nullptr && i < carried->contacts.size() ? &carried->contacts[i] : nullptr;
-      write_contact(o, s, m.contacts[i], ex);
+      const state::ContactState* st =
+          s.contacts != nullptr && i < s.contacts->size() ? &(*s.contacts)[i] : nullptr;
+      write_contact(o, s, m.contacts[i], st);
       if (!maybe_drain()) return false;
     }
   }

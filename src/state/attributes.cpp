@@ -1,5 +1,8 @@
 #include "state/attributes.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace vedette::state {
 
 bool configured_flag(const model::Checkable& c, Flag f) {
@@ -31,6 +34,24 @@ std::uint8_t configured_flags(const model::Checkable& c) {
     if (configured_flag(c, f)) bits |= flag_bit(f);
   }
   return bits;
+}
+
+bool change_variable(std::vector<ChangedVariable>& changed,
+                     const std::vector<model::CustomVariable>& configured, std::string_view name,
+                     std::string_view value) {
+  std::string upper(name);
+  for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  const bool known = std::any_of(configured.begin(), configured.end(),
+                                 [&](const model::CustomVariable& v) { return v.name == upper; });
+  if (!known) return false;
+  for (ChangedVariable& v : changed) {
+    if (v.name == upper) {
+      v.value.assign(value);
+      return true;
+    }
+  }
+  changed.push_back({std::move(upper), std::string(value)});
+  return true;
 }
 
 }  // namespace vedette::state

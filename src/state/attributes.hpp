@@ -89,6 +89,12 @@ struct ChangedVariable {
   std::string value;
 };
 
+// CHANGE_CUSTOM_*_VAR: Naemon upper-cases the name and changes only a variable the object has. Sets it in
+// `changed` (the object's changed variables) and returns true, or returns false for an unknown one.
+bool change_variable(std::vector<ChangedVariable>& changed,
+                     const std::vector<model::CustomVariable>& configured, std::string_view name,
+                     std::string_view value);
+
 // The values that replace configured ones after a CHANGE_* command (or as retention.dat restored them).
 // Rare, so held apart from the hot state: immutable and shared, replaced as a whole on a change, so a
 // snapshot for a writer thread keeps the record it saw. Empty optional: the configuration applies.

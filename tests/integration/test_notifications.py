@@ -283,6 +283,43 @@ class NotificationTest(unittest.TestCase):
             lambda blocks: not any(k == "servicecomment" for k, f in blocks), 10, "the comment to go")
         self.assertNotIn("is_flapping=1", text)
 
+    def test_contact_commands_and_their_retention(self):
+        extra = "retain_state_information=1\nstate_retention_file=retention.dat\n"
+        v = self.start(extra)
+        v.command("DISABLE_CONTACT_SVC_NOTIFICATIONS;alice")
+        v.command("CHANGE_CONTACT_HOST_NOTIFICATION_TIMEPERIOD;alice;never")
+        self.result(v, "HTTP", 2, "down")
+        # Naemon's text looks at the service's modified attributes, not the contact's.
+        v.wait_for(r"SERVICE CONTACT NOTIFICATION SUPPRESSED: alice;web01;HTTP;Notifications are disabled for "
+                   r"this object by its configuration\.$")
+        self.assertNotIn("SERVICE NOTIFICATION: alice;web01;HTTP;CRITICAL", v.log())
+        v.command("PROCESS_HOST_CHECK_RESULT;web01;1;down")
+        v.wait_for(r"HOST CONTACT NOTIFICATION SUPPRESSED: alice;web01;Notification blocked by timeperiod")
+
+        def alice(blocks):
+            for kind, fields in blocks:
+                d = dict(fields)
+                if kind == "contactstatus" and d["contact_name"] == "alice":
+                    return d
+            return {}
+        text = status_dat.wait_until(v.path("status.dat"), lambda b: alice(b).get("modified_host_attributes")
+                                     == "65536", 10, "alice changed in status.dat")
+        fields = alice(status_dat.parse(text))
+        self.assertEqual((fields["service_notifications_enabled"], fields["modified_service_attributes"],
+                          fields["host_notification_period"]), ("0", "1", "never"))
+        # A restart keeps it (retention.dat), and enabling again notifies.
+        self.assertEqual(v.stop(), 0)
+        v.start()
+        v.command("PROCESS_HOST_CHECK_RESULT;web01;0;up")
+        v.wait_for(r"HOST ALERT: web01;UP;HARD;1;up")
+        self.result(v, "FLAPPY", 2, "problem after restart")
+        v.wait_for(r"SERVICE CONTACT NOTIFICATION SUPPRESSED: alice;web01;FLAPPY;")
+        v.command("ENABLE_CONTACTGROUP_SVC_NOTIFICATIONS;nobody")  # an unknown group: refused, no change
+        v.wait_for(r"Warning: External command parse error|Failed validation of contactgroup_name")
+        v.command("ENABLE_CONTACT_SVC_NOTIFICATIONS;alice")
+        self.result(v, "HTTP", 2, "still down")  # the problem (retained) was never notified: now it is
+        v.wait_for(r"SERVICE NOTIFICATION: alice;web01;HTTP;CRITICAL;notify-file;still down$")
+
     def test_event_handlers_on_soft_and_hard_changes(self):
         v = self.start()
         for attempt, output in enumerate(["first", "second", "third"], 1):

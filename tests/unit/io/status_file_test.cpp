@@ -325,17 +325,20 @@ class Fixture {
     c->model = cfg.model.get();
     c->hosts.resize(cfg.model->hosts.size());
     c->services.resize(cfg.model->services.size());
-    c->contacts.resize(cfg.model->contacts.size());
     return c;
   }
 
   std::shared_ptr<const StatusExtras> retained(std::shared_ptr<const retention::Carried> carried,
                                                std::span<const retention::Comment> comments = {},
-                                               std::span<const retention::Downtime> downtimes = {}) const {
+                                               std::span<const retention::Downtime> downtimes = {},
+                                               std::span<const state::ContactState> contacts = {}) const {
     return std::make_shared<engine::RetainedStatus>(
         *cfg.model, std::move(carried),
         std::make_shared<const std::vector<state::Comment>>(comments.begin(), comments.end()),
-        std::make_shared<const std::vector<state::Downtime>>(downtimes.begin(), downtimes.end()));
+        std::make_shared<const std::vector<state::Downtime>>(downtimes.begin(), downtimes.end()),
+        contacts.empty()
+            ? nullptr
+            : std::make_shared<const std::vector<state::ContactState>>(contacts.begin(), contacts.end()));
   }
 
   TempDir dir;
@@ -577,13 +580,14 @@ TEST(StatusFile, NotificationAndEventFieldsOfAnAcknowledgedService) {
   http.events.problem_end = 1690000000;
   http.flap.is_flapping = true;
   http.flap.percent_state_change = 21.257;
-  retention::ContactExtras& admin = carried->contacts.at(0);
+  std::vector<state::ContactState> contacts = state::initial_contact_states(*f.cfg.model);
+  state::ContactState& admin = contacts.at(0);
   admin.modified_attributes = 1;
   admin.modified_host_attributes = 1;
   admin.modified_service_attributes = 16;
   admin.last_host_notification = 1690000001;
   admin.last_service_notification = 1700000210;
-  const std::string out = f.format(f.retained(carried));
+  const std::string out = f.format(f.retained(carried, {}, {}, contacts));
 
   EXPECT_EQ(block(out, "hoststatus {"), block(k_expected, "hoststatus {"));
   EXPECT_EQ(block(out, "servicestatus {"),
@@ -644,7 +648,6 @@ TEST(StatusFile, CarriedOfAnotherModelIsIgnored) {
   Fixture f;
   Fixture other;
   auto carried = other.carried();
-  carried->contacts.at(0).modified_attributes = 1;
   EXPECT_EQ(f.format(f.retained(carried)), k_expected);
   const std::vector<retention::Comment> comments{{.host_name = "web", .comment_id = 1, .comment_data = "x"}};
   EXPECT_EQ(f.format(other.retained(other.carried(), comments)), k_expected);

@@ -447,18 +447,19 @@ TEST(RetentionApply, ContactAttributes) {
                         "config:host_notifications_enabled=1\nhost_notifications_enabled=0\n"
                         "_PAGER=1;666\n}\n");
   ASSERT_EQ(r.counts.contacts, 1u);
-  const ContactExtras& c = r.carried->contacts.at(0);
+  const state::ContactState& c = l.contacts.at(0);
   EXPECT_EQ(c.modified_attributes, 32768u);
   EXPECT_EQ(c.modified_host_attributes, 65537u);
   EXPECT_EQ(c.modified_service_attributes, 0u);  // the period is gone
-  EXPECT_EQ(c.host_notification_period, "work");
-  EXPECT_FALSE(c.service_notification_period.has_value());
+  EXPECT_EQ(c.host_notification_period, l.cfg.model->timeperiod_by_name.at("work"));
+  EXPECT_EQ(c.service_notification_period, l.cfg.model->contacts.at(0).service_notification_period);
   EXPECT_EQ(c.last_host_notification, 10);
   EXPECT_EQ(c.last_service_notification, 11);
   EXPECT_EQ(c.host_notifications_enabled, false);
-  EXPECT_FALSE(c.service_notifications_enabled.has_value());
-  ASSERT_EQ(c.custom_variables.size(), 1u);
-  EXPECT_EQ(c.custom_variables[0].value, "666");
+  EXPECT_EQ(c.service_notifications_enabled, l.cfg.model->contacts.at(0).service_notifications_enabled);
+  ASSERT_NE(c.custom_variables, nullptr);
+  ASSERT_EQ(c.custom_variables->size(), 1u);
+  EXPECT_EQ(c.custom_variables->at(0).value, "666");
 }
 
 TEST(RetentionApply, LoadReadsNothingWithoutRetainStateInformation) {

@@ -162,7 +162,7 @@ TEST_F(NaemonFixture, ModifiedAttributesAndProgramState) {
   EXPECT_EQ(r_.program.next_event_id, 10u);
 
   // DISABLE_CONTACT_HOST_NOTIFICATIONS.
-  const ContactExtras& admin = r_.carried->contacts.at(0);
+  const state::ContactState& admin = l_.contacts.at(0);
   EXPECT_EQ(admin.modified_host_attributes, k_modattr_notifications_enabled);
   EXPECT_EQ(admin.host_notifications_enabled, false);
 }
@@ -241,15 +241,17 @@ std::string identity(const NaemonBlock& b) {
 }
 
 TEST_F(NaemonFixture, VedetteWritesBackWhatNaemonWrote) {
-  const auto snap = make_snapshot({.model = *l_.cfg.model,
-                                   .main = l_.cfg.main,
-                                   .hosts = l_.hosts,
-                                   .services = l_.services,
-                                   .counters = r_.program,
-                                   .carried = r_.carried,
-                                   .now = k_now,
-                                   .comments = std::make_shared<const std::vector<Comment>>(r_.comments),
-                                   .downtimes = std::make_shared<const std::vector<Downtime>>(r_.downtimes)});
+  const auto snap =
+      make_snapshot({.model = *l_.cfg.model,
+                     .main = l_.cfg.main,
+                     .hosts = l_.hosts,
+                     .services = l_.services,
+                     .counters = r_.program,
+                     .carried = r_.carried,
+                     .now = k_now,
+                     .comments = std::make_shared<const std::vector<Comment>>(r_.comments),
+                     .downtimes = std::make_shared<const std::vector<Downtime>>(r_.downtimes),
+                     .contacts = std::make_shared<const std::vector<state::ContactState>>(l_.contacts)});
   std::string ours;
   format_retention(*snap, ours);
   const std::vector<NaemonBlock> vedette = naemon_blocks(ours);

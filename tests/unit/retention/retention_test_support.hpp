@@ -69,9 +69,12 @@ class Loaded {
   }
 
   // As engine::Core does before anything is applied.
-  void reset_state() { engine::initial_states(*cfg.model, hosts, services); }
+  void reset_state() {
+    engine::initial_states(*cfg.model, hosts, services);
+    contacts = state::initial_contact_states(*cfg.model);
+  }
 
-  [[nodiscard]] Target target() { return {*cfg.model, cfg.main, hosts, services}; }
+  [[nodiscard]] Target target() { return {*cfg.model, cfg.main, hosts, services, contacts}; }
 
   [[nodiscard]] state::HostState& host(std::string_view name) {
     const auto it = cfg.model->host_by_name.find(name);
@@ -96,6 +99,7 @@ class Loaded {
   config::Configuration cfg;
   std::vector<state::HostState> hosts;
   std::vector<state::ServiceState> services;
+  std::vector<state::ContactState> contacts;
 
  private:
   Loaded(const std::string& objects, const std::string& main_extra, int)
