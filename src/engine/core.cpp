@@ -1271,7 +1271,30 @@ class Core::Impl final : public loop::TimerHandler,
                    std::chrono::seconds(service_perfdata_->processing_interval()));
   }
 
+  // Naemon's obsessive_compulsive_*_check_processor: with obsess_over_services (hosts) and the object's
+  // obsess flag, ocsp_command (ochp_command) runs after each result, as a distributed set-up's forwarder.
+  void obsess_over(std::uint32_t check, Time now) {
+    const bool service = is_service(check);
+    if (!(service ? main_.obsess_over_services : main_.obsess_over_hosts)) return;
+    if (!state_of(check).enabled(state::Flag::obsess)) return;
+    const std::string& call = service ? main_.ocsp_command : main_.ochp_command;
+    std::optional<ExpandedCommand> command = expand_command_text(*model_, call, object_macros(check, now));
+    if (!command) return;
+    SideCommand side;
+    const std::string line = command_line_text(*command);
+    side.timeout_warning =
+        service
+            ? fmt::format("Warning: Timeout while executing OCSP command '{}' for service '{}' on host '{}'",
+                          line, model_->services[check].description, model_->services[check].host_name)
+            : fmt::format("Warning: Timeout while executing OCHP command '{}' for host '{}'", line,
+                          model_->host(host_of(check)).name);
+    side.timeout_s = service ? main_.ocsp_timeout : main_.ochp_timeout;
+    side.command = std::move(*command);
+    run_side_command(std::move(side));
+  }
+
   void perfdata_after_result(std::uint32_t check, Time now) {
+    if (!main_.process_performance_data) return;  // the common case, decided before building macros
     const MacroContext ctx = object_macros(check, now);
     if (is_service(check)) {
       service_perfdata_->after_result(ctx, services_[check], *this);
@@ -1393,10 +1416,12 @@ class Core::Impl final : public loop::TimerHandler,
     return {.timeperiods = evaluator_, .soft_state_dependencies = main_.soft_state_dependencies, .now = now};
   }
   bool service_dependencies_failed(model::ServiceId sid, Time now) const {
+    if (model_->service_dependencies.empty()) return false;  // most configurations: no lookup per check
     auto of = [&](model::ServiceId s) { return notifier_->index().service_execution_dependencies(s); };
     return dependencies_failed(dependency_rules(now), of(sid), std::span<const ServiceState>(services_), of);
   }
   bool host_dependencies_failed(model::HostId hid, Time now) const {
+    if (model_->host_dependencies.empty()) return false;
     auto of = [&](model::HostId h) { return notifier_->index().host_execution_dependencies(h); };
     return dependencies_failed(dependency_rules(now), of(hid), std::span<const HostState>(hosts_), of);
   }
@@ -1674,6 +1699,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (fx.run_event_handler) run_event_handlers_of(check, now);
     if (fx.reset_notifications) reset_service_notifications_when_ok(st.notification);
     if (!fx.check_flapping) flapping();
+    obsess_over(check, now);
     perfdata_after_result(check, now);
     if (fx.use_retry_interval) {
       schedule_from(check, base, seconds(interval_seconds(retry)));
@@ -1697,7 +1723,9 @@ class Core::Impl final : public loop::TimerHandler,
     const HostRules rules{state::max_check_attempts_of(cfg, st), has_command, retry != 0,
                           !cfg.parents.empty(), any_parent_up};
     const HostEffects fx = apply_host_result(st, rules, r, settings_, now, numbering_);
-    perfdata_after_result(check_of(hid), now);  // Naemon: at the start of handle_host_state
+    // Naemon: at the start of handle_host_state.
+    obsess_over(check_of(hid), now);
+    perfdata_after_result(check_of(hid), now);
     if (fx.acknowledgement_ended) acknowledgement_ended(check_of(hid));
     if (fx.log_passive)
       log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, st.current_state, st.plugin_output));

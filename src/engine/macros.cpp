@@ -685,9 +685,6 @@ bool Resolver::host_macro(M code, model::HostId id, Value& v) {
     case M::HOSTDOWNTIME:
       v.set_int(ctx_.downtimes != nullptr ? ctx_.downtimes->depth(id) : 0);
       return true;
-    case M::HOSTPERCENTCHANGE:
-      v.set_fixed(0.0, 2);
-      return true;
     // Set only while an acknowledgement is notified (Naemon computes them nowhere else).
     case M::HOSTACKAUTHOR:
     case M::HOSTACKAUTHORNAME:
@@ -794,6 +791,9 @@ bool Resolver::host_macro(M code, model::HostId id, Value& v) {
     case M::LASTHOSTUNREACHABLE:
       v.set_time(s->last_time_unreachable);
       return true;
+    case M::HOSTPERCENTCHANGE:
+      v.set_fixed(s->flap.percent_state_change, 2);
+      return true;
     case M::HOSTNOTIFICATIONNUMBER:
       v.set_int(s->notification.current_notification_number);
       return true;
@@ -889,9 +889,6 @@ bool Resolver::service_macro(M code, model::ServiceId id, Value& v) {
     case M::SERVICEDOWNTIME:
       v.set_int(ctx_.downtimes != nullptr ? ctx_.downtimes->depth(id) : 0);
       return true;
-    case M::SERVICEPERCENTCHANGE:
-      v.set_fixed(0.0, 2);
-      return true;
     case M::SERVICEACKAUTHOR:
     case M::SERVICEACKAUTHORNAME:
     case M::SERVICEACKAUTHORALIAS:
@@ -968,6 +965,9 @@ bool Resolver::service_macro(M code, model::ServiceId id, Value& v) {
       return true;
     case M::SERVICEDURATION:
       v.set_duration(static_cast<unsigned long>(ctx_.now - s->last_state_change));
+      return true;
+    case M::SERVICEPERCENTCHANGE:
+      v.set_fixed(s->flap.percent_state_change, 2);
       return true;
     case M::SERVICENOTIFICATIONNUMBER:
       v.set_int(s->notification.current_notification_number);

@@ -53,6 +53,10 @@ define command {
   command_name log-global-handler
   command_line $USER1$/record.sh $USER1$/handlers.txt GLOBAL "$SERVICEDESC$" "$SERVICESTATE$"
 }
+define command {
+  command_name log-ocsp
+  command_line $USER1$/record.sh $USER1$/ocsp.txt "$HOSTNAME$" "$SERVICEDESC$" "$SERVICESTATEID$" "$SERVICEOUTPUT$"
+}
 define contact {
   contact_name alice
   alias Alice Admin
@@ -319,6 +323,21 @@ class NotificationTest(unittest.TestCase):
         v.command("ENABLE_CONTACT_SVC_NOTIFICATIONS;alice")
         self.result(v, "HTTP", 2, "still down")  # the problem (retained) was never notified: now it is
         v.wait_for(r"SERVICE NOTIFICATION: alice;web01;HTTP;CRITICAL;notify-file;still down$")
+
+    def test_ocsp_runs_after_each_result_of_an_obsessed_service(self):
+        v = self.start("obsess_over_services=1\nocsp_command=log-ocsp\nocsp_timeout=5\n")
+        self.result(v, "HTTP", 2, "down")
+        self.result(v, "HTTP", 0, "up")
+        # The two commands run in parallel: their lines may land in either order.
+        self.assertEqual(sorted(self.lines(v, "ocsp.txt", 2)),
+                         [["web01", "HTTP", "0", "up"], ["web01", "HTTP", "2", "down"]])
+        v.command("STOP_OBSESSING_OVER_SVC;web01;HTTP")
+        self.result(v, "HTTP", 1, "slow")
+        self.result(v, "APP", 1, "app slow")
+        rows = self.lines(v, "ocsp.txt", 3)
+        time.sleep(0.5)
+        self.assertEqual(self.lines(v, "ocsp.txt", 3)[2:], [["web01", "APP", "1", "app slow"]])
+        self.assertEqual(len(rows), 3)
 
     def test_event_handlers_on_soft_and_hard_changes(self):
         v = self.start()
