@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace vedette::engine {
 
 namespace {
@@ -21,7 +23,7 @@ double threshold_in_effect(double object_value, double global_value) {
 
 void record_state(FlapHistory& history, int current_state) {
   history.states[history.index] = static_cast<std::uint8_t>(current_state);
-  history.index = static_cast<std::uint8_t>((history.index + 1) % k_entries);
+  history.index = static_cast<std::uint8_t>(history.index + 1 == k_entries ? 0 : history.index + 1);
   history.percent_state_change = percent_state_change(history);
 }
 
@@ -83,17 +85,22 @@ double percent_state_change(const FlapHistory& history) {
   // Naemon's arithmetic, step for step, so that the value (compared with the thresholds, printed with one
   // decimal and written with two) is the same double: weight k = k * 0.5 / 19 + 0.75 for the change
   // between the k-th and (k+1)-th oldest states, k = 1 … 19, summed in that order, then * 100 / 20.
+  // Nearly every object holds one state throughout: no change, 0 (what the sum below gives too), without
+  // the floating point. This runs twice per service result (the service's and its host's history).
+  if (std::all_of(history.states.begin() + 1, history.states.end(),
+                  [first = history.states[0]](std::uint8_t s) { return s == first; }))
+    return 0.0;
   constexpr double low_weight = 0.75, high_weight = 1.25;
   double weighted_changes = 0.0;
   int slot = history.index;
-  int previous = history.states[slot];
+  int previous = history.states[static_cast<std::size_t>(slot)];
   for (int k = 0; k < k_entries - 1; ++k) {
-    const int current = history.states[slot];
+    const int current = history.states[static_cast<std::size_t>(slot)];
     if (current != previous) {
       weighted_changes += static_cast<double>(k) * (high_weight - low_weight) / (k_entries - 2) + low_weight;
     }
     previous = current;
-    slot = (slot + 1) % k_entries;
+    if (++slot == k_entries) slot = 0;  // no division per step
   }
   return weighted_changes * 100.0 / (k_entries - 1);
 }
