@@ -713,8 +713,7 @@ class Core::Impl final : public loop::TimerHandler,
     const std::string_view description = service ? model_->services[check].description : std::string_view{};
     const std::string line = service ? format_service_flapping_alert(host_name, description, out)
                                      : format_host_flapping_alert(host_name, out);
-    state::FlapHistory& flap = service ? static_cast<state::FlapHistory&>(services_[check].flap)
-                                       : static_cast<state::FlapHistory&>(hosts_[model::index(host)].flap);
+    state::FlapHistory& flap = flap_of(check);
     NotificationType type = NotificationType::flapping_start;
     if (out.change == FlapChange::started) {
       log(line);
@@ -737,11 +736,12 @@ class Core::Impl final : public loop::TimerHandler,
   // DISABLE_FLAP_DETECTION, DISABLE_*_FLAP_DETECTION: an object that was flapping stops, as Naemon's
   // handle_*_flap_detection_disabled.
   void flap_detection_disabled(std::uint32_t check, Time now) {
-    CheckState& st = state_of(check);
-    state::FlapHistory& flap = is_service(check)
-                                   ? static_cast<state::FlapHistory&>(services_[check].flap)
-                                   : static_cast<state::FlapHistory&>(hosts_[check - services_.size()].flap);
-    after_flapping(check, handle_flap_detection_disabled(flap, st.current_state), now);
+    after_flapping(check, handle_flap_detection_disabled(flap_of(check), state_of(check).current_state), now);
+  }
+
+  state::FlapHistory& flap_of(std::uint32_t check) {
+    if (is_service(check)) return services_[check].flap;
+    return hosts_[model::index(host_of(check))].flap;
   }
 
   // An acknowledgement ended (state change, expiry, REMOVE_*): its non-persistent comments go with it.

@@ -73,39 +73,11 @@ void Notifier::notify(const NotifierWorld& w, model::ServiceId id, NotificationT
     view.dependencies_failed = service_notification_dependencies_failed(ctx, id, w.services) ||
                                host_notification_dependencies_failed(ctx, cfg.host, w.hosts);
 
-  NotificationPlan plan = plan_service_notification(ctx, id, view, type, options);
-  const bool log_reasons = w.main.enable_notification_suppression_reason_logging;
-  const bool by_command = changed_by_command(st);
-  if (plan.suppressed != SuppressionReason::ok && plan.suppressed != SuppressionReason::no_contacts) {
-    if (log_reasons &&
-        suppression_log_.should_log(SuppressionSubject::service, model::index(id), plan.suppressed))
-      w.sink.log(format_service_suppression(cfg.host_name, cfg.description, plan.suppressed, by_command));
-    record_notification(st.notification, plan, 0);
-    return;
-  }
-  st.notification.current_notification_id = uuids_.next();  // viable: a new id, contacts or not
-  for (const SkippedContact& skipped : plan.skipped_contacts) {
-    if (log_reasons && suppression_log_.should_log(SuppressionSubject::service_contact,
-                                                   model::index(skipped.contact), skipped.reason))
-      w.sink.log(format_service_contact_suppression(w.model.contacts[model::index(skipped.contact)].name,
-                                                    cfg.host_name, cfg.description, skipped.reason,
-                                                    by_command));
-  }
-  if (plan.suppressed == SuppressionReason::no_contacts) {
-    if (log_reasons && suppression_log_.should_log(SuppressionSubject::service, model::index(id),
-                                                   SuppressionReason::no_contacts))
-      w.sink.log(format_service_suppression(cfg.host_name, cfg.description, plan.suppressed, by_command));
-    record_notification(st.notification, plan, 0);
-    return;
-  }
-  int notified = 0;
-  run_commands(w, plan, cfg.host, id, note, notified);
-  record_notification(st.notification, plan, notified);
+  deliver(w, plan_service_notification(ctx, id, view, type, options), cfg.host, id, note);
 }
 
 void Notifier::notify(const NotifierWorld& w, model::HostId id, NotificationType type, NotificationNote note,
                       NotificationOptions options) {
-  const model::Host& cfg = w.model.host(id);
   HostState& st = w.hosts[model::index(id)];
   const NotificationContext ctx = context(w);
   HostNotificationView view;
@@ -114,32 +86,53 @@ void Notifier::notify(const NotifierWorld& w, model::HostId id, NotificationType
   if (type == NotificationType::normal)
     view.dependencies_failed = host_notification_dependencies_failed(ctx, id, w.hosts);
 
-  NotificationPlan plan = plan_host_notification(ctx, id, view, type, options);
-  const bool log_reasons = w.main.enable_notification_suppression_reason_logging;
+  deliver(w, plan_host_notification(ctx, id, view, type, options), id, model::no_id<model::ServiceId>(),
+          note);
+}
+
+// What follows a plan, for hosts and services alike: the suppression lines (once per reason), a new
+// notification id when it is viable, the commands, and the outcome in the object's NotificationState.
+void Notifier::deliver(const NotifierWorld& w, const NotificationPlan& plan, model::HostId host,
+                       model::ServiceId service, NotificationNote note) {
+  const bool is_service = model::is_set(service);
+  CheckState& st = is_service ? static_cast<CheckState&>(w.services[model::index(service)])
+                              : static_cast<CheckState&>(w.hosts[model::index(host)]);
+  const std::string_view host_name = w.model.host(host).name;
+  const std::string_view description = is_service ? w.model.service(service).description : std::string_view{};
   const bool by_command = changed_by_command(st);
+  auto should_log = [&](SuppressionSubject subject, std::uint32_t id, SuppressionReason reason) {
+    return w.main.enable_notification_suppression_reason_logging &&
+           suppression_log_.should_log(subject, id, reason);
+  };
+  auto log_object = [&](SuppressionReason reason) {
+    const std::uint32_t id = is_service ? model::index(service) : model::index(host);
+    if (!should_log(is_service ? SuppressionSubject::service : SuppressionSubject::host, id, reason)) return;
+    w.sink.log(is_service ? format_service_suppression(host_name, description, reason, by_command)
+                          : format_host_suppression(host_name, reason, by_command));
+  };
   if (plan.suppressed != SuppressionReason::ok && plan.suppressed != SuppressionReason::no_contacts) {
-    if (log_reasons &&
-        suppression_log_.should_log(SuppressionSubject::host, model::index(id), plan.suppressed))
-      w.sink.log(format_host_suppression(cfg.name, plan.suppressed, by_command));
+    log_object(plan.suppressed);
     record_notification(st.notification, plan, 0);
     return;
   }
-  st.notification.current_notification_id = uuids_.next();
+  st.notification.current_notification_id = uuids_.next();  // viable: a new id, contacts or not
   for (const SkippedContact& skipped : plan.skipped_contacts) {
-    if (log_reasons && suppression_log_.should_log(SuppressionSubject::host_contact,
-                                                   model::index(skipped.contact), skipped.reason))
-      w.sink.log(format_host_contact_suppression(w.model.contacts[model::index(skipped.contact)].name,
-                                                 cfg.name, skipped.reason, by_command));
+    const std::uint32_t contact = model::index(skipped.contact);
+    if (!should_log(is_service ? SuppressionSubject::service_contact : SuppressionSubject::host_contact,
+                    contact, skipped.reason))
+      continue;
+    const std::string_view name = w.model.contacts[contact].name;
+    w.sink.log(is_service ? format_service_contact_suppression(name, host_name, description, skipped.reason,
+                                                               by_command)
+                          : format_host_contact_suppression(name, host_name, skipped.reason, by_command));
   }
   if (plan.suppressed == SuppressionReason::no_contacts) {
-    if (log_reasons && suppression_log_.should_log(SuppressionSubject::host, model::index(id),
-                                                   SuppressionReason::no_contacts))
-      w.sink.log(format_host_suppression(cfg.name, plan.suppressed, by_command));
+    log_object(plan.suppressed);
     record_notification(st.notification, plan, 0);
     return;
   }
   int notified = 0;
-  run_commands(w, plan, id, model::no_id<model::ServiceId>(), note, notified);
+  run_commands(w, plan, host, service, note, notified);
   record_notification(st.notification, plan, notified);
 }
 

@@ -64,6 +64,8 @@ class Notifier {
 
  private:
   [[nodiscard]] NotificationContext context(const NotifierWorld& w) const;
+  void deliver(const NotifierWorld& w, const NotificationPlan& plan, model::HostId host,
+               model::ServiceId service, NotificationNote note);
   void run_commands(const NotifierWorld& w, const NotificationPlan& plan, model::HostId host,
                     model::ServiceId service, NotificationNote note, int& notified);
 
