@@ -316,7 +316,8 @@ bool is_refused_by_naemon(std::string_view name) {
 
 }  // namespace
 
-CommandReader::CommandReader(engine::Core& core) : core_(core) {
+CommandReader::CommandReader(engine::Core& core, bool open_fifo) : core_(core) {
+  if (!open_fifo) return;
   FifoOpenResult opened = CommandFifo::open(core_.main_config().command_file);
   if (!opened.fifo) {
     error_ = std::move(opened.error);
@@ -596,6 +597,9 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
     core_.log(cmd.raw_args);  // Naemon's way for scripts to write a line of their own into the log
   } else if (name == "SAVE_STATE_INFORMATION") {
     core_.save_state();
+  } else if (name == "READ_STATE_INFORMATION") {
+    if (!core_.read_state())
+      core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
   } else if (name == "RESTART_PROGRAM" || name == "RESTART_PROCESS") {  // Naemon: the same handler
     core_.restart();
   } else if (name == "SHUTDOWN_PROGRAM" || name == "SHUTDOWN_PROCESS") {

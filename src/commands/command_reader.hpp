@@ -19,8 +19,9 @@ namespace vedette::commands {
 class CommandReader final : public loop::FdHandler {
  public:
   // Opens (creating if needed) the FIFO at main.command_file and watches it in the core's loop. On failure
-  // error() says why and nothing is watched.
-  explicit CommandReader(engine::Core& core);
+  // error() says why and nothing is watched. Without `open_fifo` (check_external_commands=0) it only runs
+  // the lines handed to it (Livestatus).
+  explicit CommandReader(engine::Core& core, bool open_fifo = true);
   ~CommandReader();
   CommandReader(const CommandReader&) = delete;
   CommandReader& operator=(const CommandReader&) = delete;
@@ -29,8 +30,10 @@ class CommandReader final : public loop::FdHandler {
   // Stops reading and removes the FIFO, as at shutdown.
   void close();
 
-  // One line, as read from the FIFO or handed over by another input (Livestatus COMMAND, later).
+  // One line, as read from the FIFO or handed over by another input (Livestatus COMMAND).
   void process_line(std::string_view line);
+  // The same, with the reason a line was refused (already logged), or nothing when it ran.
+  [[nodiscard]] std::optional<std::string> execute(std::string_view line) { return run_line(line); }
 
  private:
   void on_ready(int fd, loop::Interest events) override;

@@ -39,6 +39,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 #include <type_traits>
@@ -555,6 +556,7 @@ class Core::Impl final : public loop::TimerHandler,
   void save_state() {
     if (main_.retain_state_information) publish_retention();
   }
+  bool read_state() { return reread_retained_state(); }
   void restart() { begin_reload(false); }
 
   const model::Model& model() const { return *model_; }
@@ -828,6 +830,14 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
  public:
+  // A status snapshot for Livestatus: its own builder, so neither takes the other's memory back.
+  std::shared_ptr<const io::StatusSnapshot> status_snapshot() {
+    return take_status_snapshot(live_snapshots_);
+  }
+
+  // Livestatus' LOGROTATE: Naemon's rotate_log_file, as SIGUSR1.
+  void reopen_log() { log_.reopen(now_epoch()); }
+
   unsigned long schedule_downtime(model::ServiceId s, const DowntimeRequest& r) {
     return schedule_downtime(check_of(s), r);
   }
@@ -1049,14 +1059,70 @@ class Core::Impl final : public loop::TimerHandler,
   void restore_retained_state() {
     if (!main_.retain_state_information) return;
     const Time now = now_epoch();
+    std::optional<retention::ApplyResult> applied = load_retained_state(hosts_, services_, contacts_, now);
+    if (!applied) return;  // a missing file is a first start: nothing read, nothing to adopt
+    retained_scheduling_ok_ = applied->scheduling_info_ok;
+    last_program_stop_ = applied->last_program_stop;
+    retention_counters_ = applied->program;
+    numbering_.next_event_id = std::max(1ul, retention_counters_.next_event_id);
+    adopt_retained(std::move(*applied), retention_counters_.next_comment_id,
+                   retention_counters_.next_downtime_id, now);
+  }
+
+  // READ_STATE_INFORMATION: the state becomes what a restart would make of retention.dat now (objects,
+  // contacts, comments and downtimes as the file has them), as Naemon's command re-runs its start-up
+  // reader. What the file cannot know stays: the schedule, the checks running, and the id counters, which
+  // never go back (an id is not handed out twice). False when the file cannot be read (Naemon: the command
+  // fails); with retain_state_information off, nothing happens, as in Naemon.
+  bool reread_retained_state() {
+    if (!main_.retain_state_information) return true;
+    const Time now = now_epoch();
+    std::vector<HostState> hosts;
+    std::vector<ServiceState> services;
+    initial_states(*model_, hosts, services);
+    std::vector<state::ContactState> contacts = state::initial_contact_states(*model_);
+    std::optional<retention::ApplyResult> applied = load_retained_state(hosts, services, contacts, now);
+    if (!applied) return false;
+    auto keep_schedule = [](CheckState& read, const CheckState& running) {
+      read.is_executing = running.is_executing;
+      read.next_check = running.next_check;
+    };
+    for (std::size_t h = 0; h < hosts.size(); ++h) {
+      keep_schedule(hosts[h], hosts_[h]);
+      hosts[h].flap.last_state_history_update = hosts_[h].flap.last_state_history_update;
+    }
+    for (std::size_t s = 0; s < services.size(); ++s) keep_schedule(services[s], services_[s]);
+    hosts_ = std::move(hosts);
+    services_ = std::move(services);
+    contacts_ = std::move(contacts);
+    const unsigned long next_comment_id =
+        std::max(applied->program.next_comment_id, comments_->next_comment_id());
+    const unsigned long next_downtime_id =
+        std::max(applied->program.next_downtime_id, downtimes_->next_downtime_id());
+    numbering_.next_event_id = std::max(numbering_.next_event_id, applied->program.next_event_id);
+    retention_counters_ = applied->program;
+    adopt_retained(std::move(*applied), next_comment_id, next_downtime_id, now);
+    collect_acknowledgement_expiry();
+    // A reload under way must not swap in the books it took at SIGHUP instead of these.
+    reload_book_versions_ = {~std::uint64_t{0}, ~std::uint64_t{0}};
+    return true;
+  }
+
+  // Reads retention.dat into the given state (at its initial values) by Naemon's rules and logs what went
+  // wrong; nullopt when the file is missing or cannot be read (the state may then be half applied).
+  std::optional<retention::ApplyResult> load_retained_state(std::vector<HostState>& hosts,
+                                                            std::vector<ServiceState>& services,
+                                                            std::vector<state::ContactState>& contacts,
+                                                            Time now) {
     retention::LoadResult r =
-        retention::load(main_.state_retention_file, {*model_, cfg_.main, hosts_, services_, contacts_}, now);
+        retention::load(main_.state_retention_file, {*model_, cfg_.main, hosts, services, contacts}, now);
     for (const retention::Warning& w : r.warnings)
       log(fmt::format("Warning: {}", retention::format_warning(main_.state_retention_file, w)));
     if (r.status == retention::Data::Status::error) {
       log(fmt::format("Error: Cannot read retention file '{}': {}", main_.state_retention_file, r.error));
-      return;
+      return std::nullopt;
     }
+    if (r.status == retention::Data::Status::missing) return std::nullopt;
     // Naemon drops them silently; an admin who renamed objects should know their state did not follow.
     const retention::ApplyCounts& n = r.applied.counts;
     if (n.hosts_dropped + n.services_dropped + n.contacts_dropped > 0) {
@@ -1065,15 +1131,17 @@ class Core::Impl final : public loop::TimerHandler,
           "longer configured; their state was dropped.",
           main_.state_retention_file, n.hosts_dropped, n.services_dropped, n.contacts_dropped));
     }
-    retention_carried_ = std::move(r.applied.carried);
+    return std::move(r.applied);
+  }
+
+  // What the core keeps from an applied retention.dat besides the hot state: the carried fields, the
+  // comments and downtimes, and what depends on program-wide flags and on the last notifications.
+  void adopt_retained(retention::ApplyResult&& applied, unsigned long next_comment_id,
+                      unsigned long next_downtime_id, Time now) {
+    retention_carried_ = std::move(applied.carried);
     contacts_snapshot_.reset();
-    retention_counters_ = r.applied.program;
-    numbering_.next_event_id = std::max(1ul, retention_counters_.next_event_id);
-    adopt_books(load_books(*model_, r.applied.comments, retention_counters_.next_comment_id,
-                           r.applied.downtimes, retention_counters_.next_downtime_id, now,
-                           main_.date_format));
-    retained_scheduling_ok_ = r.applied.scheduling_info_ok;
-    last_program_stop_ = r.applied.last_program_stop;
+    adopt_books(load_books(*model_, applied.comments, next_comment_id, applied.downtimes, next_downtime_id,
+                           now, main_.date_format));
     apply_main_settings();  // use_retained_program_state may have changed program-wide flags
     notifier_->restore_next_notifications(world(now));
   }
@@ -1196,6 +1264,11 @@ class Core::Impl final : public loop::TimerHandler,
   // A snapshot of the run-time state for the status writer thread (a few ms at 100k services; the
   // formatting and the disk are the writer's).
   void publish_status() {
+    status_.publish(take_status_snapshot(status_snapshots_));
+    arm_periodic(status_timer_, status_due_, std::chrono::seconds(std::max(1, main_.status_update_interval)));
+  }
+
+  std::shared_ptr<const io::StatusSnapshot> take_status_snapshot(StatusSnapshotBuilder& builder) {
     ProgramStatus program;
     program.now = now_epoch();
     program.program_start = program_start_;
@@ -1212,9 +1285,7 @@ class Core::Impl final : public loop::TimerHandler,
       status_retained_ = std::make_shared<const RetainedStatus>(
           *model_, retention_carried_, std::move(comments), std::move(downtimes), contacts_snapshot());
     }
-    status_.publish(
-        status_snapshots_.build(*model_, main_, hosts_, services_, program, model_owner_, status_retained_));
-    arm_periodic(status_timer_, status_due_, std::chrono::seconds(std::max(1, main_.status_update_interval)));
+    return builder.build(*model_, main_, hosts_, services_, program, model_owner_, status_retained_);
   }
 
   // log_rotation_method: the next rotation in local time, as a monotonic timer (wall time only names it).
@@ -1667,7 +1738,8 @@ class Core::Impl final : public loop::TimerHandler,
     ServiceState& st = services_[model::index(sid)];
     HostState& host = hosts_[model::index(cfg.host)];
     const double retry = state::retry_interval_of(cfg, st);
-    const ServiceRules rules{state::max_check_attempts_of(cfg, st), cfg.is_volatile, retry != 0};
+    const ServiceRules rules{state::max_check_attempts_of(cfg, st), cfg.is_volatile, retry != 0,
+                             cfg.stalking_options};
     const ServiceEffects fx =
         apply_service_result(st, rules, {host, model_->hosts[model::index(cfg.host)].initial_state}, r,
                              settings_, now, numbering_);
@@ -1679,10 +1751,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (fx.log_hard_due_to_host)
       log(fmt::format("SERVICE INFO: {};{}; Service switch to hard down state due to host down.",
                       cfg.host_name, cfg.description));
-    if (fx.log_alert)
-      log(fmt::format("SERVICE ALERT: {};{};{};{};{};{}", cfg.host_name, cfg.description,
-                      service_state_name(st.current_state), state_type_name(st.state_type),
-                      st.current_attempt, st.plugin_output));
+    if (fx.log_alert) log_service_alert(cfg, st);
     const std::uint32_t check = check_of(sid);
     // Naemon's order: flexible downtimes, flapping, the notification (none when a downtime started), the
     // event handler, and for an OK result the notification counters back to 0.
@@ -1698,6 +1767,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (fx.notify && downtimes_started == 0) notifier_->notify(world(now), sid, NotificationType::normal);
     if (fx.run_event_handler) run_event_handlers_of(check, now);
     if (fx.reset_notifications) reset_service_notifications_when_ok(st.notification);
+    if (fx.log_stalking) log_service_alert(cfg, st);  // Naemon: after the OCSP, before late flap detection
     if (!fx.check_flapping) flapping();
     obsess_over(check, now);
     perfdata_after_result(check, now);
@@ -1720,8 +1790,12 @@ class Core::Impl final : public loop::TimerHandler,
       any_parent_up = any_parent_up || hosts_[model::index(p)].current_state == k_host_up;
     const double retry = state::retry_interval_of(cfg, st);
     const bool has_command = cfg.check_command.is_set() || (st.overrides && st.overrides->check_command);
-    const HostRules rules{state::max_check_attempts_of(cfg, st), has_command, retry != 0,
-                          !cfg.parents.empty(), any_parent_up};
+    const HostRules rules{state::max_check_attempts_of(cfg, st),
+                          has_command,
+                          retry != 0,
+                          !cfg.parents.empty(),
+                          any_parent_up,
+                          cfg.stalking_options};
     const HostEffects fx = apply_host_result(st, rules, r, settings_, now, numbering_);
     // Naemon: at the start of handle_host_state.
     obsess_over(check_of(hid), now);
@@ -1729,9 +1803,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (fx.acknowledgement_ended) acknowledgement_ended(check_of(hid));
     if (fx.log_passive)
       log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, st.current_state, st.plugin_output));
-    if (fx.log_alert)
-      log(fmt::format("HOST ALERT: {};{};{};{};{}", cfg.name, host_state_name(st.current_state),
-                      state_type_name(st.state_type), st.current_attempt, st.plugin_output));
+    if (fx.log_alert) log_host_alert(cfg, st);
     const std::uint32_t check = check_of(hid);
     const std::size_t downtimes_started = fx.flexible_downtime_may_start && st.current_state != k_host_up
                                               ? flexible_downtimes_on_problem(check, now)
@@ -1739,6 +1811,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (fx.notify && downtimes_started == 0) notifier_->notify(world(now), hid, NotificationType::normal);
     if (fx.run_event_handler) run_event_handlers_of(check, now);
     if (fx.reset_notifications) reset_host_notifications_on_recovery(st.notification);
+    if (fx.log_stalking) log_host_alert(cfg, st);
     check_host_flapping(hid, now, true, true);
     if (fx.use_retry_interval) {
       schedule_from(check, base, seconds(interval_seconds(retry)));
@@ -1761,6 +1834,17 @@ class Core::Impl final : public loop::TimerHandler,
       for (model::HostId c : cfg.children)
         if (hosts_[model::index(c)].current_state != k_host_unreachable) schedule_now(check_of(c));
     }
+  }
+
+  // Naemon's log_service_event / log_host_event: a state change, a retry, or stalking.
+  void log_service_alert(const model::Service& cfg, const ServiceState& st) {
+    log(fmt::format("SERVICE ALERT: {};{};{};{};{};{}", cfg.host_name, cfg.description,
+                    service_state_name(st.current_state), state_type_name(st.state_type), st.current_attempt,
+                    st.plugin_output));
+  }
+  void log_host_alert(const model::Host& cfg, const HostState& st) {
+    log(fmt::format("HOST ALERT: {};{};{};{};{}", cfg.name, host_state_name(st.current_state),
+                    state_type_name(st.state_type), st.current_attempt, st.plugin_output));
   }
 
   void log_states(bool enabled, std::string_view kind) {
@@ -1891,8 +1975,10 @@ class Core::Impl final : public loop::TimerHandler,
       st.current_attempt = std::min(st.current_attempt, max_attempts);
     };
     // What commands changed comes from the prepared state too: retention.dat's rules decide which changes
-    // survive a changed configuration.
-    auto keep = [&](CheckState& prepared, CheckState&& current, const model::Checkable& cfg) {
+    // survive a changed configuration. The whole HostState or ServiceState is kept, not only its CheckState:
+    // the flap history holds the id of the flapping comment the book keeps, which retention.dat has no key
+    // for (a flapping object would otherwise leave its comment behind when it stops).
+    auto keep = [&]<typename State>(State& prepared, State&& current, const model::Checkable& cfg) {
       const unsigned long modified = prepared.modified_attributes;
       const std::uint8_t flags = prepared.flags;
       std::shared_ptr<const state::Overrides> overrides = std::move(prepared.overrides);
@@ -2065,6 +2151,7 @@ class Core::Impl final : public loop::TimerHandler,
   io::LogFile log_;
   io::StatusWriter status_;
   StatusSnapshotBuilder status_snapshots_;
+  StatusSnapshotBuilder live_snapshots_;
   // status.dat's share of retention_carried_ and the retained comments and downtimes, rebuilt when the
   // Carried is replaced: the lists are replaced with it (start-up, reload), never on their own.
   std::shared_ptr<const RetainedStatus> status_retained_;
@@ -2238,6 +2325,9 @@ std::size_t Core::delete_downtimes(const DowntimeFilter& filter) {
 void Core::save_state() {
   impl_->save_state();
 }
+bool Core::read_state() {
+  return impl_->read_state();
+}
 void Core::restart() {
   impl_->restart();
 }
@@ -2246,6 +2336,12 @@ void Core::log(std::string_view text) {
 }
 const model::Model& Core::model() const {
   return impl_->model();
+}
+std::shared_ptr<const io::StatusSnapshot> Core::status_snapshot() {
+  return impl_->status_snapshot();
+}
+void Core::reopen_log() {
+  impl_->reopen_log();
 }
 const config::MainConfig& Core::main_config() const {
   return impl_->main_config();

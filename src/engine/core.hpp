@@ -10,6 +10,7 @@
 #include "config/loader.hpp"
 #include "engine/check_state.hpp"
 #include "engine/downtime_book.hpp"
+#include "io/status_file.hpp"
 #include "loop/clock.hpp"
 #include "loop/loop.hpp"
 #include "state/attributes.hpp"
@@ -201,11 +202,20 @@ class Core {
   void delay_notification(model::HostId host, Time when);
   // SAVE_STATE_INFORMATION: retention.dat now (written by its thread).
   void save_state();
+  // READ_STATE_INFORMATION: retention.dat is read on the core thread and replaces the run-time state of
+  // objects, contacts, comments and downtimes, as a restart would restore it; the schedule and running
+  // checks stay. False when the file could not be read (Naemon's command then fails).
+  [[nodiscard]] bool read_state();
   // RESTART_PROGRAM: a reload, as SIGHUP does (without the "Caught" line: no signal came).
   void restart();
 
   // A line in the main log, "[now] text".
   void log(std::string_view text);
+  // The run-time state as status.dat would show it now (built on the calling thread, the core's: a few ms
+  // at 100k services). Livestatus answers from these.
+  std::shared_ptr<const io::StatusSnapshot> status_snapshot();
+  // As SIGUSR1 (Livestatus' LOGROTATE): close and reopen the log, "LOG ROTATION: EXTERNAL".
+  void reopen_log();
 
   const model::Model& model() const;
   const config::MainConfig& main_config() const;

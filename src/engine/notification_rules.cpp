@@ -425,12 +425,14 @@ Viability check_service_notification_viability(const NotificationContext& ctx, m
 
   const model::Service& svc = ctx.model.service(id);
   // Without a period of its own the service uses its host's, but the next notification time follows the
-  // service's own (none: now) as Naemon computes it.
-  const model::TimeperiodId period = model::is_set(svc.notification_period)
-                                         ? svc.notification_period
-                                         : ctx.model.host(svc.host).notification_period;
-  if (!is_valid_at(ctx.timeperiods, period, ctx.now))
-    return blocked_by_period(ctx, svc.notification_period, type);
+  // service's own (none: now) as Naemon computes it. A period changed by command replaces the configured
+  // one in both roles.
+  const model::TimeperiodId own = view.notification_period.value_or(svc.notification_period);
+  const model::TimeperiodId period =
+      model::is_set(own)
+          ? own
+          : view.host_notification_period.value_or(ctx.model.host(svc.host).notification_period);
+  if (!is_valid_at(ctx.timeperiods, period, ctx.now)) return blocked_by_period(ctx, own, type);
   if (!view.notifications_enabled) return R::disabled_object;
 
   const bool in_downtime = view.scheduled_downtime_depth > 0;
@@ -482,8 +484,8 @@ Viability check_host_notification_viability(const NotificationContext& ctx, mode
   if (!ctx.settings.enable_notifications) return R::disabled;
 
   const model::Host& host = ctx.model.host(id);
-  if (!is_valid_at(ctx.timeperiods, host.notification_period, ctx.now))
-    return blocked_by_period(ctx, host.notification_period, type);
+  const model::TimeperiodId period = view.notification_period.value_or(host.notification_period);
+  if (!is_valid_at(ctx.timeperiods, period, ctx.now)) return blocked_by_period(ctx, period, type);
   if (!view.notifications_enabled) return R::disabled_object;
 
   const bool in_downtime = view.scheduled_downtime_depth > 0;

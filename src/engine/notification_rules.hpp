@@ -150,12 +150,18 @@ struct NotifiableView {
   // host's). Naemon evaluates them only for normal notifications that got that far; the answer is the same.
   bool dependencies_failed = false;
   NotificationState notification;
+  // CHANGE_*_NOTIFICATION_TIMEPERIOD's period, which replaces the configured one as in Naemon; none: the
+  // configured notification_period.
+  std::optional<model::TimeperiodId> notification_period;
 };
 
 struct ServiceNotificationView : NotifiableView {
   int host_state = k_host_up;  // the host's current_state
   int host_scheduled_downtime_depth = 0;
   bool all_parents_failing = false;  // all_service_parents_failing(): has parents, none is OK
+  // The host's period changed by CHANGE_HOST_NOTIFICATION_TIMEPERIOD: what a service without a period of
+  // its own uses. None: the host's configured one.
+  std::optional<model::TimeperiodId> host_notification_period;
 };
 
 using HostNotificationView = NotifiableView;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace vedette::engine {
 namespace {
@@ -21,6 +22,15 @@ const model::Contact* find_author(const model::Model& model, std::string_view au
 
 bool changed_by_command(const CheckState& st) {
   return (st.modified_attributes & state::k_modattr_notifications_enabled) != 0;
+}
+
+// The notification_period CHANGE_*_NOTIFICATION_TIMEPERIOD set (looked up by name: rare), if any.
+std::optional<model::TimeperiodId> changed_notification_period(const model::Model& model,
+                                                               const CheckState& st) {
+  if (st.overrides == nullptr || !st.overrides->notification_period) return std::nullopt;
+  const auto it = model.timeperiod_by_name.find(*st.overrides->notification_period);
+  if (it == model.timeperiod_by_name.end()) return std::nullopt;
+  return it->second;
 }
 
 void fill_view(NotifiableView& v, const CheckState& st, bool is_flapping, int downtime_depth) {
@@ -66,6 +76,8 @@ void Notifier::notify(const NotifierWorld& w, model::ServiceId id, NotificationT
   ServiceNotificationView view;
   fill_view(view, st, st.flap.is_flapping,
             note.downtime_depth >= 0 ? note.downtime_depth : w.downtimes.depth(id));
+  view.notification_period = changed_notification_period(w.model, st);
+  view.host_notification_period = changed_notification_period(w.model, host);
   view.host_state = host.current_state;
   view.host_scheduled_downtime_depth = w.downtimes.depth(cfg.host);
   view.all_parents_failing = all_service_parents_failing(cfg, w.services);
@@ -83,6 +95,7 @@ void Notifier::notify(const NotifierWorld& w, model::HostId id, NotificationType
   HostNotificationView view;
   fill_view(view, st, st.flap.is_flapping,
             note.downtime_depth >= 0 ? note.downtime_depth : w.downtimes.depth(id));
+  view.notification_period = changed_notification_period(w.model, st);
   if (type == NotificationType::normal)
     view.dependencies_failed = host_notification_dependencies_failed(ctx, id, w.hosts);
 

@@ -47,6 +47,29 @@ bool recently_checked(const HostState& h, const StateSettings& settings, Time no
   return h.has_been_checked && h.last_check + settings.cached_host_check_horizon > now && h.last_check <= now;
 }
 
+// Naemon's should_stalk(): stalking_options has the state's bit.
+bool stalks(model::OptionSet stalking_options, int state) {
+  return state >= 0 && state < 32 && (stalking_options & (model::OptionSet{1} << state)) != 0;
+}
+
+// The outputs before a result, for stalking. Kept only for an object that stalks its state before the
+// result (stalking needs the state unchanged), so no result of an object without stalking copies a string.
+struct OutputBefore {
+  bool kept = false;
+  std::string output;
+  std::string long_output;
+
+  OutputBefore(const CheckState& st, model::OptionSet stalking_options) {
+    if (!stalks(stalking_options, st.current_state)) return;
+    kept = true;
+    output = st.plugin_output;
+    long_output = st.long_plugin_output;
+  }
+  [[nodiscard]] bool changed_in(const CheckState& st) const {
+    return kept && (output != st.plugin_output || long_output != st.long_plugin_output);
+  }
+};
+
 }  // namespace
 
 ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules, ServiceHostView host,
@@ -60,6 +83,7 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
   if (r.type == CheckType::active) svc.is_executing = false;
   svc.last_state = svc.current_state;
 
+  const OutputBefore before(svc, rules.stalking_options);
   set_output(svc, r, "(No output returned from plugin)");
   svc.current_state = r.state;
 
@@ -107,8 +131,13 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
   if (hard_state_change) svc.last_hard_state_change = svc.last_check;
   if (state_change) number_state_change(svc, k_state_ok, now, numbering);
 
-  // Naemon's log_service_event(): soft states are logged only with log_service_retries.
-  auto log_alert = [&] { fx.log_alert = svc.state_type == StateType::hard || settings.log_service_retries; };
+  // Naemon's log_service_event(): soft states are logged only with log_service_retries. Whether logged or
+  // not, the alert counts as recorded (stalking then logs nothing more).
+  bool alert_recorded = false;
+  auto log_alert = [&] {
+    fx.log_alert = svc.state_type == StateType::hard || settings.log_service_retries;
+    alert_recorded = true;
+  };
 
   if (svc.current_state == k_state_ok) {
     if (h.current_state != k_host_up && !first_host_check_initiated && !recently_checked(h, settings, now))
@@ -186,6 +215,8 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
       svc.last_hard_state = svc.current_state;
     }
   }
+  fx.log_stalking =
+      svc.state_type == StateType::hard && !state_change && !alert_recorded && before.changed_in(svc);
   svc.has_been_checked = true;
   fx.state_change = state_change;
   fx.hard_state_change = hard_state_change;
@@ -206,6 +237,7 @@ HostEffects apply_host_result(HostState& host, const HostRules& rules, const Che
   host.last_check = r.start;
   host.last_state = host.current_state;
   if (host.state_type == StateType::hard) host.last_hard_state = host.current_state;
+  const OutputBefore before(host, rules.stalking_options);
   set_output(host, r, "(No output returned from host check)");
   int result = r.state;
   if (active) {
@@ -317,6 +349,8 @@ HostEffects apply_host_result(HostState& host, const HostRules& rules, const Che
   if (host.last_state_change == 0) host.last_state_change = host.last_check;
   if (host.last_hard_state_change == 0) host.last_hard_state_change = host.last_check;
 
+  // Naemon's post-processing, after handle_host_state().
+  fx.log_stalking = host.last_state == host.current_state && before.changed_in(host);
   fx.use_retry_interval =
       host.current_state != k_host_up && host.state_type == StateType::soft && rules.has_retry_interval;
   fx.state_change = state_change;

@@ -4,8 +4,9 @@
 // is unit-tested without a loop or processes. Core thread only.
 //
 // Follows Naemon's checks_service.c (handle_async_service_check_result) and checks_host.c
-// (update_host_state_post_check, process_host_check_result, handle_host_state). What follows a result
-// (flapping, downtimes, notifications, event handlers) is returned as effects for the core to run.
+// (update_host_state_post_check, process_host_check_result, handle_host_state), stalking included. What
+// follows a result (flapping, downtimes, notifications, event handlers) is returned as effects for the core
+// to run.
 #pragma once
 
 #include "engine/check_state.hpp"
@@ -75,6 +76,9 @@ struct ServiceEffects {
   // The second to last attempt of a problem: the services this one depends on are checked now
   // (enable_predictive_service_dependency_checks).
   bool check_dependency_masters = false;
+  // Stalking: the state is hard and unchanged, nothing was logged for this result, its output (or long
+  // output) changed and stalking_options has the state: the SERVICE ALERT line is logged again.
+  bool log_stalking = false;
 };
 
 // The service's view of its host, and what the result changes there (first state change times).
@@ -86,7 +90,8 @@ struct ServiceHostView {
 struct ServiceRules {
   int max_check_attempts;
   bool is_volatile;
-  bool has_retry_interval;  // retry_interval != 0
+  bool has_retry_interval;            // retry_interval != 0
+  model::OptionSet stalking_options;  // bits 1 << state
 };
 
 ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules, ServiceHostView host,
@@ -115,6 +120,10 @@ struct HostEffects {
   // A new problem at its second to last attempt: the hosts this one depends on are checked now
   // (enable_predictive_host_dependency_checks).
   bool check_dependency_masters = false;
+  // Stalking: the state is the one before the result, its output (or long output) changed and
+  // stalking_options has the state: the HOST ALERT line is logged (again, if it was already: Naemon does
+  // not look at what was logged, nor at the state type or log_host_retries, for hosts).
+  bool log_stalking = false;
 };
 
 struct HostRules {
@@ -124,6 +133,7 @@ struct HostRules {
   // Reachability: whether the host has parents, and whether at least one of them is UP right now.
   bool has_parents;
   bool any_parent_up;
+  model::OptionSet stalking_options;  // bits 1 << state
 };
 
 HostEffects apply_host_result(HostState& host, const HostRules& rules, const CheckOutcome& result,

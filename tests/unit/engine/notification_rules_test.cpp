@@ -598,6 +598,58 @@ TEST_F(NotificationRulesTest, NotificationPeriodBlocksAndMovesTheNextNotificatio
       R::ok);
 }
 
+TEST_F(NotificationRulesTest, NotificationPeriodChangedByCommandReplacesTheConfiguredOne) {
+  // CHANGE_SVC_NOTIFICATION_TIMEPERIOD / CHANGE_HOST_NOTIFICATION_TIMEPERIOD: Naemon swaps the object's
+  // period, so the changed one blocks (and moves next_notification) and the configured one no longer does.
+  const model::TimeperiodId work = model().timeperiod_by_name.at("work");
+  const model::TimeperiodId always = model().timeperiod_by_name.at("24x7");
+  ServiceNotificationView http = critical_service();
+  http.notification_period = work;
+  const Viability blocked =
+      check_service_notification_viability(ctx(k_monday_20h), svc("HTTP"), http, T::normal, 0);
+  EXPECT_EQ(blocked.reason, R::timeperiod_blocked) << "HTTP is configured 24x7, changed to work hours";
+  ASSERT_TRUE(blocked.next_notification);
+  EXPECT_EQ(*blocked.next_notification, k_monday + 24 * 3600 + 9 * 3600) << "the changed period's next start";
+  EXPECT_EQ(check_service_notification_viability(ctx(k_monday_10h), svc("HTTP"), http, T::normal, 0).reason,
+            R::ok);
+
+  ServiceNotificationView office = critical_service();
+  office.notification_period = always;
+  EXPECT_EQ(
+      check_service_notification_viability(ctx(k_monday_20h), svc("Office"), office, T::normal, 0).reason,
+      R::ok)
+      << "Office is configured with work hours, changed to 24x7";
+
+  HostNotificationView host_view = down_host();
+  host_view.notification_period = work;
+  const Viability host_blocked =
+      check_host_notification_viability(ctx(k_monday_20h), host("web01"), host_view, T::normal, 0);
+  EXPECT_EQ(host_blocked.reason, R::timeperiod_blocked);
+  ASSERT_TRUE(host_blocked.next_notification);
+  EXPECT_EQ(*host_blocked.next_notification, k_monday + 33 * 3600);
+  EXPECT_EQ(
+      check_host_notification_viability(ctx(k_monday_20h), host("web01"), down_host(), T::normal, 0).reason,
+      R::ok);
+
+  // A service without a period of its own follows its host's, as changed.
+  cfg_.model->services[model::index(svc("Delayed"))].notification_period =
+      model::no_id<model::TimeperiodId>();
+  ServiceNotificationView delayed = critical_service();
+  delayed.last_hard_state_change = k_monday;
+  EXPECT_EQ(
+      check_service_notification_viability(ctx(k_monday_20h), svc("Delayed"), delayed, T::normal, 0).reason,
+      R::ok);
+  delayed.host_notification_period = work;
+  EXPECT_EQ(
+      check_service_notification_viability(ctx(k_monday_20h), svc("Delayed"), delayed, T::normal, 0).reason,
+      R::timeperiod_blocked);
+  delayed.notification_period = always;
+  EXPECT_EQ(
+      check_service_notification_viability(ctx(k_monday_20h), svc("Delayed"), delayed, T::normal, 0).reason,
+      R::ok)
+      << "its own changed period comes first";
+}
+
 TEST_F(NotificationRulesTest, FirstNotificationDelay) {
   // first_notification_delay 5 (× interval_length 60): 300 s after the hard state change.
   ServiceNotificationView view = critical_service();

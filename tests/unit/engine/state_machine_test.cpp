@@ -26,7 +26,7 @@ class ServiceStateTest : public ::testing::Test {
 
   ServiceState svc_;
   HostState host_;
-  ServiceRules rules_{3, false, true};
+  ServiceRules rules_{3, false, true, model::k_opt_nothing};
   StateSettings settings_;
   EventNumbering numbering_;
   Time now_ = 1'700'000'000;
@@ -222,11 +222,53 @@ TEST_F(ServiceStateTest, EffectsAndIdsAlongAProblem) {
   EXPECT_EQ(svc_.events.problem_end, now_);
 }
 
+TEST_F(ServiceStateTest, StalkingLogsAnUnchangedHardStateWhoseOutputChanged) {
+  // Naemon's handle_async_service_check_result: hard, no state change, nothing logged for this result,
+  // output or long output changed, and stalking_options has the state.
+  rules_.stalking_options = model::k_opt_ok | model::k_opt_critical;
+  EXPECT_TRUE(check(0, "fine").log_stalking) << "the first output differs from none";
+  EXPECT_FALSE(check(0, "fine").log_stalking) << "the same output";
+  ServiceEffects fx = check(0, "fine, 3 ms");
+  EXPECT_TRUE(fx.log_stalking);
+  EXPECT_FALSE(fx.log_alert);
+
+  EXPECT_FALSE(check(1, "slow").log_stalking) << "a state change is logged as such";
+  EXPECT_FALSE(check(1, "slower").log_stalking) << "soft";
+  fx = check(1, "slowest");
+  EXPECT_TRUE(fx.log_alert) << "hard now";
+  EXPECT_FALSE(fx.log_stalking);
+  EXPECT_FALSE(check(1, "still slow").log_stalking) << "WARNING is not stalked";
+
+  fx = check(2, "down");  // from a hard WARNING at the last attempt: hard at once
+  ASSERT_EQ(svc_.state_type, StateType::hard);
+  EXPECT_TRUE(fx.log_alert);
+  EXPECT_FALSE(fx.log_stalking);
+  EXPECT_FALSE(check(2, "down").log_stalking) << "the same output";
+  EXPECT_TRUE(check(2, "down, other reason").log_stalking);
+  EXPECT_FALSE(check(2, "down, other reason").log_stalking);
+
+  now_ += 60;
+  CheckOutcome r = result(2, "down, other reason", now_);
+  r.long_output = "detail";
+  fx = apply_service_result(svc_, rules_, {host_, k_host_up}, r, settings_, now_, numbering_);
+  EXPECT_TRUE(fx.log_stalking) << "only the long output changed";
+
+  rules_.is_volatile = true;
+  fx = check(2, "volatile and changed");
+  EXPECT_TRUE(fx.log_alert) << "a volatile service logs every hard problem";
+  EXPECT_FALSE(fx.log_stalking) << "already logged";
+
+  rules_.is_volatile = false;
+  settings_.log_service_retries = false;
+  rules_.stalking_options = model::k_opt_nothing;
+  EXPECT_FALSE(check(2, "no stalking").log_stalking);
+}
+
 class HostStateTest : public ::testing::Test {
  protected:
   HostEffects check(int rc, bool any_parent_up = true, bool has_parents = false) {
     now_ += 60;
-    HostRules rules{3, true, true, has_parents, any_parent_up};
+    HostRules rules{3, true, true, has_parents, any_parent_up, model::k_opt_nothing};
     return apply_host_result(host_, rules, result(rc, "ping", now_), settings_, now_, numbering_);
   }
   HostState host_;
@@ -290,6 +332,28 @@ TEST_F(HostStateTest, AcknowledgementsEndAsInNaemon) {
   EXPECT_FALSE(host_.problem_has_been_acknowledged);
 }
 
+TEST_F(HostStateTest, StalkingLogsTheSameStateWhenItsOutputChanged) {
+  // Naemon's process_host_check_result: the state is the one before the result and the output changed;
+  // neither the state type nor what was logged already matters for hosts.
+  settings_.log_host_retries = true;
+  auto check_output = [&](int rc, const char* output) {
+    now_ += 60;
+    HostRules rules{3, true, true, false, true, model::k_opt_down};
+    return apply_host_result(host_, rules, result(rc, output, now_), settings_, now_, numbering_);
+  };
+  EXPECT_FALSE(check_output(0, "up").log_stalking) << "UP is not stalked";
+  EXPECT_FALSE(check_output(2, "down 1").log_stalking) << "a state change";
+  HostEffects fx = check_output(2, "down 2");
+  EXPECT_EQ(host_.state_type, StateType::soft);
+  EXPECT_TRUE(fx.log_alert) << "the soft retry";
+  EXPECT_TRUE(fx.log_stalking) << "and stalking again, as Naemon";
+  fx = check_output(2, "down 2");
+  EXPECT_TRUE(fx.log_alert) << "hard now";
+  EXPECT_FALSE(fx.log_stalking) << "the same output";
+  EXPECT_TRUE(check_output(2, "down 3").log_stalking);
+  EXPECT_FALSE(check_output(0, "up again").log_stalking);
+}
+
 TEST_F(HostStateTest, WarningMeansUpUnlessAggressive) {
   check(1);
   EXPECT_EQ(host_.current_state, k_host_up);
@@ -307,15 +371,16 @@ TEST_F(HostStateTest, UnreachableWhenAllParentsAreDown) {
 
 TEST_F(HostStateTest, NoCheckCommandMeansUp) {
   now_ += 60;
-  apply_host_result(host_, {3, false, true, false, true}, result(2, "", now_), settings_, now_, numbering_);
+  apply_host_result(host_, {3, false, true, false, true, model::k_opt_nothing}, result(2, "", now_),
+                    settings_, now_, numbering_);
   EXPECT_EQ(host_.current_state, k_host_up);
   EXPECT_EQ(host_.plugin_output, "(Host assumed to be UP)");
 }
 
 TEST_F(HostStateTest, PassiveHostResultsAreHardUnlessConfiguredSoft) {
   now_ += 60;
-  apply_host_result(host_, {3, true, true, false, true}, result(1, "down", now_, CheckType::passive),
-                    settings_, now_, numbering_);
+  apply_host_result(host_, {3, true, true, false, true, model::k_opt_nothing},
+                    result(1, "down", now_, CheckType::passive), settings_, now_, numbering_);
   EXPECT_EQ(host_.current_state, k_host_down);
   EXPECT_EQ(host_.state_type, StateType::hard);
 }
