@@ -14,6 +14,8 @@ packages=(
   nagios4-core nagios4-common
   # real readers of status.dat and objects.cache: the classic CGIs (tests/integration/test_cgi.py)
   nagios4-cgi
+  # a real Livestatus client, the library Thruk uses (tests/integration/test_livestatus.py)
+  libmonitoring-livestatus-perl
 )
 
 missing=()

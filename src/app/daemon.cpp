@@ -1,6 +1,7 @@
 #include "app/daemon.hpp"
 
 #include "app/daemonize.hpp"
+#include "app/livestatus_link.hpp"
 #include "app/privileges.hpp"
 #include "commands/command_reader.hpp"
 #include "engine/core.hpp"
@@ -16,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace vedette::app {
 
@@ -66,13 +68,22 @@ int run_daemon(config::Configuration configuration, DaemonOptions options) {
   // Loading and objects.cache leave tens of MB of freed heap at 100k objects; give them back to the system
   // rather than keep them resident for the daemon's lifetime.
   ::malloc_trim(0);
-  std::unique_ptr<commands::CommandReader> reader;
-  if (read_commands) {
-    reader = std::make_unique<commands::CommandReader>(core);
-    if (!reader->error().empty()) core.log(fmt::format("Error: {}", reader->error()));
+  // Livestatus' COMMAND goes through the same dispatcher, with or without the command file.
+  auto reader = std::make_unique<commands::CommandReader>(core, read_commands);
+  if (!reader->error().empty()) core.log(fmt::format("Error: {}", reader->error()));
+  std::string livestatus_error;
+  std::vector<std::string> livestatus_notes;
+  std::unique_ptr<LivestatusLink> livestatus =
+      LivestatusLink::start(core, *reader, livestatus_error, livestatus_notes);
+  for (const std::string& note : livestatus_notes) core.log(note);
+  if (!livestatus_error.empty()) {
+    core.log(fmt::format("Error: {}", livestatus_error));
+    fmt::print(stderr, "Error: {}\n", livestatus_error);
+    return 1;
   }
   const int rc = core.run();
-  reader.reset();  // removes the command file, as Naemon does at shutdown
+  livestatus.reset();  // before the reader its commands go through
+  reader.reset();      // removes the command file, as Naemon does at shutdown
   return rc;
 }
 

@@ -1,0 +1,34 @@
+#include "app/livestatus_link.hpp"
+
+#include "livestatus/server_options.hpp"
+
+namespace vedette::app {
+
+LivestatusLink::LivestatusLink(engine::Core& core, commands::CommandReader& reader)
+    : core_(core), reader_(reader) {}
+
+std::unique_ptr<LivestatusLink> LivestatusLink::start(engine::Core& core, commands::CommandReader& reader,
+                                                      std::string& error, std::vector<std::string>& notes) {
+  std::optional<livestatus::ServerOptions> options = livestatus::server_options(core.main_config(), notes);
+  if (!options) return nullptr;
+  std::unique_ptr<LivestatusLink> link(new LivestatusLink(core, reader));
+  link->server_ = livestatus::Server::start(std::move(*options), link->channel_, error);
+  if (link->server_ == nullptr) return nullptr;
+  core.loop().watch(link->channel_.fd(), loop::Interest::read, *link);
+  return link;
+}
+
+LivestatusLink::~LivestatusLink() {
+  channel_.close();
+  server_.reset();
+  if (channel_.fd() >= 0) core_.loop().unwatch(channel_.fd());
+}
+
+void LivestatusLink::on_ready(int, loop::Interest) {
+  channel_.clear_wakeup();
+  if (channel_.take_log_rotation()) core_.reopen_log();
+  channel_.run_commands([this](std::string_view line) { return reader_.execute(line); });
+  if (channel_.snapshot_wanted()) channel_.publish(core_.status_snapshot());
+}
+
+}  // namespace vedette::app

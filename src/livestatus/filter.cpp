@@ -1,0 +1,425 @@
+#include "livestatus/filter.hpp"
+
+#include "livestatus/engine_internal.hpp"
+#include "livestatus/text_internal.hpp"
+#include "livestatus/view.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <regex.h>
+#include <utility>
+
+namespace vedette::livestatus {
+
+// ---------------------------------------------------------------------------------------------------------
+// Regex
+
+struct Regex::Compiled {
+  regex_t regex{};
+};
+
+Regex::Regex() = default;
+
+Regex::~Regex() {
+  if (compiled_ != nullptr) regfree(&compiled_->regex);
+}
+
+bool Regex::compile(const std::string& pattern, bool ignore_case) {
+  ignore_case_ = ignore_case;
+  // What POSIX EREs give a meaning to; a pattern without them matches where its text occurs.
+  if (pattern.find_first_of(".[]()*+?{}|^$\\") == std::string::npos) {
+    literal_ = pattern;
+    if (ignore_case) std::transform(literal_.begin(), literal_.end(), literal_.begin(), to_lower_ascii);
+    return true;
+  }
+  auto compiled = std::make_unique<Compiled>();
+  const int flags = REG_EXTENDED | REG_NOSUB | (ignore_case ? REG_ICASE : 0);
+  if (regcomp(&compiled->regex, pattern.c_str(), flags) != 0) return false;
+  compiled_ = std::move(compiled);
+  return true;
+}
+
+bool Regex::matches(std::string_view text, std::string& scratch) const {
+  if (compiled_ == nullptr) {
+    if (literal_.empty()) return true;
+    if (!ignore_case_) return text.find(literal_) != std::string_view::npos;
+    const auto equal = [](char a, char b) { return to_lower_ascii(a) == b; };
+    return std::search(text.begin(), text.end(), literal_.begin(), literal_.end(), equal) != text.end();
+  }
+  scratch.assign(text);  // regexec wants a C string
+  return regexec(&compiled_->regex, scratch.c_str(), 0, nullptr, 0) == 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// FilterSet
+
+namespace {
+
+enum class TestKind : std::uint8_t {
+  integer,
+  floating,
+  string,
+  list,
+  host_service_list,
+  dict,
+  attributes,
+  never,
+  unknown
+};
+
+bool is_regex(Operator op) {
+  return op == Operator::regex || op == Operator::regex_icase;
+}
+
+template <typename T>
+bool compare(Operator op, T actual, T reference) {
+  switch (op) {
+    case Operator::equal:
+      return actual == reference;
+    case Operator::greater:
+      return actual > reference;
+    case Operator::less:
+      return actual < reference;
+    case Operator::regex:
+    case Operator::equal_icase:
+    case Operator::regex_icase:
+      return true;  // the module's "not implemented" answer
+  }
+  return true;
+}
+
+}  // namespace
+
+struct FilterSet::Test {
+  const Column* column = nullptr;
+  TestKind kind = TestKind::unknown;
+  Operator op = Operator::equal;
+  bool negate = false;
+  std::int64_t int_reference = 0;
+  double float_reference = 0;
+  std::uint64_t mask_reference = 0;
+  std::string
+      reference;    // string and list tests; dict: the text after the variable name; host|service: service
+  std::string key;  // dict: the variable name; host|service: the host
+  std::unique_ptr<Regex> regex;
+};
+
+struct FilterSet::NodeData {
+  enum class Kind : std::uint8_t { test, all, any, negate };
+  Kind kind = Kind::test;
+  std::uint32_t first = 0;  // test: index into tests_; negate: the child; all, any: into children_
+  std::uint32_t count = 0;
+};
+
+FilterSet::FilterSet() = default;
+FilterSet::~FilterSet() = default;
+FilterSet::FilterSet(FilterSet&&) noexcept = default;
+FilterSet& FilterSet::operator=(FilterSet&&) noexcept = default;
+
+std::optional<FilterSet::Node> FilterSet::add_test(const Table& table, const Condition& condition,
+                                                   RequestError& error) {
+  Test test;
+  test.column = table.find(condition.column);
+  test.op = condition.op;
+  test.negate = condition.negate;
+  const std::string& value = condition.value;
+  std::string_view pattern = value;  // what a regex test matches with
+  if (test.column != nullptr) {
+    switch (test.column->match) {
+      case Match::by_type:
+        switch (test.column->type) {
+          case ColumnType::integer:
+          case ColumnType::time:
+            test.kind = TestKind::integer;
+            break;
+          case ColumnType::floating:
+            test.kind = TestKind::floating;
+            break;
+          case ColumnType::string:
+          case ColumnType::blob:
+            test.kind = TestKind::string;
+            break;
+          case ColumnType::list:
+            test.kind = TestKind::list;
+            break;
+          case ColumnType::dict:
+            test.kind = TestKind::dict;
+            break;
+        }
+        break;
+      case Match::host_service:
+        test.kind = TestKind::host_service_list;
+        break;
+      case Match::attributes:
+        test.kind = TestKind::attributes;
+        break;
+      case Match::never:
+        test.kind = TestKind::never;
+        break;
+      case Match::none:
+        error =
+            RequestError{.code = 400, .message = fmt::format("cannot create filter on table {}", table.name)};
+        return std::nullopt;
+    }
+  }
+  switch (test.kind) {
+    case TestKind::integer:
+    case TestKind::list:
+      test.int_reference = parse_int64(value);
+      test.reference = value;
+      break;
+    case TestKind::floating:
+      test.float_reference = std::strtod(value.c_str(), nullptr);
+      break;
+    case TestKind::string:
+      test.reference = value;
+      break;
+    case TestKind::host_service_list: {
+      const std::size_t bar = value.find('|');
+      if (bar != std::string::npos) {
+        test.key = value.substr(0, bar);
+        test.reference = value.substr(bar + 1);
+      }
+      break;
+    }
+    case TestKind::dict: {
+      std::string_view rest = value;
+      std::size_t end = 0;
+      while (end < rest.size() && !is_space(rest[end])) ++end;
+      test.key = std::string(rest.substr(0, end));
+      pattern = lstrip(rest.substr(end));
+      test.reference = std::string(pattern);
+      break;
+    }
+    case TestKind::attributes:
+      test.mask_reference = attribute_mask(value);
+      break;
+    case TestKind::never:
+    case TestKind::unknown:
+      break;
+  }
+  if ((test.kind == TestKind::string || test.kind == TestKind::dict) && is_regex(test.op)) {
+    if (pattern.find_first_of("{}") != std::string_view::npos) {
+      error = RequestError{
+          .code = 400,
+          .message = fmt::format(
+              "error in Filter header: disallowed regular expression '{}': must not contain {{ or }}",
+              value)};
+      return std::nullopt;
+    }
+    test.regex = std::make_unique<Regex>();
+    if (!test.regex->compile(std::string(pattern), test.op == Operator::regex_icase)) {
+      error = RequestError{
+          .code = 400,
+          .message = fmt::format("error in Filter header: invalid regular expression '{}'", value)};
+      return std::nullopt;
+    }
+  }
+  tests_.push_back(std::move(test));
+  nodes_.push_back(
+      NodeData{.kind = NodeData::Kind::test, .first = static_cast<std::uint32_t>(tests_.size() - 1)});
+  return static_cast<Node>(nodes_.size() - 1);
+}
+
+FilterSet::Node FilterSet::add_all(std::span<const Node> children) {
+  nodes_.push_back(NodeData{.kind = NodeData::Kind::all,
+                            .first = static_cast<std::uint32_t>(children_.size()),
+                            .count = static_cast<std::uint32_t>(children.size())});
+  children_.insert(children_.end(), children.begin(), children.end());
+  return static_cast<Node>(nodes_.size() - 1);
+}
+
+FilterSet::Node FilterSet::add_any(std::span<const Node> children) {
+  const Node node = add_all(children);
+  nodes_[node].kind = NodeData::Kind::any;
+  return node;
+}
+
+FilterSet::Node FilterSet::add_not(Node child) {
+  nodes_.push_back(NodeData{.kind = NodeData::Kind::negate, .first = child});
+  return static_cast<Node>(nodes_.size() - 1);
+}
+
+std::optional<FilterSet::Node> FilterSet::add_program(const Table& table, std::span<const FilterStep> steps,
+                                                      std::string_view what, RequestError& error) {
+  std::vector<Node> stack;
+  std::vector<Node> taken;
+  for (const FilterStep& step : steps) {
+    switch (step.kind) {
+      case FilterStep::Kind::test: {
+        const std::optional<Node> node = add_test(table, step.condition, error);
+        if (!node) return std::nullopt;
+        stack.push_back(*node);
+        break;
+      }
+      case FilterStep::Kind::all:
+      case FilterStep::Kind::any: {
+        const bool is_or = step.kind == FilterStep::Kind::any;
+        if (step.count < 0 || static_cast<std::size_t>(step.count) > stack.size()) {
+          error = RequestError{
+              .code = 400,
+              .message = fmt::format(
+                  "error in {}{} header: Cannot combine {} filters with '{}': only {} are on stack", what,
+                  is_or ? "Or" : "And", step.count, is_or ? "OR" : "AND", stack.size())};
+          return std::nullopt;
+        }
+        // As the module, the last filter on the stack becomes the first of the combination.
+        taken.assign(stack.rbegin(), stack.rbegin() + step.count);
+        stack.resize(stack.size() - static_cast<std::size_t>(step.count));
+        stack.push_back(is_or ? add_any(taken) : add_all(taken));
+        break;
+      }
+      case FilterStep::Kind::negate:
+        if (stack.empty()) {
+          error = RequestError{.code = 400,
+                               .message = what.empty() ? "Negate: no Filter: header to negate"
+                                                       : "Negate: no Wait:-condition negate"};
+          return std::nullopt;
+        }
+        stack.back() = add_not(stack.back());
+        break;
+    }
+  }
+  return add_all(stack);
+}
+
+bool FilterSet::accepts_all(Node node) const {
+  return nodes_[node].kind == NodeData::Kind::all && nodes_[node].count == 0;
+}
+
+bool FilterSet::accepts(Node node, const View& view, Row row, FilterScratch& scratch) const {
+  const NodeData& data = nodes_[node];
+  switch (data.kind) {
+    case NodeData::Kind::test:
+      return passes(tests_[data.first], view, row, scratch);
+    case NodeData::Kind::negate:
+      return !accepts(data.first, view, row, scratch);
+    case NodeData::Kind::all:
+      for (std::uint32_t i = 0; i < data.count; ++i)
+        if (!accepts(children_[data.first + i], view, row, scratch)) return false;
+      return true;
+    case NodeData::Kind::any:
+      for (std::uint32_t i = 0; i < data.count; ++i)
+        if (accepts(children_[data.first + i], view, row, scratch)) return true;
+      return false;
+  }
+  return false;
+}
+
+namespace {
+
+bool string_passes(Operator op, std::string_view actual, std::string_view reference, const Regex* regex,
+                   std::string& scratch) {
+  switch (op) {
+    case Operator::equal:
+      return actual == reference;
+    case Operator::equal_icase:
+      return equals_icase(actual, reference);
+    case Operator::regex:
+    case Operator::regex_icase:
+      return regex != nullptr && regex->matches(actual, scratch);
+    case Operator::greater:
+      return actual > reference;
+    case Operator::less:
+      return actual < reference;
+  }
+  return true;
+}
+
+std::string_view dict_value(const Cell& cell, std::string_view key) {
+  if (cell.kind() != Cell::Kind::dict) return {};
+  for (const Cell::Item& item : cell.items()) {
+    const std::span<const Cell::Atom> atoms = cell.atoms_of(item);
+    if (atoms.size() == 2 && cell.text_of(atoms[0]) == key) return cell.text_of(atoms[1]);
+  }
+  return {};
+}
+
+bool atom_is(const Cell& cell, const Cell::Atom& atom, std::string_view text, std::int64_t number) {
+  return atom.is_int ? atom.value == number : cell.text_of(atom) == text;
+}
+
+}  // namespace
+
+bool FilterSet::passes(const Test& test, const View& view, Row row, FilterScratch& scratch) const {
+  switch (test.kind) {
+    case TestKind::unknown:
+      return false;  // the module's filter on a dummy column
+    case TestKind::never:
+      return test.negate;
+    default:
+      break;
+  }
+  Cell& cell = scratch.cell;
+  test.column->read(view, row, cell);
+  switch (test.kind) {
+    case TestKind::integer:
+      return compare(test.op, cell_int(cell), test.int_reference) != test.negate;
+    case TestKind::floating:
+      return compare(test.op, cell_double(cell), test.float_reference) != test.negate;
+    case TestKind::string:
+      return string_passes(test.op, cell_string(cell), test.reference, test.regex.get(), scratch.text) !=
+             test.negate;
+    case TestKind::dict:
+      return string_passes(test.op, dict_value(cell, test.key), test.reference, test.regex.get(),
+                           scratch.text) != test.negate;
+    case TestKind::attributes: {
+      const std::uint64_t actual = attribute_mask(cell);
+      const std::uint64_t reference = test.mask_reference;
+      bool pass = true;
+      switch (test.op) {
+        case Operator::equal:
+          pass = actual == reference;
+          break;
+        case Operator::greater:
+          pass = actual > reference;
+          break;
+        case Operator::less:
+          pass = actual < reference;
+          break;
+        case Operator::regex:
+          pass = (actual & reference) == reference;
+          break;
+        case Operator::regex_icase:
+          pass = (actual & reference) != 0;
+          break;
+        case Operator::equal_icase:
+          break;
+      }
+      return pass != test.negate;
+    }
+    case TestKind::list:
+    case TestKind::host_service_list: {
+      const bool host_service = test.kind == TestKind::host_service_list;
+      const std::span<const Cell::Item> items =
+          cell.kind() == Cell::Kind::list ? cell.items() : std::span<const Cell::Item>();
+      if (test.op == Operator::equal) {
+        // An empty reference (for host|service lists: one without a host) asks whether the list is empty.
+        const bool empty_reference = host_service ? test.key.empty() : test.reference.empty();
+        if (empty_reference) return items.empty() != test.negate;
+        return host_service;  // the module's service lists accept, its other lists refuse
+      }
+      if (test.op != Operator::less) return true;
+      bool contains = false;
+      for (const Cell::Item& item : items) {
+        const std::span<const Cell::Atom> atoms = cell.atoms_of(item);
+        if (host_service) {
+          contains = atoms.size() >= 2 && !atoms[0].is_int && !atoms[1].is_int &&
+                     cell.text_of(atoms[0]) == test.key && cell.text_of(atoms[1]) == test.reference;
+        } else {
+          contains = !atoms.empty() && atom_is(cell, atoms[0], test.reference, test.int_reference);
+        }
+        if (contains) break;
+      }
+      return contains == test.negate;  // `<` asks for "does not contain", `>=` (negated) for "contains"
+    }
+    case TestKind::never:
+    case TestKind::unknown:
+      break;
+  }
+  return false;
+}
+
+}  // namespace vedette::livestatus

@@ -1,0 +1,94 @@
+// Compiled Filter:, WaitCondition: and Stats: conditions over one table. Each condition becomes a typed test
+// once (reference value converted, regular expression compiled), so a row costs a column read and a
+// comparison, and no allocation once the scratch buffers have grown. Built by one thread, then read-only:
+// accepts() may run on any thread, with one FilterScratch per thread.
+//
+// The tests, as naemon-livestatus's filters (the operator `>=` is `<` negated, `<=` is `>` negated):
+//   int, time    =, >, < on the number (the reference read as atoi does); other operators accept every row
+//   float        the same, the reference read as atof does
+//   string, blob =, =~ (ASCII case-insensitive), ~ and ~~ (POSIX extended regex, ~~ case-insensitive;
+//                a '{' or '}' is refused), >, < (byte order)
+//   list         >= contains (an entry's first element equals the reference), < does not contain,
+//                = with an empty reference: the list is empty (!=: is not); = with a reference accepts no
+//                row; other operators accept every row
+//   dict         "NAME value": the string tests on variable NAME's value ("" when the row has none)
+//   Column::match overrides these (table.hpp); an unknown column accepts no row.
+#pragma once
+
+#include "livestatus/cell.hpp"
+#include "livestatus/request.hpp"
+#include "livestatus/table.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace vedette::livestatus {
+
+struct View;
+
+// Per thread: the cell a test reads into and a buffer for regexec's NUL-terminated text.
+struct FilterScratch {
+  Cell cell;
+  std::string text;
+};
+
+// A POSIX extended regular expression, compiled once. A pattern without special characters is searched
+// for as plain text, which gives the same answer without regexec's cost.
+class Regex {
+ public:
+  Regex();
+  ~Regex();
+  Regex(const Regex&) = delete;
+  Regex& operator=(const Regex&) = delete;
+
+  // False: regcomp refused the pattern.
+  [[nodiscard]] bool compile(const std::string& pattern, bool ignore_case);
+  [[nodiscard]] bool matches(std::string_view text, std::string& scratch) const;
+
+ private:
+  struct Compiled;
+  std::unique_ptr<Compiled> compiled_;  // null: a plain text search
+  std::string literal_;
+  bool ignore_case_ = false;
+};
+
+class FilterSet {
+ public:
+  using Node = std::uint32_t;
+
+  FilterSet();
+  ~FilterSet();
+  FilterSet(FilterSet&&) noexcept;
+  FilterSet& operator=(FilterSet&&) noexcept;
+
+  // A test of one column of `table`; an unknown column name gives a test no row passes. nullopt with
+  // `error` as the module words it: the column takes no filter, or the regular expression is refused.
+  [[nodiscard]] std::optional<Node> add_test(const Table& table, const Condition& condition,
+                                             RequestError& error);
+  Node add_all(std::span<const Node> children);  // no children: every row
+  Node add_any(std::span<const Node> children);  // no children: no row
+  Node add_not(Node child);
+  // Runs a Filter:/And:/Or:/Negate: program and ands what is left on its stack (an empty program accepts
+  // every row). `what` names the headers in errors ("" or "WaitCondition").
+  [[nodiscard]] std::optional<Node> add_program(const Table& table, std::span<const FilterStep> steps,
+                                                std::string_view what, RequestError& error);
+
+  [[nodiscard]] bool accepts(Node node, const View& view, Row row, FilterScratch& scratch) const;
+  // Whether `node` is an `and` of nothing, which accepts every row without reading one.
+  [[nodiscard]] bool accepts_all(Node node) const;
+
+ private:
+  struct Test;
+  struct NodeData;
+  [[nodiscard]] bool passes(const Test& test, const View& view, Row row, FilterScratch& scratch) const;
+
+  std::vector<NodeData> nodes_;
+  std::vector<Node> children_;
+  std::vector<Test> tests_;
+};
+
+}  // namespace vedette::livestatus

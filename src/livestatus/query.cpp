@@ -1,0 +1,386 @@
+#include "livestatus/query.hpp"
+
+#include "livestatus/engine_internal.hpp"
+#include "livestatus/output.hpp"
+#include "livestatus/table.hpp"
+#include "livestatus/view.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <unordered_map>
+
+namespace vedette::livestatus {
+
+std::optional<Query> Query::compile(const Request& request, const Table& table, RequestError& error) {
+  Query query;
+  query.table_ = &table;
+  for (const std::string& name : request.columns) {
+    const Column* column = table.find(name);
+    query.columns_.push_back(OutputColumn{.column = column, .name = column != nullptr ? column->name : name});
+  }
+
+  std::optional<std::vector<StatsColumn>> stats = compile_stats(table, request.stats, query.filters_, error);
+  if (!stats) return std::nullopt;
+  query.stats_ = std::move(*stats);
+  const std::optional<FilterSet::Node> filter = query.filters_.add_program(table, request.filter, "", error);
+  if (!filter) return std::nullopt;
+  query.filter_ = *filter;
+  if (!request.wait_condition.empty()) {
+    query.wait_condition_ = query.filters_.add_program(table, request.wait_condition, "WaitCondition", error);
+    if (!query.wait_condition_) return std::nullopt;
+  }
+
+  query.headers_ = request.column_headers;
+  if (query.columns_.empty() && query.stats_.empty()) {
+    // Every column, by name (the module's std::map order), with headers whatever ColumnHeaders: said.
+    for (const Column& column : table.columns)
+      query.columns_.push_back(OutputColumn{.column = &column, .name = column.name});
+    std::sort(query.columns_.begin(), query.columns_.end(),
+              [](const OutputColumn& a, const OutputColumn& b) { return a.name < b.name; });
+    query.headers_ = true;
+  }
+
+  for (const SortSpec& spec : request.sort)
+    query.sort_.push_back(SortKey{.column = table.find(spec.column), .descending = spec.descending});
+  query.sort_requested_ = !request.sort.empty();
+  if (query.sort_requested_ || !query.stats_.empty()) {
+    for (const std::string& name : table.natural_sort)
+      if (const Column* column = table.find(name))
+        query.sort_.push_back(SortKey{.column = column, .descending = false});
+  }
+
+  query.limit_ = request.limit;
+  query.offset_ = request.offset;
+  query.format_ = request.output_format;
+  query.separators_ = request.separators;
+  query.timezone_offset_ = request.timezone_offset;
+  query.has_auth_user_ = request.has_auth_user;
+  query.auth_user_ = request.auth_user;
+  query.has_timelimit_ = request.has_timelimit;
+  query.timelimit_ = request.timelimit;
+  query.has_wait_object_ = request.has_wait_object;
+  query.wait_object_ = request.wait_object;
+  return query;
+}
+
+bool Query::wait_condition_holds(const View& view) const {
+  if (!wait_condition_) return true;
+  Row row;
+  if (has_wait_object_) {
+    if (table_->find_row == nullptr || !table_->find_row(view, wait_object_, row)) return true;
+  } else {
+    std::vector<Row> rows;
+    table_->rows(view, rows);
+    if (rows.empty()) return true;
+    row = rows.front();
+  }
+  FilterScratch scratch;
+  return filters_.accepts(*wait_condition_, view, row, scratch);
+}
+
+namespace {
+
+// Stats group keys are looked up by a string_view into a reused buffer, without building a std::string.
+struct KeyHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
+};
+
+// A group key: each column's text with its length in front, so that no text can run into the next.
+void append_key_part(std::string& key, std::string_view part) {
+  const auto size = static_cast<std::uint32_t>(part.size());
+  key.append(reinterpret_cast<const char*>(&size), sizeof size);
+  key.append(part);
+}
+
+template <typename Visit>
+void for_each_key_part(std::string_view key, Visit visit) {
+  while (key.size() >= sizeof(std::uint32_t)) {
+    std::uint32_t size = 0;
+    std::memcpy(&size, key.data(), sizeof size);
+    key.remove_prefix(sizeof size);
+    visit(key.substr(0, size));
+    key.remove_prefix(size);
+  }
+}
+
+}  // namespace
+
+// The state of one run(): the module's Query::start(), processDataset() per row and finish().
+class Query::Run {
+ public:
+  Run(const Query& query, const View& view, const Limits& limits, std::string& out, RequestError& error)
+      : q_(query),
+        view_(view),
+        limits_(limits),
+        out_(out),
+        error_(error),
+        body_start_(out.size()),
+        writer_(query.format_, query.separators_, out),
+        sorter_(query.sort_) {}
+
+  int answer() {
+    if (q_.has_wait_object_) {
+      Row row;
+      if (q_.table_->find_row == nullptr || !q_.table_->find_row(view_, q_.wait_object_, row))
+        return fail(400, fmt::format("WaitObject: object '{}' not found or not supported by this table",
+                                     q_.wait_object_));
+    }
+    resolve_auth_user();
+    resolve_deadline();
+    start();
+    std::vector<Row> rows;
+    q_.table_->rows(view_, rows);
+    for (Row row : rows)
+      if (!process(row)) break;
+    if (failed_) return error_.code;
+    finish();
+    if (failed_) return error_.code;
+    return 200;
+  }
+
+ private:
+  int fail(int code, std::string message) {
+    failed_ = true;
+    error_ = RequestError{.code = code, .message = std::move(message)};
+    out_.resize(body_start_);
+    return code;
+  }
+
+  // AuthUser: a name the model lacks is no error; that user sees nothing of the tables that check.
+  void resolve_auth_user() {
+    if (!q_.has_auth_user_) return;
+    view_.auth_user = k_unknown_auth_user;
+    if (view_.status != nullptr && view_.status->model != nullptr) {
+      const auto& contacts = view_.model().contact_by_name;
+      const auto it = contacts.find(q_.auth_user_);
+      if (it != contacts.end()) view_.auth_user = static_cast<std::uint32_t>(it->second);
+    }
+    check_visible_ = q_.table_->visible != nullptr;
+  }
+
+  void resolve_deadline() {
+    const auto now = std::chrono::steady_clock::now();
+    if (limits_.deadline != std::chrono::steady_clock::time_point{}) {
+      deadline_ = limits_.deadline;
+      has_deadline_ = true;
+      deadline_seconds_ =
+          static_cast<int>(std::chrono::ceil<std::chrono::seconds>(
+                               std::max(limits_.deadline - now, std::chrono::steady_clock::duration{}))
+                               .count());
+    }
+    if (q_.has_timelimit_) {
+      const auto own = now + std::chrono::seconds(q_.timelimit_);
+      if (!has_deadline_ || own <= deadline_) {
+        deadline_ = own;
+        deadline_seconds_ = q_.timelimit_;
+      }
+      has_deadline_ = true;
+    }
+  }
+
+  [[nodiscard]] bool is_stats() const { return !q_.stats_.empty(); }
+  [[nodiscard]] bool is_grouped() const { return is_stats() && !q_.columns_.empty(); }
+  [[nodiscard]] std::size_t body_size() const { return out_.size() - body_start_; }
+
+  bool response_too_large(std::size_t size) {
+    if (limits_.max_response_size == 0 || size <= limits_.max_response_size) return false;
+    fail(413, fmt::format("Maximum response size of {} reached", limits_.max_response_size));
+    return true;
+  }
+
+  void start() {
+    if (is_stats() && !is_grouped()) {
+      current_line_ = 1;
+      accumulators_.resize(q_.stats_.size());
+    }
+    if (!q_.headers_) return writer_.begin_rows_without_headers();
+    writer_.begin_headers();
+    bool first = true;
+    for (const OutputColumn& column : q_.columns_) {
+      if (!first) writer_.field_separator();
+      first = false;
+      writer_.write_string(column.name);
+    }
+    for (std::size_t i = 1; i <= q_.stats_.size(); ++i) {
+      if (!first) writer_.field_separator();
+      first = false;
+      writer_.write_string(fmt::format("stats_{}", i));
+    }
+    writer_.end_headers();
+  }
+
+  // False: stop reading rows (an error, or Limit: reached).
+  bool process(Row row) {
+    if (response_too_large(body_size())) return false;
+    if (!q_.filters_.accepts_all(q_.filter_) && !q_.filters_.accepts(q_.filter_, view_, row, scratch_))
+      return true;
+    if (check_visible_ &&
+        (view_.auth_user == k_unknown_auth_user || !q_.table_->visible(view_, row, view_.auth_user)))
+      return true;
+    // The module lets the query fail at the time limit rather than answer part of it.
+    if (has_deadline_ && std::chrono::steady_clock::now() >= deadline_) {
+      fail(413, fmt::format("Maximum query time of {} seconds exceeded!", deadline_seconds_));
+      return false;
+    }
+
+    if (is_grouped()) return group(row);
+    if (is_stats()) {
+      for (std::size_t i = 0; i < q_.stats_.size(); ++i)
+        accumulators_[i].consume(q_.stats_[i], q_.filters_, view_, row, scratch_);
+      return true;
+    }
+    ++current_line_;
+    if (q_.sort_requested_) {
+      sorted_rows_.push_back(row);
+      sorter_.insert(sorter_.add(view_, row, scratch_.cell), limit_plus_offset());
+      return true;
+    }
+    if (q_.limit_ >= 0 &&
+        current_line_ > static_cast<std::uint64_t>(q_.offset_) + static_cast<std::uint64_t>(q_.limit_))
+      return q_.format_ == OutputFormat::wrapped_json;  // which counts every row for "total_count"
+    if (current_line_ <= static_cast<std::uint64_t>(q_.offset_)) return true;
+    print_row(row);
+    return true;
+  }
+
+  [[nodiscard]] std::int64_t limit_plus_offset() const {
+    return q_.limit_ < 0 ? 0 : static_cast<std::int64_t>(q_.limit_) + q_.offset_;
+  }
+
+  bool group(Row row) {
+    key_.clear();
+    for (const OutputColumn& column : q_.columns_) {
+      part_.clear();
+      if (column.column != nullptr) column.column->read(view_, row, scratch_.cell);
+      append_group_key(part_, scratch_.cell, column.column);
+      append_key_part(key_, part_);
+    }
+    auto it = group_index_.find(std::string_view(key_));
+    if (it == group_index_.end()) {
+      const auto index = static_cast<std::uint32_t>(groups_.size());
+      it = group_index_.emplace(key_, index).first;
+      groups_.push_back(Group{.key = it->first, .row = row});
+      accumulators_.resize(accumulators_.size() + q_.stats_.size());
+      ++current_line_;
+      const std::uint32_t id = sorter_.add(view_, row, scratch_.cell);
+      sorter_.insert(id, limit_plus_offset());
+      // The module's rough guard against too many groups: eight bytes per character of the key.
+      std::size_t row_size = 0;
+      for_each_key_part(key_, [&](std::string_view part) { row_size += sizeof(char*) * part.size(); });
+      if (response_too_large(sorter_.size() * row_size)) return false;
+    }
+    StatsAccumulator* accumulators = &accumulators_[it->second * q_.stats_.size()];
+    for (std::size_t i = 0; i < q_.stats_.size(); ++i)
+      accumulators[i].consume(q_.stats_[i], q_.filters_, view_, row, scratch_);
+    return true;
+  }
+
+  void print_row(Row row) {
+    writer_.begin_row();
+    bool first = true;
+    for (const OutputColumn& column : q_.columns_) {
+      if (!first) writer_.field_separator();
+      first = false;
+      if (column.column == nullptr) {
+        writer_.write_string({});
+        continue;
+      }
+      column.column->read(view_, row, scratch_.cell);
+      writer_.write_cell(scratch_.cell, column.column, q_.timezone_offset_);
+    }
+    writer_.end_row();
+  }
+
+  void print_group(std::uint32_t index) {
+    const Group& group = groups_[index];
+    writer_.begin_row();
+    bool first = true;
+    for_each_key_part(group.key, [&](std::string_view part) {
+      if (!first) writer_.field_separator();
+      first = false;
+      writer_.write_string(part);
+    });
+    const StatsAccumulator* accumulators = &accumulators_[index * q_.stats_.size()];
+    for (std::size_t i = 0; i < q_.stats_.size(); ++i) {
+      writer_.field_separator();
+      accumulators[i].write(q_.stats_[i], writer_);
+    }
+    writer_.end_row();
+  }
+
+  // The sorted candidates to print, smallest first: the module's Limit/Offset window of its heap. Without
+  // Limit: the module keeps only Offset - 1 rows and ignores Offset (docs/compatibility.md); we skip Offset.
+  std::vector<std::uint32_t> sorted_window() {
+    std::vector<std::uint32_t> largest_first;
+    const auto size = static_cast<std::int64_t>(sorter_.size());
+    std::int64_t take = size;
+    if (q_.limit_ >= 0)
+      take = q_.limit_ + q_.offset_ > size ? std::max<std::int64_t>(0, size - q_.offset_) : q_.limit_;
+    while (take-- > 0)
+      if (std::optional<std::uint32_t> id = sorter_.extract()) largest_first.push_back(*id);
+    std::vector<std::uint32_t> window(largest_first.rbegin(), largest_first.rend());
+    if (q_.limit_ < 0)
+      window.erase(window.begin(), window.begin() + std::min<std::ptrdiff_t>(q_.offset_, window.size()));
+    return window;
+  }
+
+  void finish() {
+    if (is_grouped()) {
+      for (std::uint32_t index : sorted_window()) {
+        if (response_too_large(body_size())) return;
+        print_group(index);
+      }
+    } else if (is_stats()) {
+      writer_.begin_row();
+      for (std::size_t i = 0; i < q_.stats_.size(); ++i) {
+        if (i > 0) writer_.field_separator();
+        accumulators_[i].write(q_.stats_[i], writer_);
+      }
+      writer_.end_row();
+    } else if (q_.sort_requested_) {
+      for (std::uint32_t id : sorted_window()) {
+        if (response_too_large(body_size())) return;
+        print_row(sorted_rows_[id]);
+      }
+    }
+    writer_.finish(current_line_);
+  }
+
+  struct Group {
+    std::string_view key;  // the map's key, stable while the map lives
+    Row row;               // the group's first row, by which Sort: orders the groups
+  };
+
+  const Query& q_;
+  View view_;
+  const Limits& limits_;
+  std::string& out_;
+  RequestError& error_;
+  std::size_t body_start_;
+  OutputWriter writer_;
+  RowSorter sorter_;
+  FilterScratch scratch_;
+  bool failed_ = false;
+  bool check_visible_ = false;
+  bool has_deadline_ = false;
+  std::chrono::steady_clock::time_point deadline_{};
+  int deadline_seconds_ = 0;
+  std::uint64_t current_line_ = 0;  // the module's count of rows (or groups) for wrapped_json
+  std::vector<Row> sorted_rows_;
+  std::vector<StatsAccumulator> accumulators_;  // per group, one per stats column
+  std::unordered_map<std::string, std::uint32_t, KeyHash, std::equal_to<>> group_index_;
+  std::vector<Group> groups_;
+  std::string key_;
+  std::string part_;
+};
+
+int Query::run(const View& view, const Limits& limits, std::string& out, RequestError& error) const {
+  Run run(*this, view, limits, out, error);
+  return run.answer();
+}
+
+}  // namespace vedette::livestatus

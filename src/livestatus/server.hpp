@@ -1,0 +1,40 @@
+// The Livestatus server: a Unix socket and/or a TCP port, one I/O thread ("livestatus") that accepts, reads
+// requests and writes answers for every connection without blocking on any of them, and query threads
+// ("livestatus-N") that answer complete requests from a fresh snapshot (core_channel.hpp). A slow reader or
+// a client that vanishes mid-answer costs the I/O thread a buffer, never a query thread or the core.
+//
+//   std::string error;
+//   std::unique_ptr<Server> server = Server::start(options, channel, error);  // null: error says why
+//   ...
+//   server.reset();  // closes every connection, joins the threads, unlinks the socket
+#pragma once
+
+#include "livestatus/core_channel.hpp"
+#include "livestatus/server_options.hpp"
+#include "livestatus/view.hpp"
+
+#include <memory>
+#include <string>
+
+namespace vedette::livestatus {
+
+class Server {
+ public:
+  // Binds and listens (a Unix socket path longer than sun_path, a bad host:port or a bind failure is an
+  // error, never truncated), then starts the threads. Raises the open-files limit to its hard maximum so
+  // a thousand clients fit.
+  [[nodiscard]] static std::unique_ptr<Server> start(ServerOptions options, CoreChannel& channel,
+                                                     std::string& error);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  [[nodiscard]] const Counters& counters() const;
+
+ private:
+  class Impl;
+  explicit Server(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vedette::livestatus

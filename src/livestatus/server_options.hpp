@@ -1,0 +1,40 @@
+// Where and how the built-in Livestatus serves, from the main config: Naemon's usual
+// `broker_module=/…/livestatus.o /var/cache/naemon/live [key=value …]` line (the module file is never
+// loaded and need not exist) and Vedette's own `livestatus_socket=` / `livestatus_listen=host:port`.
+//
+//   std::vector<std::string> notes;
+//   std::optional<ServerOptions> o = server_options(main, notes);  // nullopt: Livestatus not configured
+//   for (auto& n : notes) core.log(n);                             // ignored options, deprecated ones
+#pragma once
+
+#include "config/main_config.hpp"
+#include "livestatus/view.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vedette::livestatus {
+
+struct ServerOptions {
+  std::string unix_socket;  // empty: none
+  std::string tcp_listen;   // "host:port", empty: none
+  int threads = 4;          // query threads ("livestatus-N"); the I/O thread is "livestatus"
+  // The module's defaults: keep-alive idle time, time to read one request, largest answer.
+  std::chrono::milliseconds idle_timeout{300'000};
+  std::chrono::milliseconds query_timeout{10'000};
+  std::size_t max_response_size = 500u << 20;
+  int max_backlog = 256;
+  unsigned socket_mode = 0660;
+  Settings settings;
+};
+
+// Whether `path` names Livestatus' module (any path ending in livestatus.o or livestatus.so).
+[[nodiscard]] bool is_livestatus_module(std::string_view path);
+
+[[nodiscard]] std::optional<ServerOptions> server_options(const config::MainConfig& main,
+                                                          std::vector<std::string>& notes);
+
+}  // namespace vedette::livestatus

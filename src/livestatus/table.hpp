@@ -1,0 +1,138 @@
+// A Livestatus table: its rows over a View and its columns, each a typed getter into a Cell. The query
+// engine (query.hpp) knows nothing else about hosts or services; tables/ defines them all.
+//
+//   const Table* hosts = find_table("hosts");
+//   std::vector<Row> rows;
+//   hosts->rows(view, rows);
+//   const Column* name = hosts->find("name");
+//   name->read(view, rows[0], cell);
+#pragma once
+
+#include "livestatus/cell.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vedette::livestatus {
+
+struct View;
+
+// A row of a table; what it holds is the table's business: an index into the snapshot, or a group and a
+// member (hostsbygroup), or an index into a list the table built for this view.
+struct Row {
+  std::uint32_t index = 0;
+  std::uint32_t group = 0;
+};
+
+// What a RowMap returns when the row has no such object (the service columns of a host comment, a
+// downtime of a host that is gone): the column reads as its type's empty value, as the module's do.
+inline constexpr std::uint32_t k_no_row = 0xFFFF'FFFFu;
+
+// The types the `columns` table reports ("int", "float", "string", "list", "time", "dict", "blob").
+enum class ColumnType : std::uint8_t { integer, floating, string, list, time, dict, blob };
+[[nodiscard]] constexpr std::string_view type_name(ColumnType t) {
+  switch (t) {
+    case ColumnType::integer:
+      return "int";
+    case ColumnType::floating:
+      return "float";
+    case ColumnType::string:
+      return "string";
+    case ColumnType::list:
+      return "list";
+    case ColumnType::time:
+      return "time";
+    case ColumnType::dict:
+      return "dict";
+    case ColumnType::blob:
+      return "blob";
+  }
+  return "string";
+}
+
+// How Filter:, Stats: and WaitCondition: headers test a column where the module departs from the rules of
+// its type (see filter.hpp for those rules).
+enum class Match : std::uint8_t {
+  by_type,       // the rules of Column::type
+  host_service,  // a list of tuples that start (host, service); the reference is "host|service"
+                 // (servicegroups' members, services' parents and children)
+  attributes,    // modified_attributes and modified_attributes_list: the reference is a number or names
+                 // joined by ','; `~` asks for all its bits, `~~` for any. A list cell holds the names, and
+                 // CSV separates them with the host/service separator, as the module prints that list
+  never,         // no row matches, and a negated operator every row (timeperiods' days and exceptions)
+  none,          // the column takes no filter: 400 "cannot create filter on table <name>" (status counters)
+};
+
+struct Column {
+  using Getter = void (*)(const View& view, Row row, Cell& out);
+  // Maps a row of the table to the row of another table whose getter this column reuses: a service row to
+  // its host row for the host_* columns of services. Null: the getter reads the table's own row.
+  using RowMap = Row (*)(const View& view, Row row);
+
+  std::string name;
+  std::string description;
+  ColumnType type = ColumnType::string;
+  Getter get = nullptr;
+  RowMap map = nullptr;
+  Match match = Match::by_type;
+
+  void read(const View& view, Row row, Cell& out) const {
+    out.clear();
+    if (map != nullptr) {
+      row = map(view, row);
+      if (row.index == k_no_row) return set_empty(out);
+    }
+    get(view, row, out);
+  }
+
+ private:
+  void set_empty(Cell& out) const {
+    switch (type) {
+      case ColumnType::integer:
+      case ColumnType::time:
+        return out.set_int(0);
+      case ColumnType::floating:
+        return out.set_float(0);
+      case ColumnType::string:
+      case ColumnType::blob:
+        return out.set_string({});
+      case ColumnType::list:
+        return out.start_list();
+      case ColumnType::dict:
+        return out.start_dict();
+    }
+  }
+};
+
+struct Table {
+  std::string name;
+  // The module also takes a column name with this in front ("service_state" in services): its table's
+  // name without its last letter, then '_' ("host_" for hosts and hostsbygroup, "service_" for services).
+  std::string prefix;
+  std::vector<Column> columns;  // sorted by name, as the module lists them
+  // Appends every row, in the order Naemon's livestatus lists them.
+  void (*rows)(const View& view, std::vector<Row>& out) = nullptr;
+  // AuthUser: whether the contact (an index into the model's contacts, or k_unknown_auth_user, who sees
+  // nothing) may see the row. Null: every row.
+  bool (*visible)(const View& view, Row row, std::uint32_t contact) = nullptr;
+  // WaitObject: the row a key names ("name" for hosts and groups, "host;description" or "host description"
+  // for services, as the module accepts them). Null: the table has no wait objects.
+  bool (*find_row)(const View& view, std::string_view key, Row& out) = nullptr;
+  // The columns the module sorts by after those of Sort: headers, and by which it orders the groups of a
+  // Stats query (its addNatSort): {"name"} for hosts, {"host_name", "description"} for services. Empty:
+  // ties keep the order of the module's heap, which the engine reproduces.
+  std::vector<std::string> natural_sort;
+
+  [[nodiscard]] const Column* find(std::string_view column) const {
+    for (;;) {
+      for (const Column& c : columns)
+        if (c.name == column) return &c;
+      if (prefix.empty() || !column.starts_with(prefix)) return nullptr;
+      column.remove_prefix(prefix.size());
+    }
+  }
+};
+
+}  // namespace vedette::livestatus
