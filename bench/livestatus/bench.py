@@ -108,7 +108,8 @@ def window_figures(path, pid, window, since):
     cpu1 = core_cpu_s(pid)
     lat = latencies(path, since)
     return {"checks": len(lat), "latency_p50_ms": pct(lat, 50) * 1000, "latency_p99_ms": pct(lat, 99) * 1000,
-            "latency_max_ms": (lat[-1] * 1000 if lat else float("nan")), "core_cpu_pct": (cpu1 - cpu0) / window * 100}
+            "latency_max_ms": (lat[-1] * 1000 if lat else float("nan")),
+            "over_10ms": sum(1 for x in lat if x > 0.010), "core_cpu_pct": (cpu1 - cpu0) / window * 100}
 
 
 def main():
@@ -207,12 +208,13 @@ def main():
         if not args.keep:
             shutil.rmtree(args.workdir, ignore_errors=True)
 
-    print("| phase | checks | latency p50 ms | p99 ms | max ms | core CPU % | queries/s | MB/query |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| phase | checks | latency p50 ms | p99 ms | max ms | > 10 ms | core CPU % | queries/s | MB/query |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for phase in ("quiet", "hammer"):
         f = result[phase]
-        print("| %s | %d | %.1f | %.1f | %.1f | %.1f | %s | %s |" % (
-            phase, f["checks"], f["latency_p50_ms"], f["latency_p99_ms"], f["latency_max_ms"], f["core_cpu_pct"],
+        print("| %s | %d | %.2f | %.2f | %.2f | %d | %.1f | %s | %s |" % (
+            phase, f["checks"], f["latency_p50_ms"], f["latency_p99_ms"], f["latency_max_ms"], f["over_10ms"],
+            f["core_cpu_pct"],
             "%.2f" % f["queries_per_s"] if "queries_per_s" in f else "-",
             "%.1f" % f["mb_per_query"] if "mb_per_query" in f else "-"))
     print()

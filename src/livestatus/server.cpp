@@ -140,6 +140,38 @@ std::shared_ptr<const Periods> make_periods(const io::StatusSnapshot& s) {
   return p;
 }
 
+constexpr int k_query_nice = 5;
+constexpr std::size_t k_fixed16_size = 16;  // "200 " + 11 digits + "\n"
+
+// Answer buffers, passed from the query threads to the I/O thread and back, so their memory stays mapped.
+// Keeps at most k_kept buffers and k_kept_bytes of capacity; larger leftovers are freed.
+class BufferPool {
+ public:
+  std::string take() {
+    std::lock_guard lock(mutex_);
+    if (free_.empty()) return {};
+    std::string b = std::move(free_.back());
+    free_.pop_back();
+    kept_bytes_ -= b.capacity();
+    return b;
+  }
+  void give(std::string b) {
+    if (b.capacity() < 4096) return;
+    b.clear();
+    std::lock_guard lock(mutex_);
+    if (free_.size() >= k_kept || kept_bytes_ + b.capacity() > k_kept_bytes) return;
+    kept_bytes_ += b.capacity();
+    free_.push_back(std::move(b));
+  }
+
+ private:
+  static constexpr std::size_t k_kept = 8;
+  static constexpr std::size_t k_kept_bytes = std::size_t{256} << 20;
+  std::mutex mutex_;
+  std::vector<std::string> free_;
+  std::size_t kept_bytes_ = 0;
+};
+
 }  // namespace
 
 class Server::Impl {
@@ -191,6 +223,8 @@ class Server::Impl {
     for (int i = 0; i < options_.threads; ++i) {
       workers_.emplace_back([this, i] {
         loop::set_current_thread_name(fmt::format("livestatus-{}", i + 1));
+        // Below the executor and core threads: a big query on a busy machine waits, a check does not.
+        (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), k_query_nice);
         work();
       });
     }
@@ -297,6 +331,7 @@ class Server::Impl {
     auto it = connections_.find(id);
     if (it == connections_.end()) return;
     ::close(it->second.fd);  // also drops it from the epoll set
+    buffers_.give(std::move(it->second.out));
     connections_.erase(it);
     counters.active_connections.fetch_sub(1, std::memory_order_relaxed);
   }
@@ -407,7 +442,8 @@ class Server::Impl {
       return close_connection(id);
     }
     if (!c.keep_alive) return close_connection(id);
-    std::string().swap(c.out);  // an answer of 100 MB is not kept for the next one
+    buffers_.give(std::move(c.out));
+    c.out = std::string();
     c.written = 0;
     c.phase = Phase::reading;
     c.since = SteadyClock::now();
@@ -497,9 +533,20 @@ class Server::Impl {
       case Method::get:
         break;
     }
-    std::string body;
-    const int code = answer_get(request, body, error);
-    frame_response(request.fixed16, code, code == 200 ? std::string_view(body) : error.message, answer.bytes);
+    // The body goes straight into a pooled buffer, after room for the fixed16 header: no copy, and pages
+    // that stay mapped from one answer to the next (a fresh 100 MB answer is mostly page faults here).
+    std::string out = buffers_.take();
+    if (request.fixed16) out.append(k_fixed16_size, ' ');
+    const std::size_t body_start = out.size();
+    const int code = answer_get(request, out, error);
+    if (code == 200) {
+      // The header frame_response() writes, in the room left for it.
+      if (request.fixed16) fmt::format_to(out.data(), "200 {:>11}\n", out.size() - body_start);
+    } else {
+      out.clear();
+      frame_response(request.fixed16, code, error.message, out);
+    }
+    answer.bytes = std::move(out);
     return answer;
   }
 
@@ -544,6 +591,7 @@ class Server::Impl {
 
   ServerOptions options_;
   CoreChannel& channel_;
+  BufferPool buffers_;
   std::atomic<bool> stopping_{false};
   std::vector<int> listeners_;
   bool unix_bound_ = false;
