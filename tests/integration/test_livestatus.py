@@ -149,6 +149,84 @@ class Errors(unittest.TestCase):
         self.assertIn("longer than", proc.stderr + proc.stdout)
 
 
+class Headers(unittest.TestCase):
+    """Every header through the socket, against the real daemon's data (the unit tests cover the details)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.v = None
+
+    def live(self):
+        if self.v is None:
+            self.v = start(self)
+            result(self.v, "HTTP", 2, "connection refused")
+            result(self.v, "DISK", 1, "90% full")
+        return self.v.path("live")
+
+    def test_sort_limit_offset(self):
+        live = self.live()
+        self.assertEqual(ls.query(live, "GET services\nColumns: description state\nSort: state desc"),
+                         "HTTP;2\nDISK;1\nLOAD;0\n")
+        self.assertEqual(ls.query(live, "GET services\nColumns: description\nSort: description asc\nLimit: 1\n"
+                                  "Offset: 1"), "HTTP\n")
+
+    def test_filters_and_or_negate(self):
+        live = self.live()
+        self.assertEqual(ls.query(live, "GET services\nColumns: description\nFilter: state = 1\n"
+                                  "Filter: state = 2\nOr: 2"), "DISK\nHTTP\n")
+        self.assertEqual(ls.query(live, "GET services\nColumns: description\nFilter: state = 0\nNegate:"),
+                         "DISK\nHTTP\n")
+        self.assertEqual(ls.query(live, "GET services\nColumns: description\nFilter: plugin_output ~~ REFUSED"),
+                         "HTTP\n")
+        self.assertEqual(ls.query(live, "GET hosts\nColumns: name\nFilter: groups >= web"), "web01\n")
+        self.assertEqual(ls.query(live, "GET hosts\nColumns: name\nFilter: custom_variables = RACK B4"),
+                         "db01\n")
+
+    def test_stats_group_by_and_aggregates(self):
+        live = self.live()
+        self.assertEqual(ls.query(live, "GET services\nColumns: host_name\nStats: state >= 0\n"
+                                  "Stats: max state\nStats: sum state"), "web01;3;2;3\n")
+        self.assertEqual(ls.query(live, "GET services\nStats: state = 1\nStats: state = 2\nStatsOr: 2"), "2\n")
+
+    def test_output_formats_and_separators(self):
+        live = self.live()
+        q = "GET hosts\nColumns: name groups\nFilter: name = web01\n"
+        self.assertEqual(ls.query(live, q + "OutputFormat: python"), "[[u\"web01\",[u\"web\"]]]\n")
+        self.assertEqual(json.loads(ls.query(live, q + "OutputFormat: wrapped_json")),
+                         {"data": [["web01", ["web"]]], "total_count": 1})
+        self.assertEqual(ls.query(live, q + "Separators: 10 124 43 95"), "web01|web\n")
+        self.assertEqual(ls.query(live, q + "ColumnHeaders: on"), "name;groups\nweb01;web\n")
+
+    def test_auth_user_localtime_and_limits(self):
+        live = self.live()
+        # admin is a contact of web01 and its services, not of db01.
+        self.assertEqual(ls.query(live, "GET hosts\nColumns: name\nAuthUser: admin"), "web01\n")
+        self.assertEqual(ls.query(live, "GET hosts\nColumns: name\nAuthUser: nobody"), "")
+        start_time = int(ls.query(live, "GET status\nColumns: program_start"))
+        shifted = int(ls.query(live, "GET status\nColumns: program_start\nLocaltime: %d" % (int(time.time()) + 3600)))
+        self.assertAlmostEqual(shifted - start_time, 3600, delta=2)
+        code, body = ls.query_fixed16(live, "GET columns\nTimelimit: 0")
+        self.assertEqual(code, 413)
+
+    def tearDown(self):
+        if self.v is not None:
+            self.v.stop()
+
+
+class Limits(unittest.TestCase):
+    def test_max_response_size_and_idle_timeout(self):
+        v = start(self, main="broker_module=/opt/livestatus.so live max_response_size=2000 idle_timeout=500\n")
+        code, body = ls.query_fixed16(v.path("live"), "GET columns")
+        self.assertEqual((code, body), (413, "Maximum response size of 2000 reached\n"))
+        self.assertEqual(ls.query(v.path("live"), "GET hosts\nColumns: name"), "db01\nweb01\n")
+        # An idle KeepAlive connection is closed after idle_timeout (checked once a second).
+        s = ls.connect(v.path("live"))
+        began = time.monotonic()
+        self.assertEqual(s.recv(10), b"")
+        self.assertLess(time.monotonic() - began, 5)
+        s.close()
+
+
 class Connections(unittest.TestCase):
     def test_keepalive_serves_several_requests_on_one_connection(self):
         v = start(self)
