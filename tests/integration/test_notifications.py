@@ -235,6 +235,8 @@ class NotificationTest(unittest.TestCase):
                    r"\(No output returned from plugin\)|SERVICE NOTIFICATION: alice;web01;HTTP;DOWNTIMESTART")
         v.wait_for(r"SERVICE NOTIFICATION: alice;web01;HTTP;DOWNTIMEEND \(OK\);notify-file;.*;alice;maintenance$",
                    timeout=10)
+        # Notification commands run in parallel on the executors: let the first two finish before the next.
+        self.lines(v, "notes.txt", 2)
         v.command("SEND_CUSTOM_SVC_NOTIFICATION;web01;HTTP;0;bob;hello there")
         v.wait_for(r"SERVICE NOTIFICATION: alice;web01;HTTP;CUSTOM \(OK\);notify-file;.*;bob;hello there$")
         notes = self.lines(v, "notes.txt", 3)
