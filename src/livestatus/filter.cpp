@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <regex.h>
 #include <utility>
 
@@ -287,6 +288,99 @@ std::optional<FilterSet::Node> FilterSet::add_program(const Table& table, std::s
 
 bool FilterSet::accepts_all(Node node) const {
   return nodes_[node].kind == NodeData::Kind::all && nodes_[node].count == 0;
+}
+
+namespace {
+
+struct IntRange {
+  std::int64_t from = std::numeric_limits<std::int64_t>::min();
+  std::int64_t until = std::numeric_limits<std::int64_t>::max();
+  [[nodiscard]] bool empty() const { return from >= until; }
+};
+
+std::int64_t plus_one(std::int64_t v) {
+  return v == std::numeric_limits<std::int64_t>::max() ? v : v + 1;
+}
+
+}  // namespace
+
+void FilterSet::narrow_range(Node node, const Column* column, std::int64_t& from, std::int64_t& until) const {
+  // [from, until) of the values a row `n` accepts may hold; the whole range when it cannot tell.
+  const auto range_of = [&](const auto& self, Node n) -> IntRange {
+    const NodeData& data = nodes_[n];
+    switch (data.kind) {
+      case NodeData::Kind::test: {
+        const Test& t = tests_[data.first];
+        if (t.column != column || column == nullptr || t.kind != TestKind::integer) return {};
+        const std::int64_t v = t.int_reference;
+        IntRange r;
+        if (t.op == Operator::equal && !t.negate) {
+          r.from = v;
+          r.until = plus_one(v);
+        } else if (t.op == Operator::greater) {
+          (t.negate ? r.until : r.from) = plus_one(v);  // <= v, or > v
+        } else if (t.op == Operator::less) {
+          (t.negate ? r.from : r.until) = v;  // >= v, or < v
+        }
+        return r;
+      }
+      case NodeData::Kind::negate:
+        return {};
+      case NodeData::Kind::all: {
+        IntRange r;
+        for (std::uint32_t i = 0; i < data.count; ++i) {
+          const IntRange c = self(self, children_[data.first + i]);
+          r.from = std::max(r.from, c.from);
+          r.until = std::min(r.until, c.until);
+        }
+        return r;
+      }
+      case NodeData::Kind::any: {
+        IntRange r{.from = std::numeric_limits<std::int64_t>::max(),
+                   .until = std::numeric_limits<std::int64_t>::min()};
+        for (std::uint32_t i = 0; i < data.count; ++i) {
+          const IntRange c = self(self, children_[data.first + i]);
+          if (c.empty()) continue;
+          r.from = std::min(r.from, c.from);
+          r.until = std::max(r.until, c.until);
+        }
+        return r;
+      }
+    }
+    return {};
+  };
+  const IntRange r = range_of(range_of, node);
+  from = std::max(from, r.from);
+  until = std::min(until, r.until);
+}
+
+std::uint32_t FilterSet::possible_values(Node node, const Column* column) const {
+  const NodeData& data = nodes_[node];
+  switch (data.kind) {
+    case NodeData::Kind::test: {
+      const Test& t = tests_[data.first];
+      if (t.column != column || column == nullptr || t.kind != TestKind::integer) return 0xFFFF'FFFFu;
+      std::uint32_t mask = 0;
+      for (std::int64_t v = 0; v < 32; ++v)
+        if (compare(t.op, v, t.int_reference) != t.negate) mask |= 1u << v;
+      return mask;
+    }
+    case NodeData::Kind::negate:
+      return 0xFFFF'FFFFu;
+    case NodeData::Kind::all: {
+      std::uint32_t mask = 0xFFFF'FFFFu;
+      for (std::uint32_t i = 0; i < data.count; ++i)
+        mask &= possible_values(children_[data.first + i], column);
+      return mask;
+    }
+    case NodeData::Kind::any: {
+      std::uint32_t mask = 0;
+      for (std::uint32_t i = 0; i < data.count; ++i)
+        mask |= possible_values(children_[data.first + i], column);
+      return mask;
+    }
+  }
+  return 0xFFFF'FFFFu;
 }
 
 bool FilterSet::accepts(Node node, const View& view, Row row, FilterScratch& scratch) const {

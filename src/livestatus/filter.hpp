@@ -81,6 +81,13 @@ class FilterSet {
   // Whether `node` is an `and` of nothing, which accepts every row without reading one.
   [[nodiscard]] bool accepts_all(Node node) const;
 
+  // What `node` tells of an integer or time column without reading a row, for RowHints: every row it
+  // accepts has from <= value < until, narrowed from the [from, until) given. Tests of the column with =,
+  // <, >, <= and >= count, through And: and Or:; anything else (Negate:, !=) leaves the range wider.
+  void narrow_range(Node node, const Column* column, std::int64_t& from, std::int64_t& until) const;
+  // The same for small values: bit v is set when a row it accepts may hold v (0 <= v <= 31).
+  [[nodiscard]] std::uint32_t possible_values(Node node, const Column* column) const;
+
  private:
   struct Test;
   struct NodeData;

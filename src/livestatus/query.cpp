@@ -28,6 +28,14 @@ std::optional<Query> Query::compile(const Request& request, const Table& table, 
   const std::optional<FilterSet::Node> filter = query.filters_.add_program(table, request.filter, "", error);
   if (!filter) return std::nullopt;
   query.filter_ = *filter;
+  // The module's findTimeLimits("time") and optimizeBitmask("class"): a table read from files reads only
+  // what the filter can accept.
+  if (table.scan != nullptr) {
+    query.filters_.narrow_range(query.filter_, table.find("time"), query.hints_.time_from,
+                                query.hints_.time_until);
+    if (const Column* log_class = table.find("class"))
+      query.hints_.classes = query.filters_.possible_values(query.filter_, log_class);
+  }
   if (!request.wait_condition.empty()) {
     query.wait_condition_ = query.filters_.add_program(table, request.wait_condition, "WaitCondition", error);
     if (!query.wait_condition_) return std::nullopt;
@@ -66,16 +74,49 @@ std::optional<Query> Query::compile(const Request& request, const Table& table, 
   return query;
 }
 
+namespace {
+
+// Hands each row to `take` (which returns false to stop), from `rows` or from `scan`; a scan that cannot
+// answer calls `fail(code, message)`.
+template <typename Take, typename Fail>
+void for_each_row(const Table& table, const View& view, const RowHints& hints, Take&& take, Fail&& fail) {
+  if (table.scan != nullptr) {
+    struct Sink final : RowSink {
+      Sink(Take& t, Fail& f) : take_fn(t), fail_fn(f) {}
+      bool take(Row row) override { return take_fn(row); }
+      void fail(int code, std::string message) override { fail_fn(code, std::move(message)); }
+      Take& take_fn;
+      Fail& fail_fn;
+    };
+    Sink sink(take, fail);
+    table.scan(view, hints, sink);
+    return;
+  }
+  std::vector<Row> rows;
+  if (table.rows != nullptr) table.rows(view, rows);
+  for (Row row : rows)
+    if (!take(row)) return;
+}
+
+}  // namespace
+
 bool Query::wait_condition_holds(const View& view) const {
   if (!wait_condition_) return true;
   Row row;
   if (has_wait_object_) {
     if (table_->find_row == nullptr || !table_->find_row(view, wait_object_, row)) return true;
   } else {
-    std::vector<Row> rows;
-    table_->rows(view, rows);
-    if (rows.empty()) return true;
-    row = rows.front();
+    bool found = false;
+    // A table that cannot answer without more of the request has no first row: the run answers why.
+    for_each_row(
+        *table_, view, hints_,
+        [&](Row first) {
+          row = first;
+          found = true;
+          return false;
+        },
+        [](int, const std::string&) {});
+    if (!found) return true;
   }
   FilterScratch scratch;
   return filters_.accepts(*wait_condition_, view, row, scratch);
@@ -132,10 +173,9 @@ class Query::Run {
     resolve_auth_user();
     resolve_deadline();
     start();
-    std::vector<Row> rows;
-    q_.table_->rows(view_, rows);
-    for (Row row : rows)
-      if (!process(row)) break;
+    for_each_row(
+        *q_.table_, view_, q_.hints_, [this](Row row) { return process(row); },
+        [this](int code, std::string message) { fail(code, std::move(message)); });
     if (failed_) return error_.code;
     finish();
     if (failed_) return error_.code;
@@ -218,9 +258,7 @@ class Query::Run {
     if (response_too_large(body_size())) return false;
     if (!q_.filters_.accepts_all(q_.filter_) && !q_.filters_.accepts(q_.filter_, view_, row, scratch_))
       return true;
-    if (check_visible_ &&
-        (view_.auth_user == k_unknown_auth_user || !q_.table_->visible(view_, row, view_.auth_user)))
-      return true;
+    if (check_visible_ && !q_.table_->visible(view_, row, view_.auth_user)) return true;
     // The module lets the query fail at the time limit rather than answer part of it.
     if (has_deadline_ && std::chrono::steady_clock::now() >= deadline_) {
       fail(413, fmt::format("Maximum query time of {} seconds exceeded!", deadline_seconds_));

@@ -60,6 +60,7 @@ class Query {
   std::vector<OutputColumn> columns_;
   FilterSet filters_;
   FilterSet::Node filter_ = 0;
+  RowHints hints_;  // what filter_ allows of `time` and `class`, for a table with Table::scan
   std::optional<FilterSet::Node> wait_condition_;
   std::vector<StatsColumn> stats_;
   std::vector<SortKey> sort_;

@@ -74,8 +74,15 @@ void apply(ServerOptions& o, std::string_view key, std::string_view value, std::
     if (!value.empty() && value.back() != '/') o.settings.pnp_path += '/';
   } else if (key == "hidden_custom_var_prefix") {
     o.settings.hidden_custom_var_prefix = std::string(value);
-  } else if (key == "debug" || key == "log_file" || key == "max_cached_messages" ||
-             key == "max_lines_per_logfile" || key == "thread_stack_size" || key == "data_encoding" ||
+  } else if (key == "max_cached_messages" || key == "max_lines_per_logfile") {
+    // strtoul() in the module; a value that is no number leaves the default here.
+    if (const auto v = number(value); v && *v >= 0) {
+      (key == "max_cached_messages" ? o.settings.max_cached_messages : o.settings.max_lines_per_logfile) =
+          static_cast<std::size_t>(*v);
+    } else {
+      notes.push_back(fmt::format("Livestatus: {} must be a number, not '{}'", key, value));
+    }
+  } else if (key == "debug" || key == "log_file" || key == "thread_stack_size" || key == "data_encoding" ||
              key == "livecheck") {
     // Module internals Vedette has no use for; accepted so an existing line keeps working.
   } else {

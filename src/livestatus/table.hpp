@@ -6,11 +6,14 @@
 //   hosts->rows(view, rows);
 //   const Column* name = hosts->find("name");
 //   name->read(view, rows[0], cell);
+// A table read from files (log, statehist) has no `rows` but a `scan`, which hands its rows to a RowSink
+// one by one within the RowHints the query's filter allows, and stops when the sink has enough.
 #pragma once
 
 #include "livestatus/cell.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -106,16 +109,47 @@ struct Column {
   }
 };
 
+// What a query's Filter: headers allow of the rows it may print, computed once by Query::compile so that a
+// table can skip reading the others: every row the filter accepts has time_from <= `time` < time_until
+// and its `class` among `classes` (bit c: class c; classes above 31 are not told apart). Wider than the
+// filter, never narrower; a table ignores what it cannot use.
+struct RowHints {
+  std::int64_t time_from = std::numeric_limits<std::int64_t>::min();
+  std::int64_t time_until = std::numeric_limits<std::int64_t>::max();
+  std::uint32_t classes = 0xFFFF'FFFFu;
+};
+
+// Receives a scanned table's rows in the table's order.
+class RowSink {
+ public:
+  // False: the query needs no more rows (Limit: reached, or an error).
+  virtual bool take(Row row) = 0;
+  // The query cannot be answered (statehist without a start time): `code` and the module's message are
+  // answered instead of the rows. The scan returns after calling it.
+  virtual void fail(int code, std::string message) = 0;
+
+ protected:
+  ~RowSink() = default;
+};
+
 struct Table {
   std::string name;
   // The module also takes a column name with this in front ("service_state" in services): its table's
   // name without its last letter, then '_' ("host_" for hosts and hostsbygroup, "service_" for services).
   std::string prefix;
+  // A column name not found otherwise is looked up again with this in front: the module's log table takes
+  // "host_name" for "current_host_name" when it has no column of that name. Empty: no second look.
+  std::string fallback_prefix;
   std::vector<Column> columns;  // sorted by name, as the module lists them
-  // Appends every row, in the order Naemon's livestatus lists them.
+  // Appends every row, in the order Naemon's livestatus lists them. Null for a table with `scan`.
   void (*rows)(const View& view, std::vector<Row>& out) = nullptr;
-  // AuthUser: whether the contact (an index into the model's contacts, or k_unknown_auth_user, who sees
-  // nothing) may see the row. Null: every row.
+  // Instead of `rows`: hands the rows to `sink`, in the module's order, until it refuses one; it may leave
+  // out rows `hints` excludes. The rows may point into storage the table keeps in the View (log_chunks),
+  // valid until the next scan of that View.
+  void (*scan)(const View& view, const RowHints& hints, RowSink& sink) = nullptr;
+  // AuthUser: whether the contact (an index into the model's contacts, or k_unknown_auth_user for a name
+  // that is none) may see the row. The module shows an unknown user nothing but the log's lines of no
+  // host or service; every other table answers false for k_unknown_auth_user. Null: every row.
   bool (*visible)(const View& view, Row row, std::uint32_t contact) = nullptr;
   // WaitObject: the row a key names ("name" for hosts and groups, "host;description" or "host description"
   // for services, as the module accepts them). Null: the table has no wait objects.
@@ -126,12 +160,15 @@ struct Table {
   std::vector<std::string> natural_sort;
 
   [[nodiscard]] const Column* find(std::string_view column) const {
-    for (;;) {
-      for (const Column& c : columns)
-        if (c.name == column) return &c;
-      if (prefix.empty() || !column.starts_with(prefix)) return nullptr;
-      column.remove_prefix(prefix.size());
-    }
+    for (const Column& c : columns)
+      if (c.name == column) return &c;
+    if (!prefix.empty() && column.starts_with(prefix))
+      if (const Column* c = find(column.substr(prefix.size()))) return c;
+    if (fallback_prefix.empty()) return nullptr;
+    const std::string with = fallback_prefix + std::string(column);
+    for (const Column& c : columns)
+      if (c.name == with) return &c;
+    return nullptr;
   }
 };
 

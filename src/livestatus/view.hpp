@@ -9,6 +9,7 @@
 #include "timeperiod/evaluator.hpp"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <ctime>
 #include <memory>
@@ -17,7 +18,9 @@
 
 namespace vedette::livestatus {
 
-struct TableIndex;  // tables.hpp
+struct TableIndex;    // tables.hpp
+struct LogChunk;      // log_cache.hpp
+struct StateHistory;  // tables/statehist.cpp
 
 // View::auth_user without an AuthUser header, and for a name that is no contact (the user sees nothing).
 inline constexpr std::uint32_t k_no_auth_user = 0xFFFF'FFFFu;
@@ -31,6 +34,10 @@ struct Settings {
   Authorization group_authorization = Authorization::strict;
   std::string log_file;          // the main config's log_file: the log table reads it
   std::string log_archive_path;  // and its archives
+  // The module's max_cached_messages (log lines the process keeps parsed) and max_lines_per_logfile (the
+  // rest of a longer file is not read).
+  std::size_t max_cached_messages = 500'000;
+  std::size_t max_lines_per_logfile = 1'000'000;
   // The module's pnp_path (ending in '/'); empty: pnpgraph_present is -1, as without the option.
   std::string pnp_path;
   // The module's hidden_custom_var_prefix: custom variables whose name starts with it are not shown.
@@ -62,8 +69,13 @@ struct View {
   // snapshot): the first column that needs it builds one for this View alone, which costs O(objects).
   mutable std::shared_ptr<const TableIndex> index;
   // Whether each timeperiod holds at `now`, filled as columns ask (-1: not evaluated yet). One View belongs
-  // to one query on one thread, so the tables may fill these two while reading.
+  // to one query on one thread, so the tables may fill these while reading.
   mutable std::vector<std::int8_t> in_period;
+  // The parsed log lines the rows of a log or statehist scan point into (Row::group indexes this list),
+  // held for the query even when the process-wide cache drops them; a scan replaces them.
+  mutable std::vector<std::shared_ptr<const LogChunk>> log_chunks;
+  // The rows a statehist scan computed (Row::index indexes them); a scan replaces them.
+  mutable std::shared_ptr<StateHistory> state_history;
 
   [[nodiscard]] const model::Model& model() const { return *status->model; }
 };

@@ -358,3 +358,78 @@ print "db01 active=$flags->[0][1]\n";
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LogTable(unittest.TestCase):
+    """GET log over the daemon's own log and an archive, as Thruk's event log and alert pages ask."""
+
+    def start_with_archive(self):
+        v = RunningVedette(self, objects=OBJECTS, main_extra=MAIN + "log_archive_path=archives\n", start=False)
+        os.mkdir(v.path("archives"))
+        self.yesterday = int(time.time()) - 86400
+        archive = v.path("archives/vedette-01-01-2024-00.log")
+        with open(archive, "w") as f:
+            f.write("[%d] LOG VERSION: 2.0\n[%d] SERVICE ALERT: web01;HTTP;CRITICAL;HARD;1;yesterday\n" % (
+                self.yesterday, self.yesterday + 1))
+        os.utime(archive, (self.yesterday + 1, self.yesterday + 1))
+        v.start()
+        ls.wait_for_socket(v.path("live"))
+        return v
+
+    def test_service_alerts_of_passive_results(self):
+        v = self.start_with_archive()
+        since = int(time.time())
+        result(v, "HTTP", 2, "connection refused")
+        result(v, "DISK", 1, "disk full")
+        v.wait_for(r"SERVICE ALERT: web01;DISK;WARNING;HARD;1;disk full")
+        columns = ("Columns: class type host_name service_description state state_type attempt plugin_output "
+                   "current_service_state current_host_address\n")
+        rows = ls.query_json(v.path("live"), "GET log\n" + columns + "Filter: time >= %d\nFilter: class = 1\n" % since)
+        # Newest first, as the module answers.
+        self.assertEqual(rows, [
+            [1, "SERVICE ALERT", "web01", "DISK", 1, "HARD", 1, "disk full", 1, "127.0.0.1"],
+            [1, "SERVICE ALERT", "web01", "HTTP", 2, "HARD", 1, "connection refused", 2, "127.0.0.1"],
+        ])
+        # The passive results themselves (log_passive_checks=1).
+        rows = ls.query_json(v.path("live"), "GET log\nColumns: service_description state plugin_output\n"
+                             "Filter: time >= %d\nFilter: class = 4\n" % since)
+        self.assertEqual(rows, [["DISK", 1, "disk full"], ["HTTP", 2, "connection refused"]])
+        # The daemon's start: program lines.
+        rows = ls.query_json(v.path("live"), "GET log\nColumns: type\nFilter: class = 2\nFilter: time >= %d\n"
+                             % (since - 600))
+        self.assertIn(["LOG VERSION: 2.0"], rows)
+
+    def test_archives_time_range_and_auth_user(self):
+        v = self.start_with_archive()
+        since = int(time.time())
+        result(v, "HTTP", 2, "connection refused")
+        v.wait_for(r"SERVICE ALERT: web01;HTTP;CRITICAL;HARD;1;connection refused")
+        alerts = "GET log\nColumns: time plugin_output\nFilter: class = 1\n"
+        rows = ls.query_json(v.path("live"), alerts + "Filter: time >= %d\n" % self.yesterday)
+        self.assertEqual([r[1] for r in rows], ["connection refused", "yesterday"])
+        rows = ls.query_json(v.path("live"), alerts + "Filter: time >= %d\nFilter: time < %d\n" % (
+            self.yesterday, since))
+        self.assertEqual(rows, [[self.yesterday + 1, "yesterday"]])
+        self.assertEqual(ls.query_json(v.path("live"), alerts + "Filter: time > %d\n" % (since + 3600)), [])
+        # AuthUser: admin is web01's contact; someone who is no contact sees no alert, but program lines.
+        self.assertEqual(len(ls.query_json(v.path("live"), alerts + "AuthUser: admin\nFilter: time >= %d\n" % since)),
+                         1)
+        self.assertEqual(ls.query_json(v.path("live"), alerts + "AuthUser: nobody\nFilter: time >= %d\n" % since), [])
+        rows = ls.query_json(v.path("live"), "GET log\nColumns: class\nAuthUser: nobody\nFilter: class = 2\n")
+        self.assertTrue(rows)
+        # Limit: the newest lines only.
+        rows = ls.query_json(v.path("live"), "GET log\nColumns: plugin_output\nFilter: class = 1\nLimit: 1\n")
+        self.assertEqual(rows, [["connection refused"]])
+
+    def test_statehist_of_a_passive_service(self):
+        v = self.start_with_archive()
+        since = int(time.time()) - 5  # the range ends now: it must not be empty
+        result(v, "HTTP", 2, "connection refused")
+        v.wait_for(r"SERVICE ALERT: web01;HTTP;CRITICAL;HARD;1;connection refused")
+        rows = ls.query_json(v.path("live"), "GET statehist\nColumns: host_name service_description state log_output "
+                             "current_service_state\nFilter: time >= %d\nFilter: service_description = HTTP\n" % since)
+        # OK until the alert (the module's grace for an object first seen in the range), then CRITICAL up to now.
+        self.assertEqual(rows[-1], ["web01", "HTTP", 2, "connection refused", 2])
+        self.assertEqual([r[2] for r in rows], [0, 2])
+        answer = ls.query(v.path("live"), "GET statehist\nColumns: state\n")
+        self.assertIn("Start of timeframe required", answer)

@@ -26,6 +26,12 @@ void command_rows(const View& v, std::vector<Row>& out) {
 
 }  // namespace
 
+void add_command_columns(ColumnAdder& add) {
+  add("id", ColumnType::integer, id, "Command id");
+  add("name", ColumnType::string, name, "The name of the command");
+  add("line", ColumnType::string, line, "The shell command line");
+}
+
 // No AuthUser filter and no wait objects, as in the module.
 const Table& commands_table() {
   static const Table table = [] {
@@ -33,9 +39,7 @@ const Table& commands_table() {
     t.name = "commands";
     t.prefix = "command_";
     ColumnAdder add(t.columns);
-    add("id", ColumnType::integer, id, "Command id");
-    add("name", ColumnType::string, name, "The name of the command");
-    add("line", ColumnType::string, line, "The shell command line");
+    add_command_columns(add);
     sort_columns(t.columns);
     t.rows = command_rows;
     return t;

@@ -118,55 +118,59 @@ bool find_contact(const View& v, std::string_view key, Row& out) {
 
 }  // namespace
 
+void add_contact_columns(ColumnAdder& add) {
+  using model::Contact;
+  add("id", T::integer, id, "Contact id");
+  add("name", T::string, contact_string<&Contact::name>, "The login name of the contact person");
+  add("alias", T::string, contact_string<&Contact::alias>, "The full name of the contact");
+  add("email", T::string, contact_string<&Contact::email>, "The email address of the contact");
+  add("pager", T::string, contact_string<&Contact::pager>, "The pager address of the contact");
+  add("host_notification_period", T::string, notification_period<true>,
+      "The time period in which the contact will be notified about host problems");
+  add("service_notification_period", T::string, notification_period<false>,
+      "The time period in which the contact will be notified about service problems");
+  add("address1", T::string, address<0>, "The additional field address1");
+  add("address2", T::string, address<1>, "The additional field address2");
+  add("address3", T::string, address<2>, "The additional field address3");
+  add("address4", T::string, address<3>, "The additional field address4");
+  add("address5", T::string, address<4>, "The additional field address5");
+  add("address6", T::string, address<5>, "The additional field address6");
+  add("can_submit_commands", T::integer, can_submit_commands,
+      "Whether the contact is allowed to submit commands (0/1)");
+  add("host_notifications_enabled", T::integer, notifications_enabled<true>,
+      "Whether the contact will be notified about host problems in general (0/1)");
+  add("service_notifications_enabled", T::integer, notifications_enabled<false>,
+      "Whether the contact will be notified about service problems in general (0/1)");
+  add("in_host_notification_period", T::integer, in_notification_period<true>,
+      "Whether the contact is currently in his/her host notification period (0/1)");
+  add("in_service_notification_period", T::integer, in_notification_period<false>,
+      "Whether the contact is currently in his/her service notification period (0/1)");
+  add("custom_variable_names", T::list, custom<CustomPart::names>,
+      "A list of all custom variables of the contact");
+  add("custom_variable_values", T::list, custom<CustomPart::values>,
+      "A list of the values of all custom variables of the contact");
+  add("custom_variables", T::dict, custom<CustomPart::dict>, "A dictionary of the custom variables");
+  add("modified_attributes", T::integer, modified_attributes,
+      "A bitmask specifying which attributes have been modified");
+  add.match(Match::attributes);
+  add("modified_attributes_list", T::list, modified_attributes_names, "A list of all modified attributes");
+  add.match(Match::attributes);
+  add("groups", T::list, groups, "A list of all contact groups this contact is in");
+  add("host_notification_commands", T::list, notification_commands<true>,
+      "A list of all host notifications commands for this contact");
+  add("service_notification_commands", T::list, notification_commands<false>,
+      "A list of all service notifications commands for this contact");
+}
+
 // Every contact sees every contact, as in the module.
 const Table& contacts_table() {
   static const Table table = [] {
-    using model::Contact;
     Table t;
     t.name = "contacts";
     t.prefix = "contact_";
     t.natural_sort = {"name"};
     ColumnAdder add(t.columns);
-    add("id", T::integer, id, "Contact id");
-    add("name", T::string, contact_string<&Contact::name>, "The login name of the contact person");
-    add("alias", T::string, contact_string<&Contact::alias>, "The full name of the contact");
-    add("email", T::string, contact_string<&Contact::email>, "The email address of the contact");
-    add("pager", T::string, contact_string<&Contact::pager>, "The pager address of the contact");
-    add("host_notification_period", T::string, notification_period<true>,
-        "The time period in which the contact will be notified about host problems");
-    add("service_notification_period", T::string, notification_period<false>,
-        "The time period in which the contact will be notified about service problems");
-    add("address1", T::string, address<0>, "The additional field address1");
-    add("address2", T::string, address<1>, "The additional field address2");
-    add("address3", T::string, address<2>, "The additional field address3");
-    add("address4", T::string, address<3>, "The additional field address4");
-    add("address5", T::string, address<4>, "The additional field address5");
-    add("address6", T::string, address<5>, "The additional field address6");
-    add("can_submit_commands", T::integer, can_submit_commands,
-        "Whether the contact is allowed to submit commands (0/1)");
-    add("host_notifications_enabled", T::integer, notifications_enabled<true>,
-        "Whether the contact will be notified about host problems in general (0/1)");
-    add("service_notifications_enabled", T::integer, notifications_enabled<false>,
-        "Whether the contact will be notified about service problems in general (0/1)");
-    add("in_host_notification_period", T::integer, in_notification_period<true>,
-        "Whether the contact is currently in his/her host notification period (0/1)");
-    add("in_service_notification_period", T::integer, in_notification_period<false>,
-        "Whether the contact is currently in his/her service notification period (0/1)");
-    add("custom_variable_names", T::list, custom<CustomPart::names>,
-        "A list of all custom variables of the contact");
-    add("custom_variable_values", T::list, custom<CustomPart::values>,
-        "A list of the values of all custom variables of the contact");
-    add("custom_variables", T::dict, custom<CustomPart::dict>, "A dictionary of the custom variables");
-    add("modified_attributes", T::integer, modified_attributes,
-        "A bitmask specifying which attributes have been modified");
-    add.match(Match::attributes);
-    add("modified_attributes_list", T::list, modified_attributes_names, "A list of all modified attributes");
-    add.match(Match::attributes);
-    add("groups", T::list, groups, "A list of all contact groups this contact is in");
-    add("host_notification_commands", T::list, notification_commands<true>,
-        "A list of all host notifications commands for this contact");
-    add("service_notification_commands", T::list, notification_commands<false>,
-        "A list of all service notifications commands for this contact");
+    add_contact_columns(add);
     sort_columns(t.columns);
     t.rows = contact_rows;
     t.find_row = find_contact;

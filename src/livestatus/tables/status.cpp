@@ -1,5 +1,6 @@
 // The status table: one row of program-wide values (the snapshot's programstatus, the model's sizes, the
 // server's counters).
+#include "livestatus/log_cache.hpp"
 #include "livestatus/tables/tables_internal.hpp"
 
 #include <algorithm>
@@ -15,6 +16,11 @@ const io::StatusProgram& program(const View& v) {
 }
 
 // Counters Vedette does not keep (NEB callbacks, forks, log messages, livechecks, checks since start).
+// The log lines the process keeps parsed for the log and statehist tables.
+void cached_log_messages(const View&, Row, Cell& out) {
+  out.set_int(static_cast<std::int64_t>(LogCache::shared().stats().cached_lines));
+}
+
 void zero(const View&, Row, Cell& out) {
   out.set_int(0);
 }
@@ -176,7 +182,7 @@ const Table& status_table() {
     add("num_hosts", T::integer, num_hosts, "The total number of hosts");
     add("num_services", T::integer, num_services, "The total number of services");
     add("program_version", T::string, program_version, "The version of the monitoring daemon");
-    add("cached_log_messages", T::integer, zero,
+    add("cached_log_messages", T::integer, cached_log_messages,
         "The current number of log messages Naemon Livestatus keeps in memory");
     add("livestatus_version", T::string, livestatus_version, "The version of the Naemon Livestatus module");
     sort_columns(t.columns);

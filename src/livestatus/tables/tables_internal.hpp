@@ -262,6 +262,8 @@ void add_host_columns(ColumnAdder& add);
 void add_service_columns(ColumnAdder& add);  // without the host_* ones
 void add_hostgroup_columns(ColumnAdder& add);
 void add_servicegroup_columns(ColumnAdder& add);
+void add_contact_columns(ColumnAdder& add);
+void add_command_columns(ColumnAdder& add);
 
 // Rows of a host or service that lead elsewhere.
 [[nodiscard]] Row host_of_service(const View& v, Row row);
@@ -282,6 +284,8 @@ const Table& comments_table();
 const Table& downtimes_table();
 const Table& status_table();
 const Table& columns_table();
+const Table& log_table();
+const Table& statehist_table();
 
 }  // namespace tables
 }  // namespace vedette::livestatus

@@ -23,7 +23,8 @@ TEST(LivestatusServerOptions, NaemonsModuleLineWithItsOptions) {
   auto o = server_options(with_module("/usr/lib/naemon/naemon-livestatus/livestatus.so",
                                       "live idle_timeout=2000 query_timeout=0 max_response_size=1000 "
                                       "num_client_threads=8 service_authorization=strict "
-                                      "group_authorization=loose pnp_path=/var/pnp debug=1 frobnicate=2"),
+                                      "group_authorization=loose pnp_path=/var/pnp debug=1 frobnicate=2 "
+                                      "max_cached_messages=1000 max_lines_per_logfile=20"),
                           notes);
   ASSERT_TRUE(o);
   EXPECT_EQ(o->unix_socket, "/etc/naemon/live");  // relative to the main config, as the module does
@@ -34,6 +35,8 @@ TEST(LivestatusServerOptions, NaemonsModuleLineWithItsOptions) {
   EXPECT_EQ(o->settings.service_authorization, Authorization::strict);
   EXPECT_EQ(o->settings.group_authorization, Authorization::loose);
   EXPECT_EQ(o->settings.pnp_path, "/var/pnp/");
+  EXPECT_EQ(o->settings.max_cached_messages, 1000u);
+  EXPECT_EQ(o->settings.max_lines_per_logfile, 20u);
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("frobnicate=2"), std::string::npos);
 }
@@ -56,12 +59,15 @@ TEST(LivestatusServerOptions, InetAddrAndVedettesOwnOptions) {
 
 TEST(LivestatusServerOptions, BadValuesAreNotedAndTheDefaultsKept) {
   std::vector<std::string> notes;
-  auto o = server_options(with_module("/x/livestatus.o", "/run/live idle_timeout=soon num_client_threads=0"),
-                          notes);
+  auto o =
+      server_options(with_module("/x/livestatus.o",
+                                 "/run/live idle_timeout=soon num_client_threads=0 max_cached_messages=lots"),
+                     notes);
   ASSERT_TRUE(o);
   EXPECT_EQ(o->idle_timeout, std::chrono::milliseconds(300'000));
   EXPECT_EQ(o->threads, 4);
-  EXPECT_EQ(notes.size(), 2u);
+  EXPECT_EQ(o->settings.max_cached_messages, 500'000u);
+  EXPECT_EQ(notes.size(), 3u);
 }
 
 }  // namespace
