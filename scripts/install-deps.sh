@@ -16,6 +16,8 @@ packages=(
   nagios4-cgi
   # a real Livestatus client, the library Thruk uses (tests/integration/test_livestatus.py)
   libmonitoring-livestatus-perl
+  # distributed checks: the job server, its client library, and libcrypto for Mod-Gearman's AES
+  gearman-job-server libgearman-dev libssl-dev
 )
 
 missing=()
