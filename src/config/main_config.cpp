@@ -539,6 +539,7 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
       {"check_result_path", [](D& d) { d.path(d.cfg.check_result_path, true); }},
       {"livestatus_socket", [](D& d) { d.path(d.cfg.livestatus_socket); }},
       {"livestatus_listen", [](D& d) { d.text(d.cfg.livestatus_listen); }},
+      {"gearman_options", [](D& d) { d.text(d.cfg.gearman_options); }},
 
       // Logging.
       {"use_syslog", [](D& d) { d.boolean(d.cfg.use_syslog); }},

@@ -57,6 +57,7 @@ struct MainConfig {
   std::string check_result_path = "/var/lib/naemon/spool/checkresults";
   std::string livestatus_socket;  // Vedette's own: Unix socket path for the built-in Livestatus
   std::string livestatus_listen;  // Vedette's own: host:port for the built-in Livestatus
+  std::string gearman_options;    // Vedette's own: Mod-Gearman's NEB module arguments (docs/distributed.md)
 
   // --- Logging
   // -----------------------------------------------------------------------------------------------

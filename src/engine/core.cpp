@@ -4,6 +4,7 @@
 #include "engine/books.hpp"
 #include "engine/comment_book.hpp"
 #include "engine/dependencies.hpp"
+#include "engine/distribution.hpp"
 #include "engine/event_handlers.hpp"
 #include "engine/flapping.hpp"
 #include "engine/freshness.hpp"
@@ -171,6 +172,7 @@ class Core::Impl final : public loop::TimerHandler,
     status_timer_ = loop_.add_timer(*this);
     retention_timer_ = loop_.add_timer(*this);
     tick_timer_ = loop_.add_timer(*this);
+    orphan_timer_ = loop_.add_timer(*this);
     add_check_timers();
     scheduled_at_.resize(checks);
     due_at_.resize(checks);
@@ -180,6 +182,12 @@ class Core::Impl final : public loop::TimerHandler,
     freshening_.resize(checks, 0);
     rng_.seed(options.random_seed != 0 ? options.random_seed
                                        : static_cast<std::uint64_t>(clock_.now().time_since_epoch().count()));
+    gearman::OptionMessages messages;
+    if (std::optional<gearman::Options> o = distribution_options(main_, messages);
+        o && messages.errors.empty())
+      distributor_ = std::make_unique<Distributor>(std::move(*o), *model_);
+    distribution_notes_ = std::move(messages.warnings);
+    for (std::string& e : messages.errors) distribution_notes_.push_back("Error: " + e);
   }
 
   loop::Loop& loop() { return loop_; }
@@ -220,6 +228,7 @@ class Core::Impl final : public loop::TimerHandler,
     loop_.add_before_poll(*this);
     program_start_ = now_epoch();
     log_start_lines();
+    log_distribution_start();
     restore_retained_state();
     collect_acknowledgement_expiry();
     log_states(main_.log_initial_states, "INITIAL");
@@ -1209,6 +1218,10 @@ class Core::Impl final : public loop::TimerHandler,
   // loop::TimerHandler: a check is due. Collected here, run in before_poll() as one batch.
   void on_timer(loop::TimerId id) override {
     if (id == tick_timer_) return;  // before_poll() collects the results
+    if (id == orphan_timer_) {
+      handle_orphans();
+      return;
+    }
     if (id == status_timer_) {
       publish_status();
       return;
@@ -1309,6 +1322,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (host_perfdata_) host_perfdata_->flush();
     if (service_perfdata_) service_perfdata_->flush();
     if (perfdata_events_.pending.load(std::memory_order_relaxed)) report_perfdata_events();
+    if (distributor_ != nullptr) log_distribution_events();
     log_.flush();
   }
 
@@ -1429,6 +1443,7 @@ class Core::Impl final : public loop::TimerHandler,
         return;
     }
     start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::service, scheduled, at.mono,
+                forced,
                 MacroContext{.model = *model_,
                              .main = main_,
                              .host = cfg.host,
@@ -1471,6 +1486,7 @@ class Core::Impl final : public loop::TimerHandler,
       return;
     }
     start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::host, scheduled, at.mono,
+                forced,
                 MacroContext{.model = *model_,
                              .main = main_,
                              .host = hid,
@@ -1542,7 +1558,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   // Runs the configured command, or the one CHANGE_*_CHECK_COMMAND set (split here: rare).
   void start_check(std::uint32_t check, const model::CommandCall& call, int timeout_s, exec::CheckKind kind,
-                   loop::WallTime scheduled, MonoTime start_at, const MacroContext& ctx) {
+                   loop::WallTime scheduled, MonoTime start_at, bool forced, const MacroContext& ctx) {
     CheckState& st = state_of(check);
     if (st.overrides != nullptr && st.overrides->check_command) {
       const config::CommandCall changed = config::split_command_call(*st.overrides->check_command);
@@ -1555,20 +1571,244 @@ class Core::Impl final : public loop::TimerHandler,
       const model::Command& command = model_->commands[model::index(call.command)];
       expand_command(command.compiled, ctx, model_->args_of(call), expanded_);
     }
-    st.is_executing = true;
+    if (distributor_ != nullptr) {
+      const gearman::Work work =
+          kind == exec::CheckKind::host ? gearman::Work::host_check : gearman::Work::service_check;
+      if (const std::string* queue = distributor_->queue(work, check)) {
+        send_check(check, *queue, work, timeout_s, scheduled, forced);
+        return;
+      }
+    }
+    run_check_locally(check, kind, std::move(expanded_), timeout_s, scheduled, start_at);
+    expanded_ = {};
+  }
+
+  void run_check_locally(std::uint32_t check, exec::CheckKind kind, ExpandedCommand&& command, int timeout_s,
+                         loop::WallTime scheduled, MonoTime start_at) {
+    state_of(check).is_executing = true;
     ++running_;
     exec::CheckJob job;
     job.id = check;
     job.generation = generation_[check] = ++last_generation_;
     job.kind = kind;
-    job.argv = std::move(expanded_.argv);
-    job.use_shell = expanded_.shell;
-    job.env = std::move(expanded_.env);
+    job.argv = std::move(command.argv);
+    job.use_shell = command.shell;
+    job.env = std::move(command.env);
     job.timeout_ms = static_cast<std::uint32_t>(std::max(1, timeout_s)) * 1000u;
     job.not_before_ns = static_cast<std::int64_t>(loop::to_key(start_at));  // steady_clock is CLOCK_MONOTONIC
-    expanded_ = {};
     submitted_at_[check] = scheduled;
     jobs_.push_back(std::move(job));
+  }
+
+  // ---- Distributed checks (engine/distribution.hpp, docs/distributed.md) ----
+
+  void log_distribution_start() {
+    for (const std::string& note : distribution_notes_)
+      log(note.starts_with("Error") ? note : "Warning: " + note);
+    distribution_notes_.clear();
+    if (distributor_ == nullptr) return;
+    log(distributor_->describe());
+    loop_.watch(distributor_->fd(), loop::Interest::read, *this);
+  }
+
+  // Mod-Gearman's job for a check (handle_host_check / handle_svc_check); the check counts as executing
+  // until its result or its deadline. The expanded command is in expanded_.
+  void send_check(std::uint32_t check, const std::string& queue, gearman::Work work, int timeout_s,
+                  loop::WallTime scheduled, bool forced) {
+    const gearman::Options& options = distributor_->options();
+    const bool service = is_service(check);
+    gearman::Submission s;
+    s.queue = queue;
+    s.priority = gearman::priority_for(work, forced);
+    s.job.type = service ? gearman::JobType::service : gearman::JobType::host;
+    s.job.result_queue = options.result_queue;
+    s.job.target_queue = queue;
+    s.job.host_name = model_->host(service ? model_->services[check].host : host_of(check)).name;
+    if (service) s.job.service_description = model_->services[check].description;
+    s.job.core_time_us = to_epoch_us(scheduled);
+    s.job.timeout_s = std::max(1, timeout_s);
+    s.job.command_line = remote_command_line(expanded_);
+    expanded_ = {};
+    if (options.use_uniq_jobs) s.unique = gearman::unique_key(s.job.host_name, s.job.service_description);
+    const std::uint32_t generation = generation_[check] = ++last_generation_;
+    s.tag = (std::uint64_t{check} << 32) | generation;
+    submitted_at_[check] = scheduled;
+    if (!distributor_->send(std::move(s))) {
+      not_sent(s, "the queue of jobs waiting for gearmand is full");
+      return;
+    }
+    state_of(check).is_executing = true;
+    const Duration grace =
+        std::chrono::seconds(s.job.timeout_s + std::max(1, main_.check_result_reaper_frequency));
+    distributor_->expect(check, generation, loop_.now() + grace);
+    if (!loop_.is_armed(orphan_timer_)) arm_orphan_timer();
+  }
+
+  // A job that could not go to gearmand (the link gave up during an outage, or its queue was full): a check
+  // runs here or gets UNKNOWN (gearmand_down=), an event handler or notification runs here.
+  void not_sent(gearman::Submission& s, std::string_view reason) {
+    bool shell = false;
+    std::vector<config::EnvVar> env;
+    std::vector<std::string> argv = config::split_expanded_line(s.job.command_line, shell, env);
+    ExpandedCommand command{std::move(argv), shell, std::move(env)};
+    if (s.job.type == gearman::JobType::eventhandler || s.job.type == gearman::JobType::notification) {
+      SideCommand side;
+      side.command = std::move(command);
+      side.timeout_s = s.job.type == gearman::JobType::notification ? main_.notification_timeout
+                                                                    : main_.event_handler_timeout;
+      run_locally(std::move(side));
+      return;
+    }
+    const auto check = static_cast<std::uint32_t>(s.tag >> 32);
+    const auto generation = static_cast<std::uint32_t>(s.tag);
+    if (check >= generation_.size() || generation_[check] != generation) return;  // replaced since
+    distributor_->take(check);
+    state_of(check).is_executing = false;
+    const bool service = is_service(check);
+    if (distributor_->options().run_locally_when_down) {
+      run_check_locally(check, service ? exec::CheckKind::service : exec::CheckKind::host, std::move(command),
+                        s.job.timeout_s, submitted_at_[check], loop_.now());
+      return;
+    }
+    exec::CheckResult r;
+    r.id = check;
+    r.generation = generation;
+    r.kind = service ? exec::CheckKind::service : exec::CheckKind::host;
+    r.outcome = exec::Outcome::exited;
+    r.exit_code = k_state_unknown;
+    r.output = fmt::format("(Could not submit the check to gearmand: {})", reason);
+    r.start_us = r.end_us = to_epoch_us(clock_.wall_now());
+    finish_check(r);
+  }
+
+  void drain_remote() {
+    distributor_->drain(remote_results_, remote_unsent_);
+    for (gearman::IncomingResult& in : remote_results_) handle_remote_result(in);
+    for (gearman::Submission& s : remote_unsent_) not_sent(s, "gearmand could not be reached");
+    remote_results_.clear();
+    remote_unsent_.clear();
+    arm_orphan_timer();
+  }
+
+  // A result from the result queue: an active one as if the check had run here (Mod-Gearman's NEB module
+  // hands it to the core's result processing), a passive one (send_gearman) as a passive result.
+  void handle_remote_result(gearman::IncomingResult& in) {
+    gearman::Result& res = in.result;
+    if (res.passive) {
+      submit_passive_result(PassiveResult{
+          .host_name = res.host_name,
+          .service_description = res.service_description,
+          .return_code = res.return_code,
+          .output = res.output,
+          .check_time = (res.start_time_us != 0 ? res.start_time_us : in.received_us) / 1'000'000});
+      return;
+    }
+    std::uint32_t check = k_not_a_check;
+    if (res.service_description.empty()) {
+      if (auto it = model_->host_by_name.find(res.host_name); it != model_->host_by_name.end())
+        check = check_of(it->second);
+    } else if (const model::ServiceId sid = model_->find_service(res.host_name, res.service_description);
+               model::is_set(sid)) {
+      check = check_of(sid);
+    }
+    if (check == k_not_a_check) {
+      log(res.service_description.empty()
+              ? fmt::format("Warning: gearman: a check result came for host '{}', which does not exist",
+                            res.host_name)
+              : fmt::format("Warning: gearman: a check result came for service '{}' on host '{}', which does "
+                            "not exist",
+                            res.service_description, res.host_name));
+      return;
+    }
+    distributor_->take(check);
+    exec::CheckResult r;
+    r.id = check;
+    r.generation = generation_[check];
+    r.kind = is_service(check) ? exec::CheckKind::service : exec::CheckKind::host;
+    r.outcome = res.early_timeout ? exec::Outcome::timed_out
+                : res.exited_ok   ? exec::Outcome::exited
+                                  : exec::Outcome::spawn_failed;
+    r.exit_code = res.return_code;
+    r.output = std::move(res.output);
+    r.start_us = res.start_time_us != 0 ? res.start_time_us : in.received_us;
+    r.end_us = res.finish_time_us != 0 ? res.finish_time_us : in.received_us;
+    finish_check(r);
+  }
+
+  void arm_orphan_timer() {
+    if (distributor_ == nullptr) return;
+    if (const std::optional<MonoTime> next = distributor_->next_deadline()) {
+      loop_.arm_timer(orphan_timer_, *next);
+    } else {
+      loop_.disarm_timer(orphan_timer_);
+    }
+  }
+
+  // Checks whose result did not come back within their timeout and check_result_reaper_frequency:
+  // Mod-Gearman's fake result (orphan_return), or with orphan_*_checks=no only the next regular check.
+  void handle_orphans() {
+    const std::vector<Orphan> orphans = distributor_->orphans(loop_.now());
+    const gearman::Options& options = distributor_->options();
+    for (const Orphan& o : orphans) {
+      state_of(o.check).is_executing = false;
+      const bool service = is_service(o.check);
+      if (!(service ? options.orphan_service_checks : options.orphan_host_checks)) continue;
+      exec::CheckResult r;
+      r.id = o.check;
+      r.generation = generation_[o.check];
+      r.kind = service ? exec::CheckKind::service : exec::CheckKind::host;
+      r.outcome = exec::Outcome::exited;
+      r.exit_code = options.orphan_return;
+      r.output = fmt::format("({} check orphaned, is the mod-gearman worker on queue '{}' running?)",
+                             service ? "service" : "host", o.queue);
+      r.start_us = r.end_us = to_epoch_us(clock_.wall_now());
+      finish_check(r);
+    }
+    if (!orphans.empty())
+      log(fmt::format(
+          "Warning: gearman: {} check(s) orphaned: no result within their timeout, e.g. from queue "
+          "'{}'",
+          orphans.size(), orphans.front().queue));
+    arm_orphan_timer();
+  }
+
+  // A reload: the new configuration's options and queues; checks out keep their place under their new ids.
+  void reconfigure_distribution(const std::vector<std::uint32_t>& new_of_old) {
+    gearman::OptionMessages messages;
+    std::optional<gearman::Options> options = distribution_options(main_, messages);
+    for (const std::string& w : messages.warnings) log("Warning: " + w);
+    for (const std::string& e : messages.errors) log("Error: " + e);
+    if (!messages.errors.empty()) {
+      if (distributor_ == nullptr) return;
+      log("Error: gearman: the options are unusable; the running ones are kept");
+      options = distributor_->options();
+    }
+    if (distributor_ == nullptr) {
+      if (!options) return;
+      distributor_ = std::make_unique<Distributor>(std::move(*options), *model_);
+      log(distributor_->describe());
+      loop_.watch(distributor_->fd(), loop::Interest::read, *this);
+      return;
+    }
+    loop_.unwatch(distributor_->fd());
+    const bool changed = !options || options->servers != distributor_->options().servers ||
+                         options->result_queue != distributor_->options().result_queue;
+    distributor_->reconfigure(options ? std::move(*options) : distributor_->options(), *model_, new_of_old);
+    if (!options) {  // distribution turned off: nothing out will come back
+      for (std::uint32_t c = 0; c < services_.size() + hosts_.size(); ++c)
+        if (distributor_->take(c)) state_of(c).is_executing = false;
+      distributor_.reset();
+      loop_.disarm_timer(orphan_timer_);
+      log("gearman: distribution is off; every check runs here");
+      return;
+    }
+    if (changed) log(distributor_->describe());
+    loop_.watch(distributor_->fd(), loop::Interest::read, *this);
+    arm_orphan_timer();
+  }
+
+  void log_distribution_events() {
+    for (const std::string& line : distributor_->take_log_lines()) log(line);
   }
 
   // loop::FdHandler
@@ -1584,10 +1824,44 @@ class Core::Impl final : public loop::TimerHandler,
       return;
     }
     if (fd == reloader_.fd()) finish_reload();
+    if (distributor_ != nullptr && fd == distributor_->fd()) drain_remote();
   }
 
-  // SideCommandSink: on the executor like a check, not counted against max_concurrent_checks.
+  // SideCommandSink: an event handler or notification whose object's queue says so goes to gearmand (a job
+  // nobody answers); everything else runs on the executor like a check, not counted against
+  // max_concurrent_checks.
   void run_side_command(SideCommand&& command) override {
+    if (distributor_ != nullptr && command.purpose != SideCommand::Purpose::other &&
+        send_side_command(command))
+      return;
+    run_locally(std::move(command));
+  }
+
+  bool send_side_command(const SideCommand& command) {
+    const bool notification = command.purpose == SideCommand::Purpose::notification;
+    const std::uint32_t check =
+        model::is_set(command.service) ? check_of(command.service) : check_of(command.host);
+    const std::string* queue =
+        distributor_->queue(notification ? gearman::Work::notification : gearman::Work::eventhandler, check);
+    if (queue == nullptr) return false;
+    gearman::Submission s;
+    s.queue = *queue;
+    s.priority = gearman::priority_for(
+        notification ? gearman::Work::notification : gearman::Work::eventhandler, false);
+    s.job.type = notification ? gearman::JobType::notification : gearman::JobType::eventhandler;
+    s.job.start_time_us = s.job.core_time_us = to_epoch_us(clock_.wall_now());
+    s.job.command_line = remote_command_line(command.command);
+    if (notification) {
+      const CheckState& st = state_of(check);
+      s.job.contact = command.contact;
+      s.job.plugin_output = st.plugin_output;
+      s.job.long_plugin_output = st.long_plugin_output;
+    }
+    s.tag = std::numeric_limits<std::uint64_t>::max();
+    return distributor_->send(std::move(s));
+  }
+
+  void run_locally(SideCommand&& command) {
     exec::CheckJob job;
     job.id = k_side_command_id;
     job.generation = ++last_generation_;
@@ -1692,6 +1966,11 @@ class Core::Impl final : public loop::TimerHandler,
       state_of(r.id).is_executing = false;
       return;
     }
+    finish_check(r);
+  }
+
+  // The result of a check of this configuration, from the executor or a gearman worker.
+  void finish_check(exec::CheckResult& r) {
     const Time now = now_epoch();
     // Naemon drops the result of a freshness check when a passive result made the object fresh meanwhile.
     if (std::exchange(freshening_[r.id], 0) != 0 && staleness_of(r.id).expires_at >= now) {
@@ -1921,6 +2200,7 @@ class Core::Impl final : public loop::TimerHandler,
     const MonoTime began = clock_.now();
     assert(due_.empty() && jobs_.empty());  // before_poll() hands them over; the fds are served before it
     drain_results();                        // what came back so far belongs to the old objects
+    if (distributor_ != nullptr) drain_remote();
 
     const model::Model& old = *model_;
     const model::Model& next = *p.configuration.model;
@@ -2063,6 +2343,7 @@ class Core::Impl final : public loop::TimerHandler,
 
     program_start_ = now_epoch();
     log_start_lines();
+    reconfigure_distribution(new_of_old);
     if (!p.object_cache_error.empty()) log(fmt::format("Error: {}", p.object_cache_error));
     setup_perfdata();
     log_states(main_.log_initial_states, "INITIAL");
@@ -2113,6 +2394,10 @@ class Core::Impl final : public loop::TimerHandler,
   // Nothing new starts; checks already running get k_shutdown_grace to finish and be applied (logged, in
   // status.dat and retention.dat); the executor then kills what is left.
   void shutdown() {
+    if (distributor_ != nullptr) {  // nothing more goes out; results still on their way are not waited for
+      loop_.unwatch(distributor_->fd());
+      distributor_.reset();
+    }
     executor_.cancel_held();
     const MonoTime until = clock_.now() + k_shutdown_grace;
     while (running_ > 0 && clock_.now() < until) {
@@ -2211,6 +2496,12 @@ class Core::Impl final : public loop::TimerHandler,
   MonoTime status_due_{};  // when the periodic timers are (or were last) due
   MonoTime retention_due_{};
   loop::TimerId tick_timer_ = 0;
+  loop::TimerId orphan_timer_ = 0;
+  // Distributed checks: nullptr unless the main config turns them on.
+  std::unique_ptr<Distributor> distributor_;
+  std::vector<std::string> distribution_notes_;  // option warnings and errors, logged at start
+  std::vector<gearman::IncomingResult> remote_results_;
+  std::vector<gearman::Submission> remote_unsent_;
   loop::TimerId ack_timer_ = 0;
   loop::TimerId service_freshness_timer_ = 0;
   loop::TimerId host_freshness_timer_ = 0;

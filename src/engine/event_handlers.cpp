@@ -33,6 +33,9 @@ void run_event_handlers(const MacroContext& ctx, bool enabled, std::string_view 
         fmt::format("Warning: {} handler command '{}' timed out", kind, command_line_text(*command));
     side.command = std::move(*command);
     side.timeout_s = main.event_handler_timeout;
+    side.purpose = SideCommand::Purpose::event_handler;
+    side.host = ctx.host;
+    side.service = ctx.service;
     sink.run_side_command(std::move(side));
   };
   if (is_service) {

@@ -210,6 +210,10 @@ void Notifier::run_commands(const NotifierWorld& w, const NotificationPlan& plan
     side.failure_subject = fmt::format("contact '{}' about {}", contact_name, object);
     side.command = std::move(command);
     side.timeout_s = w.main.notification_timeout;
+    side.purpose = SideCommand::Purpose::notification;
+    side.host = host;
+    side.service = service;
+    side.contact = std::string(contact_name);
     w.sink.run_side_command(std::move(side));
   };
 

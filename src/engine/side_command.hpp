@@ -19,6 +19,13 @@ struct SideCommand {
   // Notifications only: logged as "Warning: Notification command for <failure_subject> exited with exit
   // code N. stdout: '…', stderr: '…'" (or "was killed by signal N") when the command fails.
   std::string failure_subject;
+  // What it is for, so that distributed event handlers and notifications can follow their object's queue
+  // (engine/distribution.hpp). Anything else (perfdata commands, OCSP/OCHP) always runs locally.
+  enum class Purpose : std::uint8_t { other, event_handler, notification };
+  Purpose purpose = Purpose::other;
+  model::HostId host = model::no_id<model::HostId>();           // the object of an event handler or
+  model::ServiceId service = model::no_id<model::ServiceId>();  // notification (service unset: a host's)
+  std::string contact;  // notification: the contact's name, "GLOBAL" for the global handler
 };
 
 // Where SideCommands go (the core), and the main log.

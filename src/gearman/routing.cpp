@@ -261,6 +261,13 @@ void apply_option(Options& options, std::string_view line, std::string_view orig
     options.keyfile = std::string(v);
     return;
   }
+  if (key == "gearmand_down") {
+    if (v == "local" || v == "unknown") {
+      options.run_locally_when_down = v == "local";
+      return;
+    }
+    return cx.error(fmt::format("gearmand_down: '{}' is neither 'local' nor 'unknown'", v));
+  }
   if (key == "result_queue") {
     options.result_queue = std::string(v);
     return;

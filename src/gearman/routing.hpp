@@ -59,6 +59,9 @@ struct Options {
   bool orphan_host_checks = true;
   bool orphan_service_checks = true;
   int orphan_return = 2;
+  // Vedette's own: a check that could not be submitted for as long as gearmand was unreachable runs on
+  // the core's machine (gearmand_down=local), or gets UNKNOWN (gearmand_down=unknown, the default).
+  bool run_locally_when_down = false;
   int gearman_connection_timeout_ms = 5000;  // submission timeout
   int result_workers = 1;                    // 0: no result thread
   // Worker side (vedette-worker; the core ignores them).
