@@ -32,15 +32,6 @@ void append_quoted(std::string& out, std::string_view word) {
   out += '\'';
 }
 
-std::string servers_text(const std::vector<gearman::Server>& servers) {
-  std::string out;
-  for (const gearman::Server& s : servers) {
-    if (!out.empty()) out += ',';
-    out += fmt::format("{}:{}", s.host.empty() ? "0.0.0.0" : s.host, s.port);
-  }
-  return out;
-}
-
 // The link's settings from the options: what needs a new link when it changes.
 gearman::LinkOptions link_options(const gearman::Options& o) {
   gearman::LinkOptions out;
@@ -121,7 +112,7 @@ std::string Distributor::describe() const {
   if (!options_.queue_custom_variable.empty()) what.push_back("_" + options_.queue_custom_variable);
   return fmt::format("gearman: distributing {} through gearmand {}, results from queue '{}' ({})",
                      what.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(what, ", ")),
-                     servers_text(options_.servers), options_.result_queue,
+                     gearman::describe(options_.servers), options_.result_queue,
                      options_.encryption ? "encrypted" : "not encrypted");
 }
 

@@ -17,85 +17,18 @@ namespace {
 constexpr std::size_t k_send_batch = 256;
 constexpr auto k_bad_result_report_interval = std::chrono::seconds(60);
 
-std::int64_t wall_now_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-std::string describe(const std::vector<Server>& servers) {
-  std::string out;
-  for (const Server& s : servers) {
-    if (!out.empty()) out += ',';
-    out += fmt::format("{}:{}", s.host, s.port);
-  }
-  return out;
-}
-
-int timeout_ms(std::chrono::milliseconds t) {
-  return static_cast<int>(std::clamp<std::int64_t>(t.count(), 1, 3'600'000));
-}
-
-struct ClientFree {
-  void operator()(gearman_client_st* c) const { gearman_client_free(c); }
-};
-using Client = std::unique_ptr<gearman_client_st, ClientFree>;
-
-Client make_client(const LinkOptions& options) {
-  Client client(gearman_client_create(nullptr));
-  if (!client) return nullptr;
-  for (const Server& s : options.servers)
-    if (gearman_failed(gearman_client_add_server(client.get(), s.host.c_str(), s.port))) return nullptr;
-  gearman_client_set_timeout(client.get(), timeout_ms(options.io_timeout));
-  return client;
-}
-
 // Whether gearmand answers at all: tells an outage from a job it refused.
 bool is_reachable(const LinkOptions& options) {
-  Client client = make_client(options);
+  Client client = make_client(options.servers, options.io_timeout);
   return client && gearman_success(gearman_client_echo(client.get(), "ping", 4));
-}
-
-gearman_return_t send_background(gearman_client_st* client, const Submission& s, const std::string& wire) {
-  gearman_job_handle_t handle;
-  const char* unique = s.unique.empty() ? nullptr : s.unique.c_str();
-  switch (s.priority) {
-    case Priority::low:
-      return gearman_client_do_low_background(client, s.queue.c_str(), unique, wire.data(), wire.size(),
-                                              handle);
-    case Priority::high:
-      return gearman_client_do_high_background(client, s.queue.c_str(), unique, wire.data(), wire.size(),
-                                               handle);
-    case Priority::normal:
-      break;
-  }
-  return gearman_client_do_background(client, s.queue.c_str(), unique, wire.data(), wire.size(), handle);
 }
 
 }  // namespace
 
-// The result worker's function: a C callback that reaches the link's private accept_result().
-struct LinkAccess {
-  static void* on_result(gearman_job_st* job, void* context, size_t* result_size, gearman_return_t* ret) {
-    *result_size = 0;
-    *ret = GEARMAN_SUCCESS;  // a bad payload is dropped, not failed: failing makes libgearman report errors
-    const auto* data = static_cast<const char*>(gearman_job_workload(job));
-    const std::string_view workload(data ? data : "", data ? gearman_job_workload_size(job) : 0);
-    // check_gearman's probe of the result worker (result_thread.c answers it the same way).
-    if (workload == "check") {
-      constexpr std::string_view k_reply = "0:OK - result worker running (Vedette)";
-      auto* reply = static_cast<char*>(std::malloc(k_reply.size()));  // libgearman frees it
-      if (reply == nullptr) return nullptr;
-      std::memcpy(reply, k_reply.data(), k_reply.size());
-      *result_size = k_reply.size();
-      return reply;
-    }
-    static_cast<GearmanLink*>(context)->accept_result(workload);
-    return nullptr;
-  }
-};
-
-GearmanLink::GearmanLink(LinkOptions options) : options_(std::move(options)) {
+GearmanLink::GearmanLink(LinkOptions options)
+    : options_(std::move(options)),
+      results_session_(options_.servers, {options_.result_queue}, "", options_.io_timeout,
+                       options_.retry_interval) {
   submit_thread_ = std::thread([this] { submit_loop(); });
   if (!options_.result_queue.empty()) result_thread_ = std::thread([this] { result_loop(); });
 }
@@ -142,7 +75,7 @@ LinkStats GearmanLink::stats() const {
   s.results = result_count_.load(std::memory_order_relaxed);
   s.bad_results = bad_results_.load(std::memory_order_relaxed);
   s.submit_connected = submit_connected_.load(std::memory_order_relaxed);
-  s.results_connected = results_connected_.load(std::memory_order_relaxed);
+  s.results_connected = results_session_.connected();
   std::lock_guard lock(mutex_);
   s.queued_jobs = jobs_.size() + in_flight_;
   return s;
@@ -152,20 +85,13 @@ void GearmanLink::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
-    // Wakes gearman_worker_work() at once: it polls this pipe beside its connections.
-    if (worker_wake_write_fd_ >= 0)
-      gearman_kill(gearman_id_t{worker_wake_read_fd_, worker_wake_write_fd_}, GEARMAN_INTERRUPT);
   }
+  results_session_.stop();
   jobs_cv_.notify_all();
   room_cv_.notify_all();
   stop_cv_.notify_all();
   if (submit_thread_.joinable()) submit_thread_.join();
   if (result_thread_.joinable()) result_thread_.join();
-}
-
-bool GearmanLink::is_stopping() const {
-  std::lock_guard lock(mutex_);
-  return stopping_;
 }
 
 bool GearmanLink::wait_before_retry() {
@@ -226,9 +152,9 @@ void GearmanLink::submit_loop() {
         refused.push_back(std::move(s));
         continue;
       }
-      if (!client) client = make_client(options_);
-      const gearman_return_t rc =
-          client ? send_background(client.get(), s, *wire) : GEARMAN_MEMORY_ALLOCATION_FAILURE;
+      if (!client) client = make_client(options_.servers, options_.io_timeout);
+      const gearman_return_t rc = client ? send_background(client.get(), s.queue, s.unique, s.priority, *wire)
+                                         : GEARMAN_MEMORY_ALLOCATION_FAILURE;
       if (gearman_success(rc)) {
         sent_.fetch_add(1, std::memory_order_relaxed);
         continue;
@@ -277,88 +203,30 @@ void GearmanLink::submit_loop() {
 void GearmanLink::result_loop() {
   loop::set_current_thread_name("gearman-results");
   const std::string servers = describe(options_.servers);
-  gearman_worker_st* worker = nullptr;
-  bool down = false;  // an outage was reported and has not ended
-
-  const auto destroy = [&] {
-    if (worker == nullptr) return;
-    {
-      std::lock_guard lock(mutex_);
-      worker_wake_read_fd_ = -1;
-      worker_wake_write_fd_ = -1;
-    }
-    gearman_worker_free(worker);
-    worker = nullptr;
-    results_connected_.store(false, std::memory_order_relaxed);
+  SessionHooks hooks;
+  hooks.on_job = [this](std::string_view, std::string_view workload) -> std::string {
+    // check_gearman's probe of the result worker (result_thread.c answers it the same way).
+    if (workload == "check") return "0:OK - result worker running (Vedette)";
+    accept_result(workload);
+    return {};
   };
-  const auto fail = [&](std::string error) {
-    destroy();
-    if (!down) {
-      down = true;
-      report(LinkEventKind::results_down,
-             fmt::format("gearman: cannot read results from queue '{}' on gearmand {}: {}; retrying",
-                         options_.result_queue, servers, error));
-    }
-    return wait_before_retry();
+  hooks.on_down = [&](const std::string& error) {
+    report(LinkEventKind::results_down,
+           fmt::format("gearman: cannot read results from queue '{}' on gearmand {}: {}; retrying",
+                       options_.result_queue, servers, error));
   };
-
-  while (true) {
-    if (worker == nullptr) {
-      worker = gearman_worker_create(nullptr);
-      if (worker == nullptr) {
-        if (!fail("cannot create a gearman worker")) break;
-        continue;
-      }
-      bool ok = true;
-      for (const Server& s : options_.servers)
-        ok = ok && gearman_success(gearman_worker_add_server(worker, s.host.c_str(), s.port));
-      gearman_worker_set_timeout(worker, timeout_ms(options_.io_timeout));
-      ok = ok && gearman_success(gearman_worker_add_function(worker, options_.result_queue.c_str(), 0,
-                                                             &LinkAccess::on_result, this));
-      {
-        std::lock_guard lock(mutex_);
-        if (stopping_) break;
-        const gearman_id_t id = gearman_worker_id(worker);
-        worker_wake_read_fd_ = id.read_fd;
-        worker_wake_write_fd_ = id.write_fd;
-      }
-      // An echo proves the connection before we call it up; registering happens on the first work().
-      if (!ok || gearman_failed(gearman_worker_echo(worker, "ping", 4))) {
-        if (!fail(gearman_worker_error(worker) ? gearman_worker_error(worker) : "no connection")) break;
-        continue;
-      }
-      results_connected_.store(true, std::memory_order_relaxed);
-      if (down) {
-        down = false;
-        report(LinkEventKind::results_up,
-               fmt::format("gearman: reading results from queue '{}' on gearmand {} again",
-                           options_.result_queue, servers));
-      }
-    }
-    {
-      std::unique_lock lock(mutex_);
-      room_cv_.wait(lock, [this] { return stopping_ || results_.size() < options_.max_queued_results; });
-      if (stopping_) break;
-    }
-    const gearman_return_t rc = gearman_worker_work(worker);
-    switch (rc) {
-      case GEARMAN_SUCCESS:
-      case GEARMAN_TIMEOUT:  // idle for io_timeout: just ask again
-      case GEARMAN_IO_WAIT:
-      case GEARMAN_NO_JOBS:
-        continue;
-      case GEARMAN_SHUTDOWN:
-      case GEARMAN_SHUTDOWN_GRACEFUL:
-        if (is_stopping()) break;
-        destroy();  // nobody else writes the pipe; start afresh rather than spin on it
-        continue;
-      default:
-        if (!fail(gearman_worker_error(worker) ? gearman_worker_error(worker) : gearman_strerror(rc))) break;
-        continue;
-    }
-    break;
-  }
-  destroy();
+  hooks.on_up = [&] {
+    report(LinkEventKind::results_up,
+           fmt::format("gearman: reading results from queue '{}' on gearmand {} again", options_.result_queue,
+                       servers));
+  };
+  // When max_queued_results wait undrained, no more jobs are taken: gearmand keeps them.
+  hooks.wait_for_room = [this] {
+    std::unique_lock lock(mutex_);
+    room_cv_.wait(lock, [this] { return stopping_ || results_.size() < options_.max_queued_results; });
+    return !stopping_;
+  };
+  results_session_.run(hooks);
 }
 
 void GearmanLink::accept_result(std::string_view workload) {

@@ -11,6 +11,7 @@
 //   link.drain(results, unsent);  // results: apply; unsent: run locally or report UNKNOWN
 #pragma once
 
+#include "gearman/connection.hpp"
 #include "gearman/payload.hpp"
 #include "gearman/routing.hpp"
 #include "gearman/transport.hpp"
@@ -118,7 +119,6 @@ class GearmanLink {
   void stop();
 
  private:
-  friend struct LinkAccess;  // the libgearman callback, in client.cpp
   struct Pending {
     Submission submission;
     std::chrono::steady_clock::time_point queued_at;
@@ -132,7 +132,6 @@ class GearmanLink {
   // Sleeps retry_interval; false when stop() came first.
   bool wait_before_retry();
   void report(LinkEventKind kind, std::string message) const;
-  [[nodiscard]] bool is_stopping() const;
 
   const LinkOptions options_;
   loop::Wakeup wakeup_;
@@ -140,7 +139,7 @@ class GearmanLink {
   mutable std::mutex mutex_;
   std::condition_variable jobs_cv_;  // submit thread: a job arrived, or stop
   std::condition_variable room_cv_;  // result thread: the core drained, or stop
-  // Both threads between reconnect attempts: only stop. (Sharing jobs_cv_ would let notify_one in
+  // The submit thread between reconnect attempts: only stop. (Sharing jobs_cv_ would let notify_one in
   // submit() wake the wrong thread and strand a job.)
   std::condition_variable stop_cv_;
   std::deque<Pending> jobs_;             // guarded by mutex_
@@ -148,10 +147,6 @@ class GearmanLink {
   std::vector<IncomingResult> results_;  // guarded by mutex_
   std::vector<Submission> unsent_;       // guarded by mutex_
   bool stopping_ = false;                // guarded by mutex_
-  // libgearman's shutdown pipe of the live result worker (gearman_worker_id); -1 when there is none.
-  // Guarded by mutex_, so stop() never writes to a pipe the result thread has closed.
-  int worker_wake_read_fd_ = -1;
-  int worker_wake_write_fd_ = -1;
 
   std::atomic<std::uint64_t> sent_{0};
   std::atomic<std::uint64_t> send_failures_{0};
@@ -159,12 +154,12 @@ class GearmanLink {
   std::atomic<std::uint64_t> result_count_{0};
   std::atomic<std::uint64_t> bad_results_{0};
   std::atomic<bool> submit_connected_{true};
-  std::atomic<bool> results_connected_{false};
 
   // Result thread only.
   std::chrono::steady_clock::time_point last_bad_report_{};
   std::uint64_t bad_since_report_ = 0;
 
+  WorkerSession results_session_;  // the result thread's gearman worker
   std::thread submit_thread_;
   std::thread result_thread_;
 };

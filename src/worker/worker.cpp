@@ -12,30 +12,6 @@
 namespace vedette::worker {
 namespace {
 
-std::int64_t wall_now_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-int timeout_ms(std::chrono::milliseconds t) {
-  return static_cast<int>(std::clamp<std::int64_t>(t.count(), 1, 3'600'000));
-}
-
-std::string describe(const std::vector<gearman::Server>& servers) {
-  std::string out;
-  for (const gearman::Server& s : servers) {
-    if (!out.empty()) out += ',';
-    out += fmt::format("{}:{}", s.host, s.port);
-  }
-  return out;
-}
-
-struct ClientFree {
-  void operator()(gearman_client_st* c) const { gearman_client_free(c); }
-};
-using Client = std::unique_ptr<gearman_client_st, ClientFree>;
-
 exec::ExecutorOptions executor_options(const WorkerOptions& o) {
   exec::ExecutorOptions e;
   e.threads = std::max(1u, o.executor_threads);
@@ -44,20 +20,11 @@ exec::ExecutorOptions executor_options(const WorkerOptions& o) {
 
 }  // namespace
 
-struct WorkerAccess {
-  static void* on_job(gearman_job_st* job, void* context, size_t* result_size, gearman_return_t* ret) {
-    *result_size = 0;
-    *ret = GEARMAN_SUCCESS;  // background jobs: nobody reads a failure, and it would make libgearman complain
-    const auto* data = static_cast<const char*>(gearman_job_workload(job));
-    const std::string_view workload(data ? data : "", data ? gearman_job_workload_size(job) : 0);
-    const char* queue = gearman_job_function_name(job);
-    static_cast<Worker*>(context)->take_job(queue ? queue : "", workload);
-    return nullptr;
-  }
-};
-
 Worker::Worker(WorkerOptions options)
-    : options_(std::move(options)), executor_(finished_, executor_options(options_)) {
+    : options_(std::move(options)),
+      executor_(finished_, executor_options(options_)),
+      session_(options_.servers, options_.queues, options_.settings.identifier, options_.io_timeout,
+               options_.retry_interval) {
   jobs_thread_ = std::thread([this] { jobs_loop(); });
   send_thread_ = std::thread([this] { send_loop(); });
 }
@@ -70,9 +37,8 @@ void Worker::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
-    if (worker_wake_write_fd_ >= 0)
-      gearman_kill(gearman_id_t{worker_wake_read_fd_, worker_wake_write_fd_}, GEARMAN_INTERRUPT);
   }
+  session_.stop();
   room_cv_.notify_all();
   stop_cv_.notify_all();
   // Order: no new jobs first, then the plugins, then the thread that would send their results.
@@ -104,88 +70,22 @@ bool Worker::wait_before_retry() {
 
 void Worker::jobs_loop() {
   loop::set_current_thread_name("gearman-jobs");
-  const std::string servers = describe(options_.servers);
-  gearman_worker_st* worker = nullptr;
-  bool down = false;
-
-  const auto destroy = [&] {
-    if (worker == nullptr) return;
-    {
-      std::lock_guard lock(mutex_);
-      worker_wake_read_fd_ = -1;
-      worker_wake_write_fd_ = -1;
-    }
-    gearman_worker_free(worker);
-    worker = nullptr;
+  const std::string servers = gearman::describe(options_.servers);
+  gearman::SessionHooks hooks;
+  hooks.on_job = [this](std::string_view queue, std::string_view workload) {
+    take_job(queue, workload);
+    return std::string();
   };
-  const auto fail = [&](std::string error) {
-    destroy();
-    if (!down) {
-      down = true;
-      log(fmt::format("gearman: cannot take jobs from gearmand {}: {}; retrying", servers, error));
-    }
-    return wait_before_retry();
+  hooks.on_down = [&](const std::string& error) {
+    log(fmt::format("gearman: cannot take jobs from gearmand {}: {}; retrying", servers, error));
   };
-
-  while (true) {
-    if (worker == nullptr) {
-      worker = gearman_worker_create(nullptr);
-      if (worker == nullptr) {
-        if (!fail("cannot create a gearman worker")) break;
-        continue;
-      }
-      bool ok = true;
-      for (const gearman::Server& s : options_.servers)
-        ok = ok && gearman_success(gearman_worker_add_server(worker, s.host.c_str(), s.port));
-      gearman_worker_set_timeout(worker, timeout_ms(options_.io_timeout));
-      if (!options_.settings.identifier.empty())
-        (void)gearman_worker_set_identifier(worker, options_.settings.identifier.c_str(),
-                                            options_.settings.identifier.size());
-      for (const std::string& q : options_.queues)
-        ok = ok &&
-             gearman_success(gearman_worker_add_function(worker, q.c_str(), 0, &WorkerAccess::on_job, this));
-      {
-        std::lock_guard lock(mutex_);
-        if (stopping_) break;
-        const gearman_id_t id = gearman_worker_id(worker);
-        worker_wake_read_fd_ = id.read_fd;
-        worker_wake_write_fd_ = id.write_fd;
-      }
-      if (!ok || gearman_failed(gearman_worker_echo(worker, "ping", 4))) {
-        if (!fail(gearman_worker_error(worker) ? gearman_worker_error(worker) : "no connection")) break;
-        continue;
-      }
-      if (down) {
-        down = false;
-        log(fmt::format("gearman: taking jobs from gearmand {} again", servers));
-      }
-    }
-    {
-      std::unique_lock lock(mutex_);
-      room_cv_.wait(lock, [this] { return stopping_ || running_.size() < std::max(1u, options_.max_jobs); });
-      if (stopping_) break;
-    }
-    const gearman_return_t rc = gearman_worker_work(worker);
-    switch (rc) {
-      case GEARMAN_SUCCESS:
-      case GEARMAN_TIMEOUT:
-      case GEARMAN_IO_WAIT:
-      case GEARMAN_NO_JOBS:
-        continue;
-      case GEARMAN_SHUTDOWN:
-      case GEARMAN_SHUTDOWN_GRACEFUL: {
-        std::lock_guard lock(mutex_);
-        if (stopping_) break;
-      }
-        destroy();
-        continue;
-      default:
-        if (!fail(gearman_worker_error(worker) ? gearman_worker_error(worker) : gearman_strerror(rc))) break;
-        continue;
-    }
-    break;
-  }
-  destroy();
+  hooks.on_up = [&] { log(fmt::format("gearman: taking jobs from gearmand {} again", servers)); };
+  hooks.wait_for_room = [this] {
+    std::unique_lock lock(mutex_);
+    room_cv_.wait(lock, [this] { return stopping_ || running_.size() < std::max(1u, options_.max_jobs); });
+    return !stopping_;
+  };
+  session_.run(hooks);
 }
 
 void Worker::take_job(std::string_view queue, std::string_view workload) {
@@ -197,7 +97,7 @@ void Worker::take_job(std::string_view queue, std::string_view workload) {
     log(fmt::format("gearman: dropped a job from queue '{}': {}", queue, job.error()));
     return;
   }
-  if (auto late = too_old_result(*job, wall_now_us(), options_.settings)) {
+  if (auto late = too_old_result(*job, gearman::wall_now_us(), options_.settings)) {
     too_old_.fetch_add(1, std::memory_order_relaxed);
     {
       std::lock_guard lock(mutex_);
@@ -230,8 +130,8 @@ void Worker::take_job(std::string_view queue, std::string_view workload) {
 
 void Worker::send_loop() {
   loop::set_current_thread_name("gearman-send");
-  const std::string servers = describe(options_.servers);
-  Client client;
+  const std::string servers = gearman::describe(options_.servers);
+  gearman::Client client;
   bool down = false;
   // Blocks until gearmand took the result, retrying through an outage; false once stop() came.
   const auto send = [&](const gearman::Job& job, const gearman::Result& result) {
@@ -243,18 +143,10 @@ void Worker::send_loop() {
       return true;
     }
     while (true) {
-      if (!client) {
-        client.reset(gearman_client_create(nullptr));
-        if (client) {
-          for (const gearman::Server& s : options_.servers)
-            (void)gearman_client_add_server(client.get(), s.host.c_str(), s.port);
-          gearman_client_set_timeout(client.get(), timeout_ms(options_.io_timeout));
-        }
-      }
-      gearman_job_handle_t handle;
-      const gearman_return_t rc = client ? gearman_client_do_background(client.get(), queue.c_str(), nullptr,
-                                                                        wire->data(), wire->size(), handle)
-                                         : GEARMAN_MEMORY_ALLOCATION_FAILURE;
+      if (!client) client = gearman::make_client(options_.servers, options_.io_timeout);
+      const gearman_return_t rc =
+          client ? gearman::send_background(client.get(), queue, {}, gearman::Priority::normal, *wire)
+                 : GEARMAN_MEMORY_ALLOCATION_FAILURE;
       if (gearman_success(rc)) {
         results_sent_.fetch_add(1, std::memory_order_relaxed);
         if (down) {

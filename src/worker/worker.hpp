@@ -11,6 +11,7 @@
 
 #include "exec/executor.hpp"
 #include "exec/result_queue.hpp"
+#include "gearman/connection.hpp"
 #include "gearman/payload.hpp"
 #include "gearman/routing.hpp"
 #include "gearman/transport.hpp"
@@ -66,8 +67,6 @@ class Worker {
   [[nodiscard]] WorkerStats stats() const;
 
  private:
-  friend struct WorkerAccess;  // the libgearman callback, in worker.cpp
-
   void jobs_loop();
   void send_loop();
   void take_job(std::string_view queue, std::string_view workload);
@@ -86,14 +85,13 @@ class Worker {
   std::vector<std::pair<gearman::Job, gearman::Result>> ready_;  // sent without running; guarded
   std::uint32_t next_id_ = 1;                                    // guarded by mutex_
   bool stopping_ = false;                                        // guarded by mutex_
-  int worker_wake_read_fd_ = -1;                                 // libgearman's shutdown pipe; guarded
-  int worker_wake_write_fd_ = -1;
 
   std::atomic<std::uint64_t> jobs_{0};
   std::atomic<std::uint64_t> bad_jobs_{0};
   std::atomic<std::uint64_t> too_old_{0};
   std::atomic<std::uint64_t> results_sent_{0};
 
+  gearman::WorkerSession session_;  // the jobs thread's gearman worker
   std::thread jobs_thread_;
   std::thread send_thread_;
 };
