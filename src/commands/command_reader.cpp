@@ -369,6 +369,7 @@ std::optional<std::string> CommandReader::run_line(std::string_view line) {
   const config::MainConfig& main = core_.main_config();
   if (is_logged(cmd, main.log_external_commands, main.log_passive_checks))
     core_.log(external_command_log_text(cmd));
+  core_.count_external_command();
   dispatch(cmd);
   return std::nullopt;
 }

@@ -265,7 +265,10 @@ class Core::Impl final : public loop::TimerHandler,
     loop_.stop();
   }
 
-  void log(std::string_view text) override { log_.write(now_epoch(), text); }
+  void log(std::string_view text) override {
+    ++events_.log_messages;
+    log_.write(now_epoch(), text);
+  }
 
   void submit_passive_result(const PassiveResult& p) {
     const Instant at = now_instant();  // one clock read per result
@@ -342,6 +345,7 @@ class Core::Impl final : public loop::TimerHandler,
     };
     const Switch& s = k_switches[static_cast<std::size_t>(which)];
     bool& flag = cfg_.main.*s.flag;
+    ++events_.program_changes;
     if (flag == on) return;
     flag = on;
     if (s.hosts) retention_counters_.modified_host_attributes |= s.attribute;
@@ -561,6 +565,8 @@ class Core::Impl final : public loop::TimerHandler,
   void delay_notification(model::HostId h, Time when) {
     hosts_[model::index(h)].notification.next_notification = when;
   }
+
+  void count_external_command() { ++events_.commands; }
 
   void save_state() {
     if (main_.retain_state_information) publish_retention();
@@ -1291,6 +1297,9 @@ class Core::Impl final : public loop::TimerHandler,
     program.next_comment_id = comments_->next_comment_id();
     program.next_downtime_id = downtimes_->next_downtime_id();
     program.next_event_id = numbering_.next_event_id;
+    program.events = events_;
+    program.events.comment_changes = comments_->version();
+    program.events.downtime_changes = downtimes_->version();
     std::shared_ptr<const std::vector<state::Comment>> comments = comments_->snapshot();
     std::shared_ptr<const std::vector<state::Downtime>> downtimes = downtimes_->snapshot();
     if (status_retained_ == nullptr || !status_retained_->built_from(*model_, retention_carried_, comments,
@@ -1587,6 +1596,7 @@ class Core::Impl final : public loop::TimerHandler,
                          loop::WallTime scheduled, MonoTime start_at) {
     state_of(check).is_executing = true;
     ++running_;
+    ++events_.forks;
     exec::CheckJob job;
     job.id = check;
     job.generation = generation_[check] = ++last_generation_;
@@ -1862,6 +1872,7 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   void run_locally(SideCommand&& command) {
+    ++events_.forks;
     exec::CheckJob job;
     job.id = k_side_command_id;
     job.generation = ++last_generation_;
@@ -2019,9 +2030,12 @@ class Core::Impl final : public loop::TimerHandler,
     const double retry = state::retry_interval_of(cfg, st);
     const ServiceRules rules{state::max_check_attempts_of(cfg, st), cfg.is_volatile, retry != 0,
                              cfg.stalking_options};
+    const int state_before = st.current_state;
+    const StateType type_before = st.state_type;
     const ServiceEffects fx =
         apply_service_result(st, rules, {host, model_->hosts[model::index(cfg.host)].initial_state}, r,
                              settings_, now, numbering_);
+    count_check(true, st, state_before, type_before);
     if (fx.log_passive)
       log(fmt::format("PASSIVE SERVICE CHECK: {};{};{};{}", cfg.host_name, cfg.description, st.current_state,
                       st.plugin_output));
@@ -2075,7 +2089,10 @@ class Core::Impl final : public loop::TimerHandler,
                           !cfg.parents.empty(),
                           any_parent_up,
                           cfg.stalking_options};
+    const int state_before = st.current_state;
+    const StateType type_before = st.state_type;
     const HostEffects fx = apply_host_result(st, rules, r, settings_, now, numbering_);
+    count_check(false, st, state_before, type_before);
     // Naemon: at the start of handle_host_state.
     obsess_over(check_of(hid), now);
     perfdata_after_result(check_of(hid), now);
@@ -2113,6 +2130,12 @@ class Core::Impl final : public loop::TimerHandler,
       for (model::HostId c : cfg.children)
         if (hosts_[model::index(c)].current_state != k_host_unreachable) schedule_now(check_of(c));
     }
+  }
+
+  // Livestatus' counters: a result, and whether it changed the state or its type.
+  void count_check(bool service, const CheckState& st, int state_before, StateType type_before) {
+    ++(service ? events_.service_checks : events_.host_checks);
+    if (st.current_state != state_before || st.state_type != type_before) ++events_.state_changes;
   }
 
   // Naemon's log_service_event / log_host_event: a state change, a retry, or stalking.
@@ -2497,6 +2520,7 @@ class Core::Impl final : public loop::TimerHandler,
   MonoTime retention_due_{};
   loop::TimerId tick_timer_ = 0;
   loop::TimerId orphan_timer_ = 0;
+  io::EventCounts events_;  // what the core has done, for Livestatus (comment/downtime: the books' versions)
   // Distributed checks: nullptr unless the main config turns them on.
   std::unique_ptr<Distributor> distributor_;
   std::vector<std::string> distribution_notes_;  // option warnings and errors, logged at start
@@ -2630,6 +2654,9 @@ const model::Model& Core::model() const {
 }
 std::shared_ptr<const io::StatusSnapshot> Core::status_snapshot() {
   return impl_->status_snapshot();
+}
+void Core::count_external_command() {
+  impl_->count_external_command();
 }
 void Core::reopen_log() {
   impl_->reopen_log();

@@ -211,6 +211,8 @@ class Core {
 
   // A line in the main log, "[now] text".
   void log(std::string_view text);
+  // An external command is being carried out (counted for Livestatus' status table and WaitTrigger).
+  void count_external_command();
   // The run-time state as status.dat would show it now (built on the calling thread, the core's: a few ms
   // at 100k services). Livestatus answers from these.
   std::shared_ptr<const io::StatusSnapshot> status_snapshot();

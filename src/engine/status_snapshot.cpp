@@ -37,6 +37,7 @@ void fill_program(io::StatusProgram& p, const config::MainConfig& main, const Pr
   p.next_downtime_id = program.next_downtime_id;
   p.next_event_id = program.next_event_id;
   p.check_stats = program.check_stats;
+  p.events = program.events;
 }
 
 template <typename State>
@@ -59,6 +60,8 @@ void fill_state(io::StatusSnapshot& snap, io::StatusState& o, const State& s) {
   o.check_type = static_cast<std::uint8_t>(s.check_type);
   o.state_type = static_cast<std::uint8_t>(s.state_type);
   o.has_been_checked = s.has_been_checked;
+  o.is_executing = s.is_executing;
+  o.last_state = static_cast<std::uint8_t>(s.last_state);
   state::copy_attributes(o, s, snap.overrides);
 }
 

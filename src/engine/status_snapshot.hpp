@@ -35,6 +35,7 @@ struct ProgramStatus {
   unsigned long next_downtime_id = 1;
   unsigned long next_event_id = 1;
   std::array<std::array<int, 3>, static_cast<std::size_t>(io::CheckStat::count)> check_stats{};
+  io::EventCounts events;
   std::string_view version = VEDETTE_VERSION;  // info.version
 };
 

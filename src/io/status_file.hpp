@@ -51,6 +51,20 @@ enum class CheckStat : std::uint8_t {
   count
 };
 
+// What the core has done since it started, by kind. Livestatus' status counters and WaitTrigger read them
+// (a trigger fires when its count moves); status.dat has no place for them.
+struct EventCounts {
+  std::uint64_t service_checks = 0;    // results applied, active and passive
+  std::uint64_t host_checks = 0;       //
+  std::uint64_t state_changes = 0;     // a host or service changed its state or state type
+  std::uint64_t log_messages = 0;      // lines written to the log
+  std::uint64_t forks = 0;             // plugins and commands handed to the executor
+  std::uint64_t commands = 0;          // external commands carried out
+  std::uint64_t program_changes = 0;   // program-wide switches set
+  std::uint64_t comment_changes = 0;   // the comment book's version
+  std::uint64_t downtime_changes = 0;  // the downtime book's version
+};
+
 struct StatusProgram {
   std::int64_t created = 0;  // info.created: the time the snapshot was taken
   std::string version;       // info.version
@@ -82,6 +96,7 @@ struct StatusProgram {
   unsigned long next_event_id = 1;
   // Checks in the last 1, 5 and 15 minutes, indexed by CheckStat.
   std::array<std::array<int, 3>, static_cast<std::size_t>(CheckStat::count)> check_stats{};
+  EventCounts events;
 };
 
 // The run-time part of one hoststatus or servicestatus block; everything else in the block comes from the
@@ -113,6 +128,8 @@ struct StatusState {
   std::uint8_t check_type = 0;  // 0 active, 1 passive
   std::uint8_t state_type = 1;  // 0 soft, 1 hard
   bool has_been_checked = false;
+  bool is_executing = false;  // a check is out (Livestatus; status.dat does not show it)
+  std::uint8_t last_state = 0;
   state::NotificationState notification;
   state::EventIds events;
   state::FlapHistory flap;

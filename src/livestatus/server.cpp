@@ -571,14 +571,46 @@ class Server::Impl {
     return query->run(view, limits, body, error);
   }
 
-  // WaitObject/WaitCondition: a fresh snapshot until the condition holds or WaitTimeout passes. The core
-  // builds each one, so the polls back off (10 ms, doubling up to 500 ms) rather than spin.
+  // How many events of the trigger's kind the core has seen, by the view's snapshot.
+  static std::uint64_t trigger_count(const View& view, WaitTrigger trigger) {
+    const io::EventCounts& e = view.status->program.events;
+    switch (trigger) {
+      case WaitTrigger::check:
+        return e.service_checks + e.host_checks;
+      case WaitTrigger::state:
+        return e.state_changes;
+      case WaitTrigger::log:
+        return e.log_messages;
+      case WaitTrigger::downtime:
+        return e.downtime_changes;
+      case WaitTrigger::comment:
+        return e.comment_changes;
+      case WaitTrigger::command:
+        return e.commands;
+      case WaitTrigger::program:
+        return e.program_changes;
+      case WaitTrigger::all:
+        break;
+    }
+    return e.service_checks + e.host_checks + e.state_changes + e.log_messages + e.downtime_changes +
+           e.comment_changes + e.commands + e.program_changes;
+  }
+
+  // WaitObject/WaitCondition: a fresh snapshot until the condition holds or WaitTimeout passes. A WaitTrigger
+  // without a condition waits for the next event of its kind: until the core's count of them moves. The
+  // core builds each snapshot, so the polls back off (10 ms, doubling up to 500 ms) rather than spin.
   void wait_for(const Query& query, const Request& request, View& view,
                 std::shared_ptr<const Periods>& periods) {
     const bool bounded = request.wait_timeout.count() > 0;
     const SteadyClock::time_point deadline = SteadyClock::now() + request.wait_timeout;
+    const bool trigger_only = !query.has_wait_condition();
+    const std::uint64_t events_before = trigger_count(view, request.wait_trigger);
+    const auto done = [&] {
+      return trigger_only ? trigger_count(view, request.wait_trigger) != events_before
+                          : query.wait_condition_holds(view);
+    };
     std::chrono::milliseconds pause{10};
-    while (!query.wait_condition_holds(view) && !stopping_.load()) {
+    while (!done() && !stopping_.load()) {
       const SteadyClock::time_point now = SteadyClock::now();
       if (bounded && now >= deadline) return;
       std::this_thread::sleep_for(bounded ? std::min<SteadyClock::duration>(pause, deadline - now) : pause);

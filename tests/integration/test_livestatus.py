@@ -313,6 +313,54 @@ class Connections(unittest.TestCase):
         self.assertEqual(rows, "0\n")
         self.assertLess(time.monotonic() - began, 5)
 
+    def test_wait_trigger_alone_waits_for_the_next_event_of_its_kind(self):
+        v = start(self)
+        done = {}
+
+        def waiter(name, trigger):
+            done[name] = ls.query(v.path("live"), "GET status\nWaitTrigger: %s\nWaitTimeout: 20000\n"
+                                  "Columns: service_checks" % trigger)
+            done[name + "_at"] = time.monotonic()
+
+        threads = [threading.Thread(target=waiter, args=("check", "check")),
+                   threading.Thread(target=waiter, args=("comment", "comment"))]
+        for t in threads:
+            t.start()
+        time.sleep(1)
+        self.assertNotIn("check", done)  # nothing happened yet: still waiting
+        sent = time.monotonic()
+        result(v, "LOAD", 2, "overloaded")
+        threads[0].join(30)
+        self.assertGreaterEqual(done["check_at"], sent)
+        self.assertGreaterEqual(int(done["check"]), 1)
+        self.assertNotIn("comment", done)  # a check result is no comment
+        sent = time.monotonic()
+        self.assertEqual(ls.query(v.path("live"), "COMMAND [%d] ADD_SVC_COMMENT;web01;LOAD;1;admin;looking"
+                                  % int(time.time())), "")
+        threads[1].join(30)
+        self.assertGreaterEqual(done["comment_at"], sent)
+
+        # With a WaitTimeout and no event, the answer comes when the time is up.
+        began = time.monotonic()
+        ls.query(v.path("live"), "GET status\nWaitTrigger: downtime\nWaitTimeout: 300\nColumns: forks")
+        self.assertLess(time.monotonic() - began, 5)
+
+    def test_status_counts_what_the_core_did(self):
+        v = start(self)
+        before = json.loads(ls.query(v.path("live"), "GET status\nColumns: service_checks host_checks "
+                                     "log_messages\nOutputFormat: json"))[0]
+        result(v, "LOAD", 2, "overloaded")
+        result(v, "LOAD", 0, "fine")
+        rows = ls.query(v.path("live"), "GET services\nWaitObject: web01;LOAD\nWaitCondition: state = 0\n"
+                        "WaitTimeout: 10000\nColumns: last_state state is_executing\nFilter: description = LOAD")
+        self.assertEqual(rows, "2;0;0\n")
+        after = json.loads(ls.query(v.path("live"), "GET status\nColumns: service_checks host_checks "
+                                    "log_messages log_messages_rate\nOutputFormat: json"))[0]
+        self.assertEqual(after[0] - before[0], 2)
+        self.assertGreaterEqual(after[1], before[1])  # the problem may have the host checked on demand
+        self.assertGreater(after[2], before[2])  # the alerts and the commands were logged
+        self.assertGreater(after[3], 0)
+
 
 @unittest.skipUnless(shutil.which("perl"), "perl not installed")
 class MonitoringLivestatus(unittest.TestCase):

@@ -206,11 +206,6 @@ void last_update(const View& v, Row r, Cell& out) {
   const io::StatusState& st = state_of<K>(v, r);
   out.set_int(st.has_been_checked ? st.last_check : v.status->program.program_start);
 }
-// Not in the snapshot: Naemon's value for an object no check has touched yet.
-template <Kind K>
-void last_state(const View& v, Row r, Cell& out) {
-  out.set_int(config_of<K>(v, r).initial_state);
-}
 template <Kind K>
 void should_be_scheduled(const View& v, Row r, Cell& out) {
   const bool active = (state_of<K>(v, r).flags & state::flag_bit(state::Flag::active_checks)) != 0;

@@ -208,7 +208,7 @@ void add_host_columns(ColumnAdder& add) {
       "Type of acknowledgement (0: none, 1: normal, 2: stick)");
   add("check_type", T::integer, state_int<H, &StatusState::check_type>,
       "Type of check (0: active, 1: passive)");
-  add("last_state", T::integer, last_state<H>, "State before last state change");
+  add("last_state", T::integer, state_int<H, &StatusState::last_state>, "State before last state change");
   add("last_hard_state", T::integer, state_int<H, &StatusState::last_hard_state>, "Last hard state");
   add("current_attempt", T::integer, state_int<H, &StatusState::current_attempt>,
       "Number of the current check attempts");
@@ -255,7 +255,8 @@ void add_host_columns(ColumnAdder& add) {
   add("is_flapping", T::integer, is_flapping<H>, "Whether the host state is flapping (0/1)");
   add("scheduled_downtime_depth", T::integer, scheduled_downtime_depth<H>,
       "The number of downtimes this host is currently in");
-  add("is_executing", T::integer, zero, "is there a host check currently running... (0/1)");
+  add("is_executing", T::integer, state_int<H, &StatusState::is_executing>,
+      "is there a host check currently running... (0/1)");
   add("active_checks_enabled", T::integer, flag<H, Flag::active_checks>,
       "Whether active checks are enabled for the host (0/1)");
   add("check_options", T::integer, zero, "The current check option, forced, normal, freshness... (0-2)");

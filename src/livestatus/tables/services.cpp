@@ -208,7 +208,7 @@ void add_service_columns(ColumnAdder& add) {
       "The current state of the service (0: OK, 1: WARN, 2: CRITICAL, 3: UNKNOWN)");
   add("has_been_checked", T::integer, state_int<S, &StatusState::has_been_checked>,
       "Whether the service already has been checked (0/1)");
-  add("last_state", T::integer, last_state<S>, "The last state of the service");
+  add("last_state", T::integer, state_int<S, &StatusState::last_state>, "The last state of the service");
   add("last_hard_state", T::integer, state_int<S, &StatusState::last_hard_state>,
       "The last hard state of the service");
   add("state_type", T::integer, state_int<S, &StatusState::state_type>,
@@ -261,7 +261,8 @@ void add_service_columns(ColumnAdder& add) {
       "Whether notifications are enabled for the service (0/1)");
   add("process_performance_data", T::integer, flag<S, Flag::process_perf_data>,
       "Whether processing of performance data is enabled for the service (0/1)");
-  add("is_executing", T::integer, zero, "is there a service check currently running... (0/1)");
+  add("is_executing", T::integer, state_int<S, &StatusState::is_executing>,
+      "is there a service check currently running... (0/1)");
   add("active_checks_enabled", T::integer, flag<S, Flag::active_checks>,
       "Whether active checks are enabled for the service (0/1)");
   add("check_options", T::integer, zero, "The current check option, forced, normal, freshness... (0/1)");

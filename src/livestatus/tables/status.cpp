@@ -15,7 +15,6 @@ const io::StatusProgram& program(const View& v) {
   return v.status->program;
 }
 
-// Counters Vedette does not keep (NEB callbacks, forks, log messages, livechecks, checks since start).
 // The log lines the process keeps parsed for the log and statehist tables.
 void cached_log_messages(const View&, Row, Cell& out) {
   out.set_int(static_cast<std::int64_t>(LogCache::shared().stats().cached_lines));
@@ -41,6 +40,17 @@ template <std::atomic<std::uint64_t> Counters::*Field>
 void server_rate(const View& v, Row, Cell& out) {
   const std::int64_t seconds = std::max<std::int64_t>(1, v.now - program(v).program_start);
   out.set_float(static_cast<double>(counter(v, Field)) / static_cast<double>(seconds));
+}
+
+// What the core has done since it started (io::EventCounts), and the mean rate since then.
+template <std::uint64_t io::EventCounts::*Field>
+void event_count(const View& v, Row, Cell& out) {
+  out.set_int(static_cast<std::int64_t>(program(v).events.*Field));
+}
+template <std::uint64_t io::EventCounts::*Field>
+void event_rate(const View& v, Row, Cell& out) {
+  const std::int64_t seconds = std::max<std::int64_t>(1, v.now - program(v).program_start);
+  out.set_float(static_cast<double>(program(v).events.*Field) / static_cast<double>(seconds));
 }
 
 // Checks per second over the last minute, from the programstatus check statistics.
@@ -113,27 +123,33 @@ const Table& status_table() {
     add("connections_rate", T::floating, server_rate<&C::connections>,
         "The averaged number of new client connections to Livestatus per second");
     add.match(Match::none);
-    add("service_checks", T::integer, zero, "The number of completed service checks since program start");
+    add("service_checks", T::integer, event_count<&io::EventCounts::service_checks>,
+        "The number of completed service checks since program start");
     add.match(Match::none);
     add("service_checks_rate", T::floating,
         check_rate<CheckStat::active_scheduled_service, CheckStat::active_ondemand_service,
                    CheckStat::passive_service>,
         "The averaged number of service checks per second");
     add.match(Match::none);
-    add("host_checks", T::integer, zero, "The number of host checks since program start");
+    add("host_checks", T::integer, event_count<&io::EventCounts::host_checks>,
+        "The number of host checks since program start");
     add.match(Match::none);
     add("host_checks_rate", T::floating,
         check_rate<CheckStat::active_scheduled_host, CheckStat::active_ondemand_host,
                    CheckStat::passive_host>,
         "the averaged number of host checks per second");
     add.match(Match::none);
-    add("forks", T::integer, zero, "The number of process creations since program start");
+    add("forks", T::integer, event_count<&io::EventCounts::forks>,
+        "The number of process creations since program start");
     add.match(Match::none);
-    add("forks_rate", T::floating, zero_rate, "the averaged number of forks checks per second");
+    add("forks_rate", T::floating, event_rate<&io::EventCounts::forks>,
+        "the averaged number of forks checks per second");
     add.match(Match::none);
-    add("log_messages", T::integer, zero, "The number of new log messages since program start");
+    add("log_messages", T::integer, event_count<&io::EventCounts::log_messages>,
+        "The number of new log messages since program start");
     add.match(Match::none);
-    add("log_messages_rate", T::floating, zero_rate, "the averaged number of new log messages per second");
+    add("log_messages_rate", T::floating, event_rate<&io::EventCounts::log_messages>,
+        "the averaged number of new log messages per second");
     add.match(Match::none);
     add("livechecks", T::integer, zero, "The number of checks executed via livecheck");
     add.match(Match::none);
