@@ -64,7 +64,7 @@ int run_daemon(config::Configuration configuration, DaemonOptions options) {
   // Unusable gearman options stop the start, as a broken config does (warnings are logged by the core).
   if (gearman::OptionMessages messages;
       engine::distribution_options(configuration.main, messages) && !messages.errors.empty()) {
-    for (const std::string& e : messages.errors) fmt::print(stderr, "Error: {}\n", e);
+    for (const std::string& e : messages.errors) fmt::print(stderr, "Error: gearman: {}\n", e);
     return 1;
   }
   // As Naemon: objects.cache once the configuration is loaded, before the first check (and at each reload).

@@ -187,7 +187,7 @@ class Core::Impl final : public loop::TimerHandler,
         o && messages.errors.empty())
       distributor_ = std::make_unique<Distributor>(std::move(*o), *model_);
     distribution_notes_ = std::move(messages.warnings);
-    for (std::string& e : messages.errors) distribution_notes_.push_back("Error: " + e);
+    for (std::string& e : messages.errors) distribution_notes_.push_back("Error: gearman: " + e);
   }
 
   loop::Loop& loop() { return loop_; }
@@ -1614,7 +1614,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   void log_distribution_start() {
     for (const std::string& note : distribution_notes_)
-      log(note.starts_with("Error") ? note : "Warning: " + note);
+      log(note.starts_with("Error") ? note : "Warning: gearman: " + note);
     distribution_notes_.clear();
     if (distributor_ == nullptr) return;
     log(distributor_->describe());
@@ -1786,8 +1786,8 @@ class Core::Impl final : public loop::TimerHandler,
   void reconfigure_distribution(const std::vector<std::uint32_t>& new_of_old) {
     gearman::OptionMessages messages;
     std::optional<gearman::Options> options = distribution_options(main_, messages);
-    for (const std::string& w : messages.warnings) log("Warning: " + w);
-    for (const std::string& e : messages.errors) log("Error: " + e);
+    for (const std::string& w : messages.warnings) log("Warning: gearman: " + w);
+    for (const std::string& e : messages.errors) log("Error: gearman: " + e);
     if (!messages.errors.empty()) {
       if (distributor_ == nullptr) return;
       log("Error: gearman: the options are unusable; the running ones are kept");

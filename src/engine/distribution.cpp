@@ -65,11 +65,13 @@ std::optional<gearman::Options> distribution_options(const config::MainConfig& m
   for (const config::MainConfig::BrokerModule& module : main.broker_modules) {
     if (!is_mod_gearman_module(module.path)) continue;
     configured = true;
-    gearman::parse_option_args(options, module.args, messages);
+    gearman::parse_option_args(options, module.args, messages,
+                               fmt::format("{}:{}: broker_module", main.main_config_file, module.at.line));
   }
   if (!main.gearman_options.empty()) {
     configured = true;
-    gearman::parse_option_args(options, main.gearman_options, messages);
+    gearman::parse_option_args(options, main.gearman_options, messages,
+                               fmt::format("{}: gearman_options", main.main_config_file));
   }
   if (!configured) return std::nullopt;
   gearman::finish_options(options, messages, gearman::Side::core);

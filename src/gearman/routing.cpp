@@ -335,12 +335,13 @@ void parse_option_text(Options& options, std::string_view text, std::string_view
   }
 }
 
-void parse_option_args(Options& options, std::string_view args, OptionMessages& messages) {
+void parse_option_args(Options& options, std::string_view args, OptionMessages& messages,
+                       std::string_view origin) {
   while (!args.empty()) {
     const std::size_t space = args.find(' ');
     const std::string_view item = args.substr(0, space);
     args.remove_prefix(space == std::string_view::npos ? args.size() : space + 1);
-    if (!trim(item).empty()) apply_option(options, item, "module arguments", messages, 0);
+    if (!trim(item).empty()) apply_option(options, item, origin, messages, 0);
   }
 }
 

@@ -89,8 +89,10 @@ void apply_option(Options& options, std::string_view line, std::string_view orig
 // read_config_file), blank lines ignored.
 void parse_option_text(Options& options, std::string_view text, std::string_view origin,
                        OptionMessages& messages, int depth = 0);
-// The NEB module's argument string: options separated by spaces (values cannot hold one).
-void parse_option_args(Options& options, std::string_view args, OptionMessages& messages);
+// The NEB module's argument string: options separated by spaces (values cannot hold one). `origin` starts
+// each message: where the string was written.
+void parse_option_args(Options& options, std::string_view args, OptionMessages& messages,
+                       std::string_view origin = "module arguments");
 // A file or a directory, as config= does. False (and an error) when it cannot be read.
 bool parse_option_file(Options& options, const std::string& path, OptionMessages& messages, int depth = 0);
 // Whose options: the core's (the NEB module's verify_options) or a worker's (worker.c verify_options).

@@ -100,7 +100,8 @@ struct StatusProgram {
 };
 
 // The run-time part of one hoststatus or servicestatus block; everything else in the block comes from the
-// model. Kept small (136 bytes) because the core thread copies one per object per dump.
+// model. Kept small (288 bytes, most of it the notification and flap state) because the core thread copies
+// one per object per dump.
 struct StatusState {
   std::int64_t last_check = 0;
   std::int64_t next_check = 0;
