@@ -3,6 +3,7 @@
 #include "app/daemon.hpp"
 #include "app/verify_report.hpp"
 #include "config/loader.hpp"
+#include "engine/distribution.hpp"
 
 #include <fmt/format.h>
 
@@ -82,6 +83,13 @@ int run_cli(int argc, char** argv) {
   config::SourceFiles files;
   config::Diagnostics diags;
   config::Configuration cfg = config::load_configuration(config_path, files, diags);
+  // The options of Mod-Gearman's module line are part of the configuration: -v reports them, and unusable
+  // ones stop the start like any other error (warnings are logged again by the core when it starts).
+  if (gearman::OptionMessages messages; engine::distribution_options(cfg.main, messages)) {
+    for (const std::string& e : messages.errors) diags.error("gearman: " + e);
+    if (verify)
+      for (const std::string& w : messages.warnings) diags.warning("gearman: " + w);
+  }
   if (verify) return print_verify_report(cfg, diags, stdout);
 
   // A configuration with errors is refused with the same report -v prints, as Naemon refuses to start.

@@ -5,7 +5,6 @@
 #include "app/privileges.hpp"
 #include "commands/command_reader.hpp"
 #include "engine/core.hpp"
-#include "engine/distribution.hpp"
 #include "engine/reload.hpp"
 #include "loop/signals.hpp"
 #include "loop/thread_name.hpp"
@@ -61,12 +60,6 @@ int run_daemon(config::Configuration configuration, DaemonOptions options) {
     core_options.on_stopped = [&daemon] { daemon->release(); };
   }
   const bool read_commands = configuration.main.check_external_commands;
-  // Unusable gearman options stop the start, as a broken config does (warnings are logged by the core).
-  if (gearman::OptionMessages messages;
-      engine::distribution_options(configuration.main, messages) && !messages.errors.empty()) {
-    for (const std::string& e : messages.errors) fmt::print(stderr, "Error: gearman: {}\n", e);
-    return 1;
-  }
   // As Naemon: objects.cache once the configuration is loaded, before the first check (and at each reload).
   // A failure is logged and the daemon runs on (the CGIs then read an old or no file).
   const std::string cache_error = engine::write_object_cache(configuration, std::time(nullptr));

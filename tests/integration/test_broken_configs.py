@@ -42,6 +42,8 @@ EXPECTED = {
         "Error: The host 'a' is part of a circular parent/child chain! (config file '{obj}', starting on line 1)"],
     "unknown_hostgroup_member": [
         "Error: Could not find any host matching 'web99' (config file '{obj}', starting on line 6)"],
+    "bad_gearman_option": [
+        "Error: gearman: {main}:3: broker_module: server: bad port in '127.0.0.1:47x9'"],
 }
 
 
@@ -86,6 +88,9 @@ class TestBrokenConfigs(unittest.TestCase):
 
     def test_unknown_hostgroup_member(self):
         self.check("unknown_hostgroup_member")
+
+    def test_bad_gearman_option(self):
+        self.check("bad_gearman_option")
 
     def test_errors_of_all_files_in_one_run(self):
         """Two broken object files named by one main config: both problems are reported."""
