@@ -242,6 +242,9 @@ class Core::Impl final : public loop::TimerHandler,
     publish_status();
     log_.flush();
     if (options_.on_started) options_.on_started();
+    // What start-up queued is handed over, and the tick armed, before the first poll: that poll may
+    // otherwise sleep until the first timer, which can be a minute away.
+    before_poll();
     loop_.run();
     shutdown();
     if (options_.on_stopped) options_.on_stopped();
@@ -1322,10 +1325,13 @@ class Core::Impl final : public loop::TimerHandler,
   // the due ones as one batch, keep a tick while checks are out, then hand the log lines over.
   void before_poll() override {
     drain_results();
+    if (distributor_ != nullptr && distributor_->has_results()) drain_remote();
     if (!due_.empty()) run_due_checks();
     if (!jobs_.empty()) executor_.submit_batch(jobs_);
     jobs_.clear();
-    if ((running_ > 0 || autosave_pending_) && !loop_.is_armed(tick_timer_))
+    // Results from gearman are polled too; passive ones (send_gearman) come without a check out, so with
+    // distribution on the tick never stops.
+    if ((running_ > 0 || distributor_ != nullptr || autosave_pending_) && !loop_.is_armed(tick_timer_))
       loop_.arm_timer(tick_timer_, loop_.now() + k_result_period);
     if (autosave_pending_ || retention_errors_.pending.load(std::memory_order_relaxed)) report_retention();
     if (host_perfdata_) host_perfdata_->flush();
@@ -1584,7 +1590,7 @@ class Core::Impl final : public loop::TimerHandler,
       const gearman::Work work =
           kind == exec::CheckKind::host ? gearman::Work::host_check : gearman::Work::service_check;
       if (const std::string* queue = distributor_->queue(work, check)) {
-        send_check(check, *queue, work, timeout_s, scheduled, forced);
+        send_check(check, *queue, work, timeout_s, scheduled, start_at, forced);
         return;
       }
     }
@@ -1624,12 +1630,15 @@ class Core::Impl final : public loop::TimerHandler,
   // Mod-Gearman's job for a check (handle_host_check / handle_svc_check); the check counts as executing
   // until its result or its deadline. The expanded command is in expanded_.
   void send_check(std::uint32_t check, const std::string& queue, gearman::Work work, int timeout_s,
-                  loop::WallTime scheduled, bool forced) {
+                  loop::WallTime scheduled, MonoTime start_at, bool forced) {
     const gearman::Options& options = distributor_->options();
     const bool service = is_service(check);
     gearman::Submission s;
     s.queue = queue;
     s.priority = gearman::priority_for(work, forced);
+    // Held by the link until due, as the executor holds a local check (steady_clock is the loop's clock).
+    s.not_before = std::chrono::steady_clock::time_point(
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(start_at.time_since_epoch()));
     s.job.type = service ? gearman::JobType::service : gearman::JobType::host;
     s.job.result_queue = options.result_queue;
     s.job.target_queue = queue;
@@ -1650,7 +1659,7 @@ class Core::Impl final : public loop::TimerHandler,
     state_of(check).is_executing = true;
     const Duration grace =
         std::chrono::seconds(s.job.timeout_s + std::max(1, main_.check_result_reaper_frequency));
-    distributor_->expect(check, generation, loop_.now() + grace);
+    distributor_->expect(check, generation, std::max(start_at, loop_.now()) + grace);
     if (!loop_.is_armed(orphan_timer_)) arm_orphan_timer();
   }
 

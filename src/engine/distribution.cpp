@@ -39,6 +39,7 @@ gearman::LinkOptions link_options(const gearman::Options& o) {
   out.codec =
       o.encryption ? gearman::Codec::encrypted(o.key, o.accept_clear_results) : gearman::Codec::clear();
   out.result_queue = o.result_workers > 0 ? o.result_queue : std::string();
+  out.poll_results = true;
   out.io_timeout = std::chrono::milliseconds(std::max(100, o.gearman_connection_timeout_ms));
   return out;
 }

@@ -57,6 +57,7 @@ void GearmanLink::drain(std::vector<IncomingResult>& results, std::vector<Submis
   unsent.clear();
   // Disarm before taking, as exec::ResultQueue: a push after the swap signals again.
   wakeup_.drain();
+  results_pending_.store(false, std::memory_order_relaxed);
   bool had_full_queue = false;
   {
     std::lock_guard lock(mutex_);
@@ -99,8 +100,9 @@ bool GearmanLink::wait_before_retry() {
   return !stop_cv_.wait_for(lock, options_.retry_interval, [this] { return stopping_; });
 }
 
-void GearmanLink::report(LinkEventKind kind, std::string message) const {
+void GearmanLink::report(LinkEventKind kind, std::string message) {
   if (options_.on_event) options_.on_event(LinkEvent{kind, std::move(message)});
+  wakeup_.signal();  // the owner learns of it without waiting for other activity
 }
 
 void GearmanLink::give_up_old_jobs() {
@@ -131,13 +133,18 @@ void GearmanLink::submit_loop() {
     {
       std::unique_lock lock(mutex_);
       jobs_cv_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      // A job handed over ahead of its time waits for it. Jobs come in the order they fall due, so the
+      // first one's time is the next to wait for.
+      while (!stopping_ && !jobs_.empty() &&
+             jobs_.front().submission.not_before > std::chrono::steady_clock::now())
+        jobs_cv_.wait_until(lock, jobs_.front().submission.not_before);
       if (stopping_) return;
-      const std::size_t n = std::min(jobs_.size(), k_send_batch);
-      for (std::size_t i = 0; i < n; ++i) {
+      const auto now = std::chrono::steady_clock::now();
+      while (batch.size() < k_send_batch && !jobs_.empty() && jobs_.front().submission.not_before <= now) {
         batch.push_back(std::move(jobs_.front()));
         jobs_.pop_front();
       }
-      in_flight_ = n;
+      in_flight_ = batch.size();
     }
 
     std::size_t done = 0;
@@ -241,7 +248,11 @@ void GearmanLink::accept_result(std::string_view workload) {
     // Counted before drain() can see it, so stats() never lags what the core has.
     result_count_.fetch_add(1, std::memory_order_relaxed);
   }
-  wakeup_.signal();  // writes only when not already armed: once per batch
+  if (options_.poll_results) {
+    results_pending_.store(true, std::memory_order_release);
+  } else {
+    wakeup_.signal();  // writes only when not already armed: once per batch
+  }
 }
 
 void GearmanLink::note_bad_result(std::string reason) {

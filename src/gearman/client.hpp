@@ -44,6 +44,9 @@ struct Submission {
   Priority priority = Priority::normal;
   Job job;
   std::uint64_t tag = 0;
+  // Not sent before this time (the core hands checks over a little before they are due); the epoch:
+  // at once.
+  std::chrono::steady_clock::time_point not_before{};
 };
 
 struct IncomingResult {
@@ -78,6 +81,10 @@ struct LinkOptions {
   // During an outage, a job queued this long comes back through drain() instead of waiting on; 0 keeps
   // every job until gearmand returns.
   std::chrono::milliseconds give_up_after{30000};
+  // Results set a flag that has_results() reads instead of making fd() readable: for an owner that looks
+  // on every loop iteration anyway, as the core does with exec::ResultQueue (a wakeup per result doubled
+  // the core's CPU per check). Unsent jobs and events still make fd() readable.
+  bool poll_results = false;
   // Called on the link's threads; must be thread-safe and quick (queue a log line, say).
   std::function<void(const LinkEvent&)> on_event;
 };
@@ -106,8 +113,10 @@ class GearmanLink {
   [[nodiscard]] bool submit(Submission& submission);
   [[nodiscard]] bool submit(Submission&& submission) { return submit(submission); }
 
-  // Readable when results or unsent jobs wait (an eventfd, one write per batch).
+  // Readable when results or unsent jobs wait, or an event was reported (an eventfd, one write per batch).
   [[nodiscard]] int fd() const { return wakeup_.fd(); }
+  // poll_results: whether drain() would find results (one atomic load).
+  [[nodiscard]] bool has_results() const { return results_pending_.load(std::memory_order_acquire); }
   // One thread (the core's). Replaces both vectors with everything waiting, oldest first.
   void drain(std::vector<IncomingResult>& results, std::vector<Submission>& unsent);
 
@@ -131,7 +140,7 @@ class GearmanLink {
   void give_up_old_jobs();
   // Sleeps retry_interval; false when stop() came first.
   bool wait_before_retry();
-  void report(LinkEventKind kind, std::string message) const;
+  void report(LinkEventKind kind, std::string message);
 
   const LinkOptions options_;
   loop::Wakeup wakeup_;
@@ -148,6 +157,7 @@ class GearmanLink {
   std::vector<Submission> unsent_;       // guarded by mutex_
   bool stopping_ = false;                // guarded by mutex_
 
+  std::atomic<bool> results_pending_{false};  // poll_results: results wait
   std::atomic<std::uint64_t> sent_{0};
   std::atomic<std::uint64_t> send_failures_{0};
   std::atomic<std::uint64_t> unsent_count_{0};

@@ -269,6 +269,20 @@ TEST_F(GearmanLinkTest, JobsGoOutAndResultsComeBack) {
   EXPECT_EQ(events_.count(LinkEventKind::results_down), 0u);
 }
 
+TEST_F(GearmanLinkTest, AJobHandedOverEarlyGoesOutWhenDue) {
+  GearmanLink link(link_options());
+  Submission s = service_submission("web01", "later", 1);
+  const auto due = Clock::now() + 400ms;
+  s.not_before = due;
+  ASSERT_TRUE(link.submit(std::move(s)));
+  ASSERT_TRUE(link.submit(service_submission("web01", "now", 2)));  // behind it: waits as well
+  TestWorker worker(server_->port(), {"service"});
+  const auto jobs = worker.take(2, 5s);
+  const auto arrived = Clock::now();
+  ASSERT_EQ(jobs.size(), 2u) << events_.text();
+  EXPECT_GE(arrived, due);
+}
+
 TEST_F(GearmanLinkTest, RecoversWhenGearmandRestarts) {
   const Codec codec = Codec::encrypted(k_key);
   LinkOptions options = link_options();
