@@ -21,7 +21,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -30,7 +29,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 PEERS = os.path.abspath(os.path.join(ROOT, "..", "shared", "bench", "peers"))
-CLK_TCK = os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import benchlib  # noqa: E402
+from benchlib import ask, connect, pct, thread_cpu_s  # noqa: E402
 QUERY_ROUNDS = 50
 
 TYPICAL = {
@@ -50,45 +51,6 @@ TYPICAL = {
 }
 
 
-def connect(path):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(path)
-    return s
-
-
-def recv_exactly(s, n):
-    parts, got = [], 0
-    while got < n:
-        b = s.recv(min(1 << 20, n - got))
-        if not b:
-            raise RuntimeError("connection closed")
-        parts.append(b)
-        got += len(b)
-    return b"".join(parts)
-
-
-def ask(s, request):
-    """One fixed16 request on a KeepAlive connection: (code, body bytes)."""
-    s.sendall((request + "\nKeepAlive: on\nResponseHeader: fixed16\n\n").encode())
-    header = recv_exactly(s, 16)
-    code, size = int(header[:3]), int(header[4:15])
-    return code, recv_exactly(s, size)
-
-
-def core_cpu_s(pid):
-    for tid in os.listdir("/proc/%d/task" % pid):
-        try:
-            with open("/proc/%d/task/%s/comm" % (pid, tid)) as f:
-                if f.read().strip() != "core":
-                    continue
-            with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / CLK_TCK
-        except OSError:
-            continue
-    return 0.0
-
-
 def latencies(path, since):
     s = connect(path)
     try:
@@ -100,16 +62,10 @@ def latencies(path, since):
     return sorted(row[0] for row in json.loads(body))
 
 
-def pct(values, p):
-    if not values:
-        return float("nan")
-    return values[min(len(values) - 1, int(p / 100.0 * len(values)))]
-
-
 def window_figures(path, pid, window, since):
-    cpu0 = core_cpu_s(pid)
+    cpu0 = thread_cpu_s(pid, "core")
     time.sleep(window)
-    cpu1 = core_cpu_s(pid)
+    cpu1 = thread_cpu_s(pid, "core")
     lat = latencies(path, since)
     return {"checks": len(lat), "latency_p50_ms": pct(lat, 50) * 1000, "latency_p99_ms": pct(lat, 99) * 1000,
             "latency_max_ms": (lat[-1] * 1000 if lat else float("nan")),
@@ -145,15 +101,7 @@ def main():
     proc = subprocess.Popen([os.path.abspath(args.bin), "--allow-root", cfg], cwd=args.workdir,
                             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                connect(live).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("vedette did not start")
-                time.sleep(0.1)
+        benchlib.wait_for_socket(live, proc, "vedette")
         time.sleep(args.warmup)
 
         result = {"services": args.hosts * args.services_per_host, "rate": args.rate, "window_s": args.window}

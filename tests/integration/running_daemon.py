@@ -90,19 +90,20 @@ define host {
 """
 
 
-def service(description, command, interval=1, attempts=1):
-    """A service on web01 running `command` (e.g. "check_state_file!disk.state" or "run!/path/plugin")."""
+def service(description, command, interval=1, attempts=1, host_name="web01", extra=""):
+    """A service on `host_name` running `command` (e.g. "check_state_file!disk.state" or "run!/path/plugin");
+    `extra`: more directive lines."""
     return """
 define service {
-  host_name web01
+  host_name %s
   service_description %s
   check_command %s
   max_check_attempts %d
   check_interval %d
   retry_interval 1
   contacts admin
-}
-""" % (description, command, attempts, interval)
+%s}
+""" % (host_name, description, command, attempts, interval, extra)
 
 
 class RunningVedette:
@@ -149,11 +150,7 @@ class RunningVedette:
         self.wait_for(r"LOG VERSION: 2\.0", count=started_before + 1)
 
     def log(self):
-        try:
-            with open(self.log_path, errors="replace") as f:
-                return f.read()
-        except FileNotFoundError:
-            return ""
+        return vedette_test.read_text(self.log_path)
 
     def wait_for(self, pattern, timeout=30, count=1):
         """Waits until `pattern` (a regex) matches `count` log lines; returns the matches."""

@@ -12,6 +12,7 @@ import time
 import unittest
 
 import status_dat
+import vedette_test
 from acknowledged_fixture import OBJECTS, RETENTION, times
 from running_daemon import RunningVedette
 
@@ -148,14 +149,7 @@ def retention_problems(log):
 
 
 def wait_until(predicate, timeout, what):
-    deadline = time.monotonic() + timeout
-    while True:
-        result = predicate()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for %s" % what)
-        time.sleep(0.05)
+    return vedette_test.wait_until(what, predicate, timeout)
 
 
 def restart(v, runs):

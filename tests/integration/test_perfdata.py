@@ -7,6 +7,7 @@ import os
 import time
 import unittest
 
+import vedette_test
 from running_daemon import HOST, RunningVedette
 
 MAIN = """\
@@ -49,14 +50,7 @@ define service {
 
 
 def wait_for(predicate, what, timeout=15):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for " + what)
-        time.sleep(0.05)
+    return vedette_test.wait_until(what, predicate, timeout)
 
 
 def read_spool(v):

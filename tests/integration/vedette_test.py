@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 import sys
 import tempfile
 import unittest
@@ -58,6 +59,28 @@ def make_temp_dir(testcase=None, prefix="vedette-test-"):
         import atexit
         atexit.register(shutil.rmtree, path, True)
     return path
+
+
+def read_text(path):
+    """A log file's text so far ("" before it exists); bad bytes replaced."""
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except FileNotFoundError:
+        return ""
+
+
+def wait_until(what, predicate, timeout=20, describe=lambda: ""):
+    """Polls `predicate` until it returns something true (returned) or `timeout` seconds pass (an
+    AssertionError naming `what`, with describe()'s text)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for %s; %s" % (what, describe()))
+        time.sleep(0.1)
 
 
 def run_verify(path, binary=None, timeout=DEFAULT_TIMEOUT):
