@@ -626,12 +626,15 @@ std::size_t Executor::submit_batch(std::vector<CheckJob>& jobs) {
   }
   const std::size_t total = jobs.size();
   const std::size_t n = workers_.size();
-  const std::size_t per = (total + n - 1) / n;
+  // Dealt out in turn: the batch is in due order, so a contiguous slice per thread would leave one thread
+  // spawning (blocked in each vfork) while the others wait for their part of the window.
+  std::vector<std::vector<CheckJob>> dealt(n);
   const unsigned first = next_worker_.fetch_add(1, std::memory_order_relaxed);
-  for (std::size_t w = 0, begin = 0; begin < total; ++w, begin += per) {
-    const std::size_t end = std::min(total, begin + per);
-    workers_[(first + w) % n]->enqueue(std::make_move_iterator(jobs.begin() + begin),
-                                       std::make_move_iterator(jobs.begin() + end));
+  for (std::size_t i = 0; i < total; ++i) dealt[(first + i) % n].push_back(std::move(jobs[i]));
+  for (std::size_t w = 0; w < n; ++w) {
+    if (!dealt[w].empty())
+      workers_[w]->enqueue(std::make_move_iterator(dealt[w].begin()),
+                           std::make_move_iterator(dealt[w].end()));
   }
   jobs.clear();
   return total;
