@@ -70,8 +70,8 @@ class Distributor {
   [[nodiscard]] const std::string* queue(gearman::Work work, std::uint32_t check) const;
 
   // Queues the job; false when the link refuses it (its queue is full, or the names do not fit gearmand).
-  // A check sent is remembered until take() or its deadline; side commands are not (no result comes back).
   [[nodiscard]] bool send(gearman::Submission&& submission);
+  // A check sent: remembered until take() or its deadline (side commands are not: no result comes back).
   void expect(std::uint32_t check, std::uint32_t generation, loop::MonoTime deadline);
 
   // Whether `check` had a job out; it has none afterwards.
