@@ -1648,7 +1648,6 @@ class Core::Impl final : public loop::TimerHandler,
     s.job.timeout_s = std::max(1, timeout_s);
     s.job.command_line = remote_command_line(expanded_);
     expanded_ = {};
-    if (options.use_uniq_jobs) s.unique = gearman::unique_key(s.job.host_name, s.job.service_description);
     const std::uint32_t generation = generation_[check] = ++last_generation_;
     s.tag = (std::uint64_t{check} << 32) | generation;
     submitted_at_[check] = scheduled;
@@ -1810,9 +1809,8 @@ class Core::Impl final : public loop::TimerHandler,
       return;
     }
     loop_.unwatch(distributor_->fd());
-    const bool changed = !options || options->servers != distributor_->options().servers ||
-                         options->result_queue != distributor_->options().result_queue;
-    distributor_->reconfigure(options ? std::move(*options) : distributor_->options(), *model_, new_of_old);
+    const bool relinked = distributor_->reconfigure(options ? std::move(*options) : distributor_->options(),
+                                                    *model_, new_of_old);
     if (!options) {  // distribution turned off: nothing out will come back
       for (std::uint32_t c = 0; c < services_.size() + hosts_.size(); ++c)
         if (distributor_->take(c)) state_of(c).is_executing = false;
@@ -1821,7 +1819,7 @@ class Core::Impl final : public loop::TimerHandler,
       log("gearman: distribution is off; every check runs here");
       return;
     }
-    if (changed) log(distributor_->describe());
+    if (relinked) log(distributor_->describe());
     loop_.watch(distributor_->fd(), loop::Interest::read, *this);
     arm_orphan_timer();
   }

@@ -40,6 +40,7 @@ gearman::LinkOptions link_options(const gearman::Options& o) {
       o.encryption ? gearman::Codec::encrypted(o.key, o.accept_clear_results) : gearman::Codec::clear();
   out.result_queue = o.result_workers > 0 ? o.result_queue : std::string();
   out.poll_results = true;
+  out.unique_check_jobs = o.use_uniq_jobs;
   out.io_timeout = std::chrono::milliseconds(std::max(100, o.gearman_connection_timeout_ms));
   return out;
 }
@@ -48,7 +49,8 @@ bool same_link(const gearman::Options& a, const gearman::Options& b) {
   return a.servers == b.servers && a.encryption == b.encryption && a.key == b.key &&
          a.accept_clear_results == b.accept_clear_results && a.result_queue == b.result_queue &&
          a.result_workers == b.result_workers &&
-         a.gearman_connection_timeout_ms == b.gearman_connection_timeout_ms;
+         a.gearman_connection_timeout_ms == b.gearman_connection_timeout_ms &&
+         a.use_uniq_jobs == b.use_uniq_jobs;
 }
 
 }  // namespace
@@ -239,7 +241,7 @@ std::vector<std::string> Distributor::take_log_lines() {
   return std::exchange(log_lines_->lines, {});
 }
 
-void Distributor::reconfigure(gearman::Options options, const model::Model& model,
+bool Distributor::reconfigure(gearman::Options options, const model::Model& model,
                               const std::vector<std::uint32_t>& new_of_old) {
   const bool relink = !same_link(options_, options);
   options_ = std::move(options);
@@ -260,6 +262,7 @@ void Distributor::reconfigure(gearman::Options options, const model::Model& mode
     link_.reset();
     start_link();
   }
+  return relink;
 }
 
 }  // namespace vedette::engine

@@ -89,8 +89,8 @@ class Distributor {
 
   // A reload: the new model's queues, and the checks out under their new ids (`new_of_old`, k_none for a
   // check whose object is gone). The link is rebuilt only when its servers, key or result queue changed;
-  // jobs it still held are then dropped and come back as orphans.
-  void reconfigure(gearman::Options options, const model::Model& model,
+  // jobs it still held are then dropped and come back as orphans. True when it was rebuilt.
+  bool reconfigure(gearman::Options options, const model::Model& model,
                    const std::vector<std::uint32_t>& new_of_old);
 
   static constexpr std::uint32_t k_none = 0xFFFFFFFFu;

@@ -72,7 +72,10 @@ struct LinkOptions {
   std::vector<Server> servers;
   Codec codec = Codec::clear();
   std::string result_queue = std::string(k_default_result_queue);  // empty: no result thread
-  std::size_t max_queued_jobs = 65536;     // submit() refuses beyond this many unsent jobs
+  std::size_t max_queued_jobs = 65536;  // submit() refuses beyond this many unsent jobs
+  // use_uniq_jobs: a host or service job without a unique id gets unique_key() of its names, made here
+  // rather than by the caller (the core thread).
+  bool unique_check_jobs = false;
   std::size_t max_queued_results = 65536;  // the result thread takes no more jobs until the core drains
   // Bounds each gearmand round trip and connect (gearman_connection_timeout), and so how long stop() can
   // wait for a thread stuck on a server that does not answer.

@@ -25,21 +25,6 @@ inline std::string find_gearmand() {
   return {};
 }
 
-inline std::uint16_t free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    ::close(fd);
-    return 0;
-  }
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
 // A loopback port bound (and not listening) by the returned fd: connecting is refused, and no other
 // process can take the port while the fd stays open. For tests of a gearmand that is not there.
 inline int reserve_dead_port(std::uint16_t& port) {
@@ -55,6 +40,15 @@ inline int reserve_dead_port(std::uint16_t& port) {
   }
   port = ntohs(addr.sin_port);
   return fd;
+}
+
+// A loopback port free a moment ago (0 if none could be had).
+inline std::uint16_t free_port() {
+  std::uint16_t port = 0;
+  const int fd = reserve_dead_port(port);
+  if (fd < 0) return 0;
+  ::close(fd);
+  return port;
 }
 
 inline bool can_connect(std::uint16_t port) {
