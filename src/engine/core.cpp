@@ -186,8 +186,8 @@ class Core::Impl final : public loop::TimerHandler,
     if (std::optional<gearman::Options> o = distribution_options(main_, messages);
         o && messages.errors.empty())
       distributor_ = std::make_unique<Distributor>(std::move(*o), *model_);
-    distribution_notes_ = std::move(messages.warnings);
-    for (std::string& e : messages.errors) distribution_notes_.push_back("Error: gearman: " + e);
+    for (const std::string& w : messages.warnings) distribution_notes_.push_back("Warning: gearman: " + w);
+    for (const std::string& e : messages.errors) distribution_notes_.push_back("Error: gearman: " + e);
   }
 
   loop::Loop& loop() { return loop_; }
@@ -1619,8 +1619,7 @@ class Core::Impl final : public loop::TimerHandler,
   // ---- Distributed checks (engine/distribution.hpp, docs/distributed.md) ----
 
   void log_distribution_start() {
-    for (const std::string& note : distribution_notes_)
-      log(note.starts_with("Error") ? note : "Warning: gearman: " + note);
+    for (const std::string& note : distribution_notes_) log(note);
     distribution_notes_.clear();
     if (distributor_ == nullptr) return;
     log(distributor_->describe());
