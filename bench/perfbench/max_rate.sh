@@ -2,11 +2,14 @@
 # Highest sustainable check rate: Vedette and Nagios 4 side by side, and the bare spawn loop as the limit.
 #
 #   bench/perfbench/max_rate.sh [--bin build/release/vedette] [--hosts 1000] [--vedette-rates "400 600 800"]
-#                               [--nagios-rates "100 150 200 300"] [--window 30] [--warmup 20]
+#                               [--nagios-rates "100 150 200 300"] [--window 30] [--warmup 20] [--repeat 1]
 #
 # --bin LABEL=PATH may be given more than once to compare builds A/B: each rate then runs every build in
 # turn (interleaved, so drift on the machine hits all of them alike), and rows say which build they are.
-# The bare loop runs before and after the cores; the summary compares against the higher of the two.
+# A rate written as a fraction with an x ("0.8x") is that fraction of the latest bare loop's rate.
+# --repeat N runs the whole sweep N times. A bare loop runs before the first sweep and after every sweep;
+# each sweep is compared against the higher of the bare loops on either side of it (the machine's speed
+# drifts by tens of percent over minutes), and the summary reports every sweep and the median.
 #
 # 1. The bare posix_spawn+wait loop of /bin/true (../shared/bench/peers/spawn_bench.c), one per core, all
 #    running at once: the rate this machine can create processes at all.
@@ -24,6 +27,7 @@ vedette_rates="400 600 800 1000"
 nagios_rates="100 150 200 300"
 window=30
 warmup=20
+repeat=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bins+=("$2"); shift 2 ;;
@@ -32,6 +36,7 @@ while [ $# -gt 0 ]; do
     --nagios-rates) nagios_rates="$2"; shift 2 ;;
     --window) window="$2"; shift 2 ;;
     --warmup) warmup="$2"; shift 2 ;;
+    --repeat) repeat="$2"; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -47,51 +52,68 @@ bare_loop() {  # tag: prints spawns/s of one loop per core, all at once
   cat "$out"/spawn-"$1"-*.json |
     python3 -c 'import json,sys; print(round(sum(json.loads(l)["spawns_per_s"] for l in sys.stdin if l.strip())))'
 }
-bare_before=$(bare_loop before)
-echo "bare posix_spawn+wait loop, $cores in parallel: $bare_before spawns/s"
+bare=$(bare_loop 0)
+echo "bare posix_spawn+wait loop, $cores in parallel: $bare spawns/s"
+echo "0 $bare" > "$out/bare.txt"
 
-run() {  # peer rate [label path]
-  local extra=() label="$1"
-  [ $# -gt 2 ] && { label="$3"; extra=(--bin "$(readlink -f "$4")"); }
-  python3 "$peers/bench.py" run --peer "$1" "${extra[@]}" --hosts "$hosts" --services-per-host 10 \
-    --rate "$2" --warmup "$warmup" --window "$window" --out "$out/run.jsonl" > /dev/null
+run() {  # sweep peer rate [label path]
+  local extra=() label="$2"
+  [ $# -gt 3 ] && { label="$4"; extra=(--bin "$(readlink -f "$5")"); }
+  python3 "$peers/bench.py" run --peer "$2" "${extra[@]}" --hosts "$hosts" --services-per-host 10 \
+    --rate "$3" --warmup "$warmup" --window "$window" --out "$out/run.jsonl" > /dev/null
   python3 -c 'import json,sys
 for l in open(sys.argv[1]):
-    if l.strip(): r = json.loads(l); r["label"] = sys.argv[2]; print(json.dumps(r))' "$out/run.jsonl" "$label" \
-    >> "$out/results.jsonl"
+    if l.strip(): r = json.loads(l); r["label"] = sys.argv[2]; r["sweep"] = int(sys.argv[3]); print(json.dumps(r))' \
+    "$out/run.jsonl" "$label" "$1" >> "$out/results.jsonl"
   rm -f "$out/run.jsonl"
 }
-for rate in $nagios_rates; do run nagios "$rate"; done
-for rate in $vedette_rates; do
-  for b in "${bins[@]}"; do
-    case "$b" in *=*) run vedette "$rate" "${b%%=*}" "${b#*=}" ;; *) run vedette "$rate" vedette "$b" ;; esac
+for sweep in $(seq "$repeat"); do
+  for rate in $nagios_rates; do run "$sweep" nagios "$rate"; done
+  for rate in $vedette_rates; do
+    case "$rate" in *x) rate=$(python3 -c "print(round(${rate%x} * $bare))") ;; esac
+    for b in "${bins[@]}"; do
+      case "$b" in
+        *=*) run "$sweep" vedette "$rate" "${b%%=*}" "${b#*=}" ;;
+        *) run "$sweep" vedette "$rate" vedette "$b" ;;
+      esac
+    done
   done
+  bare=$(bare_loop "$sweep")
+  echo "sweep $sweep done; bare loop after it: $bare spawns/s"
+  echo "$sweep $bare" >> "$out/bare.txt"
 done
-bare_after=$(bare_loop after)
-echo "bare loop again after the cores: $bare_after spawns/s"
-bare=$(( bare_before > bare_after ? bare_before : bare_after ))
 
-python3 - "$out/results.jsonl" "$bare" <<'EOF'
-import json, sys
+python3 - "$out/results.jsonl" "$out/bare.txt" <<'EOF'
+import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-bare = float(sys.argv[2])
-best = {}
-print("| peer | target/s | checks/s | latency p50 s | latency p99 s | sustained |")
-print("|---|---|---|---|---|---|")
+bare_after = {int(k): float(v) for k, v in (l.split() for l in open(sys.argv[2]) if l.strip())}
+bare = {s: max(bare_after[s - 1], bare_after[s]) for s in bare_after if s > 0}
+best = {}  # (label, sweep) -> highest sustained checks/s, 0 when none was
+print("| sweep | peer | target/s | checks/s | latency p50 s | latency p99 s | sustained |")
+print("|---|---|---|---|---|---|---|")
 for r in rows:
     p99 = (r.get("latency_s") or {}).get("p99")
     p50 = (r.get("latency_s") or {}).get("p50")
     peer = r.get("label", r["peer"])
     got = r.get("checks_per_s") or 0
     ok = not r.get("error") and p99 is not None and p99 <= 0.1 and got >= 0.95 * r["target_rate"]
-    print(f"| {peer} | {r['target_rate']} | {got} | {p50} | {p99} | {'yes' if ok else 'no'} |")
-    if ok:
-        best[peer] = max(best.get(peer, 0), got)
+    print(f"| {r['sweep']} | {peer} | {r['target_rate']} | {got} | {p50} | {p99} | {'yes' if ok else 'no'} |")
+    key = (peer, r["sweep"])
+    best[key] = max(best.get(key, 0), got if ok else 0)
 print()
-for peer, rate in best.items():
-    print(f"{peer}: highest sustained {rate:.0f} checks/s = {100 * rate / bare:.0f} % of the bare spawn loop")
-for peer in best:
-    if peer != "nagios" and "nagios" in best:
-        print(f"{peer} / nagios: {best[peer] / best['nagios']:.1f}x")
+peers = list(dict.fromkeys(p for p, _ in best))
+for peer in peers:
+    sweeps = sorted(s for p, s in best if p == peer)
+    ratios = [best[(peer, s)] / bare[s] for s in sweeps]
+    for s, ratio in zip(sweeps, ratios):
+        print(f"{peer} sweep {s}: highest sustained {best[(peer, s)]:.0f} checks/s, "
+              f"bare loop {bare[s]:.0f}/s -> {100 * ratio:.0f} %")
+    print(f"{peer}: median highest sustained {statistics.median(best[(peer, s)] for s in sweeps):.0f} checks/s"
+          f" = {100 * statistics.median(ratios):.0f} % of the bare spawn loop (median of {len(sweeps)} sweeps)")
+nagios = {s: v for (p, s), v in best.items() if p == "nagios" and v > 0}
+for peer in peers:
+    if peer != "nagios" and nagios:
+        x = [best[(peer, s)] / nagios[s] for s in nagios if (peer, s) in best]
+        print(f"{peer} / nagios: {statistics.median(x):.1f}x (median over sweeps)")
 EOF
 echo "raw results: $out"
