@@ -451,11 +451,16 @@ CheckJob held_job(std::uint32_t id, std::int64_t start_in_ms) {
   return job;
 }
 
-// Jobs handed over early start at their own time, not before (beyond the start slack) and not when the
-// thread happens to wake: one due sooner than everything the thread holds must wake it.
-TEST(ExecExecutorHeldJobs, StartAtTheirTimeInTimeOrder) {
+// Jobs handed over early start at their own time, not before (beyond the start slack) and not when a
+// thread happens to wake: one due sooner than everything held must wake the thread owning the timer. With
+// several threads, the timer passes from thread to thread as each takes a job.
+class ExecExecutorHeldJobs : public ::testing::TestWithParam<unsigned> {};
+
+INSTANTIATE_TEST_SUITE_P(Threads, ExecExecutorHeldJobs, ::testing::Values(1u, 4u));
+
+TEST_P(ExecExecutorHeldJobs, StartAtTheirTimeInTimeOrder) {
   ResultQueue queue;
-  Executor executor(queue, {.threads = 1});
+  Executor executor(queue, {.threads = GetParam()});
   const std::int64_t submitted_us = wall_us_now();
   std::vector<CheckJob> batch;
   batch.push_back(held_job(0, 600));
@@ -477,9 +482,54 @@ TEST(ExecExecutorHeldJobs, StartAtTheirTimeInTimeOrder) {
   for (const auto& r : results) EXPECT_EQ(r.outcome, Outcome::exited);
 }
 
-TEST(ExecExecutorHeldJobs, ShutdownDropsHeldJobs) {
+// A burst of jobs due at once is started by every thread, not queued behind the one that woke first.
+TEST_P(ExecExecutorHeldJobs, BurstOfDueJobsAllStart) {
   ResultQueue queue;
-  Executor executor(queue, {.threads = 1});
+  Executor executor(queue, {.threads = GetParam()});
+  std::vector<CheckJob> batch;
+  for (std::uint32_t i = 0; i < 40; ++i) batch.push_back(held_job(i, 50 + (i % 4)));
+  ASSERT_EQ(executor.submit_batch(batch), 40u);
+  auto results = collect(queue, 40);
+  ASSERT_EQ(results.size(), 40u);
+  std::set<std::uint32_t> ids;
+  for (const auto& r : results) {
+    ids.insert(r.id);
+    EXPECT_EQ(r.outcome, Outcome::exited);
+  }
+  EXPECT_EQ(ids.size(), 40u);
+}
+
+TEST_P(ExecExecutorHeldJobs, CancelHeldReturnsEveryJobNotStarted) {
+  ResultQueue queue;
+  Executor executor(queue, {.threads = GetParam()});
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    CheckJob job = held_job(i, 60'000);
+    job.generation = 10 + i;
+    ASSERT_TRUE(executor.submit(std::move(job)));
+  }
+  ASSERT_TRUE(executor.submit(held_job(99, 0)));  // due now: runs, is not cancelled
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  executor.cancel_held();
+  auto results = collect(queue, 6, std::chrono::seconds(5));
+  ASSERT_EQ(results.size(), 6u);
+  for (const auto& r : results) {
+    if (r.id == 99) {
+      EXPECT_EQ(r.outcome, Outcome::exited);
+    } else {
+      EXPECT_EQ(r.outcome, Outcome::cancelled);
+      EXPECT_EQ(r.generation, 10 + r.id);
+    }
+  }
+  // New jobs are still accepted and run.
+  ASSERT_TRUE(executor.submit(held_job(7, 0)));
+  results = collect(queue, 1);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::exited);
+}
+
+TEST_P(ExecExecutorHeldJobs, ShutdownDropsHeldJobs) {
+  ResultQueue queue;
+  Executor executor(queue, {.threads = GetParam()});
   ASSERT_TRUE(executor.submit(held_job(0, 60'000)));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   const auto started = Clock::now();
