@@ -452,8 +452,8 @@ CheckJob held_job(std::uint32_t id, std::int64_t start_in_ms) {
 }
 
 // Jobs handed over early start at their own time, not before (beyond the start slack) and not when a
-// thread happens to wake: one due sooner than everything held must wake the thread owning the timer. With
-// several threads, the timer passes from thread to thread as each takes a job.
+// thread happens to wake: one due sooner than everything its thread holds must wake that thread. With
+// several threads, the jobs are dealt out in turn and each thread keeps its own time.
 class ExecExecutorHeldJobs : public ::testing::TestWithParam<unsigned> {};
 
 INSTANTIATE_TEST_SUITE_P(Threads, ExecExecutorHeldJobs, ::testing::Values(1u, 4u));
@@ -482,7 +482,7 @@ TEST_P(ExecExecutorHeldJobs, StartAtTheirTimeInTimeOrder) {
   for (const auto& r : results) EXPECT_EQ(r.outcome, Outcome::exited);
 }
 
-// A burst of jobs due at once is started by every thread, not queued behind the one that woke first.
+// A burst of jobs due within a few ms, dealt out over the threads: each starts and comes back once.
 TEST_P(ExecExecutorHeldJobs, BurstOfDueJobsAllStart) {
   ResultQueue queue;
   Executor executor(queue, {.threads = GetParam()});
