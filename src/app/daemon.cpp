@@ -54,6 +54,7 @@ int run_daemon(config::Configuration configuration, DaemonOptions options) {
   loop::RealClock clock;
   engine::CoreOptions core_options;
   core_options.log_to_stdout = options.log_to_stdout;
+  core_options.daemon_mode = options.daemon_mode;
   core_options.config_path = options.config_path;
   if (daemon) {
     core_options.on_started = [&daemon] { daemon->report_started(); };

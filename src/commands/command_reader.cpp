@@ -3,6 +3,7 @@
 #include "commands/command_line.hpp"
 #include "config/mapped_file.hpp"
 #include "engine/core.hpp"
+#include "model/name_order.hpp"
 
 #include <fmt/format.h>
 
@@ -141,14 +142,14 @@ void set_flags(engine::Core& core, const ExternalCommand& cmd, const FlagCommand
       on_host(host());
       return;
     case Scope::host_services:
-      for (model::ServiceId s : model.host(host()).services) on_service(s);
+      for (model::ServiceId s : model::host_services_naemon_order(model, host())) on_service(s);
       return;
     case Scope::hostgroup_hosts:
       for (model::HostId h : hostgroup().members) on_host(h);
       return;
     case Scope::hostgroup_services:
       for (model::HostId h : hostgroup().members)
-        for (model::ServiceId s : model.host(h).services) on_service(s);
+        for (model::ServiceId s : model::host_services_naemon_order(model, h)) on_service(s);
       return;
     case Scope::servicegroup_hosts: {
       std::vector<model::HostId> hosts;
@@ -176,7 +177,7 @@ void set_flags(engine::Core& core, const ExternalCommand& cmd, const FlagCommand
         seen[model::index(h)] = true;
         on_host(h);
         if (f.scope == Scope::beyond_host)
-          for (model::ServiceId s : model.host(h).services) on_service(s);
+          for (model::ServiceId s : model::host_services_naemon_order(model, h)) on_service(s);
         for (model::HostId c : model.host(h).children) pending.push_back(c);
       }
       return;
@@ -400,24 +401,26 @@ void CommandReader::process_file(const std::string& path, bool remove) {
   if (remove) ::unlink(path.c_str());
 }
 
+void CommandReader::log_failed(const ExternalCommand& cmd) {
+  core_.log(fmt::format("Error: External command failed -> {};{}", cmd.name, cmd.raw_args));
+}
+
 // SCHEDULE_*_DOWNTIME for each object of the command's scope. A single object's refused downtime fails the
 // command, as in Naemon; in the group and host-services forms Naemon goes on with the others.
 void CommandReader::schedule_downtimes(const ExternalCommand& cmd) {
   const model::Model& model = core_.model();
   const std::string_view name = cmd.name;
-  auto failed = [&] {
-    core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
-  };
   if (name == "SCHEDULE_SVC_DOWNTIME") {
     if (core_.schedule_downtime(model.find_service(cmd.args[0], cmd.args[1]), downtime_request(cmd, 2)) == 0)
-      failed();
+      log_failed(cmd);
     return;
   }
   const engine::DowntimeRequest r = downtime_request(cmd, 1);
   if (name == "SCHEDULE_HOST_DOWNTIME") {
-    if (core_.schedule_downtime(model.host_by_name.find(cmd.args[0])->second, r) == 0) failed();
+    if (core_.schedule_downtime(model.host_by_name.find(cmd.args[0])->second, r) == 0) log_failed(cmd);
   } else if (name == "SCHEDULE_HOST_SVC_DOWNTIME") {
-    for (model::ServiceId s : model.host(model.host_by_name.find(cmd.args[0])->second).services)
+    for (model::ServiceId s :
+         model::host_services_naemon_order(model, model.host_by_name.find(cmd.args[0])->second))
       (void)core_.schedule_downtime(s, r);
   } else if (name == "SCHEDULE_AND_PROPAGATE_HOST_DOWNTIME" ||
              name == "SCHEDULE_AND_PROPAGATE_TRIGGERED_HOST_DOWNTIME") {
@@ -430,7 +433,8 @@ void CommandReader::schedule_downtimes(const ExternalCommand& cmd) {
       if (name == "SCHEDULE_HOSTGROUP_HOST_DOWNTIME") {
         (void)core_.schedule_downtime(h, r);
       } else {
-        for (model::ServiceId s : model.host(h).services) (void)core_.schedule_downtime(s, r);
+        for (model::ServiceId s : model::host_services_naemon_order(model, h))
+          (void)core_.schedule_downtime(s, r);
       }
     }
   } else if (name == "SCHEDULE_SERVICEGROUP_HOST_DOWNTIME" || name == "SCHEDULE_SERVICEGROUP_SVC_DOWNTIME") {
@@ -496,21 +500,21 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
     r.output = cmd.args[3];
     r.check_time = cmd.entry_time;
     r.service = model.find_service(r.host_name, r.service_description);  // validated: it exists
-    core_.submit_passive_result(r);
+    if (!core_.submit_passive_result(r)) log_failed(cmd);
   } else if (name == "PROCESS_HOST_CHECK_RESULT") {
     engine::PassiveResult r;
     r.host_name = cmd.args[0];
     r.return_code = static_cast<int>(cmd.number(1));
     r.output = cmd.args[2];
     r.check_time = cmd.entry_time;
-    core_.submit_passive_result(r);
+    if (!core_.submit_passive_result(r)) log_failed(cmd);
   } else if (name == "SCHEDULE_SVC_CHECK" || name == "SCHEDULE_FORCED_SVC_CHECK") {
     core_.schedule_service_check(model.find_service(cmd.args[0], cmd.args[1]), cmd.number(2),
                                  name == "SCHEDULE_FORCED_SVC_CHECK");
   } else if (name == "SCHEDULE_HOST_CHECK" || name == "SCHEDULE_FORCED_HOST_CHECK") {
     core_.schedule_host_check(host(0), cmd.number(1), name == "SCHEDULE_FORCED_HOST_CHECK");
   } else if (name == "SCHEDULE_HOST_SVC_CHECKS" || name == "SCHEDULE_FORCED_HOST_SVC_CHECKS") {
-    for (const model::ServiceId s : model.host(host(0)).services)
+    for (const model::ServiceId s : model::host_services_naemon_order(model, host(0)))
       core_.schedule_service_check(s, cmd.number(1), name == "SCHEDULE_FORCED_HOST_SVC_CHECKS");
   } else if (const auto program = program_switch(name)) {
     core_.set_program_switch(program->first, program->second);
@@ -577,7 +581,7 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
     }
   } else if (name == "DEL_SVC_COMMENT" || name == "DEL_HOST_COMMENT") {
     if (!core_.delete_comment(name == "DEL_SVC_COMMENT", static_cast<unsigned long>(cmd.number(0))))
-      core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
+      log_failed(cmd);
   } else if (name == "DEL_ALL_SVC_COMMENTS") {
     core_.delete_all_comments(model.find_service(cmd.args[0], cmd.args[1]));
   } else if (name == "DEL_ALL_HOST_COMMENTS") {
@@ -586,12 +590,11 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
     schedule_downtimes(cmd);
   } else if (name == "DEL_SVC_DOWNTIME" || name == "DEL_HOST_DOWNTIME") {
     if (!core_.delete_downtime(name == "DEL_SVC_DOWNTIME", static_cast<unsigned long>(cmd.number(0))))
-      core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
+      log_failed(cmd);
   } else if (name.starts_with("DEL_DOWNTIME_BY_")) {
-    if (delete_downtimes(cmd) == 0)
-      core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
+    if (delete_downtimes(cmd) == 0) log_failed(cmd);
   } else if (is_refused_by_naemon(name)) {
-    core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
+    log_failed(cmd);
   } else if (name == "PROCESS_FILE") {
     process_file(std::string(cmd.args[0]), cmd.number(1) != 0);
   } else if (name == "LOG") {
@@ -599,8 +602,7 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
   } else if (name == "SAVE_STATE_INFORMATION") {
     core_.save_state();
   } else if (name == "READ_STATE_INFORMATION") {
-    if (!core_.read_state())
-      core_.log(fmt::format("Error: External command failed -> {};{}", name, cmd.raw_args));
+    if (!core_.read_state()) log_failed(cmd);
   } else if (name == "RESTART_PROGRAM" || name == "RESTART_PROCESS") {  // Naemon: the same handler
     core_.restart();
   } else if (name == "SHUTDOWN_PROGRAM" || name == "SHUTDOWN_PROCESS") {

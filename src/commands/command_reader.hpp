@@ -42,6 +42,7 @@ class CommandReader final : public loop::FdHandler {
   void dispatch(const ExternalCommand& cmd);
   void process_file(const std::string& path, bool remove);
   void schedule_downtimes(const ExternalCommand& cmd);
+  void log_failed(const ExternalCommand& cmd);  // Naemon's "Error: External command failed -> NAME;args"
   std::size_t delete_downtimes(const ExternalCommand& cmd);
 
   static constexpr int k_max_file_depth = 8;

@@ -2,6 +2,7 @@
 
 #include "config/command_compiler.hpp"
 #include "engine/books.hpp"
+#include "engine/check_stats.hpp"
 #include "engine/comment_book.hpp"
 #include "engine/dependencies.hpp"
 #include "engine/distribution.hpp"
@@ -151,7 +152,10 @@ class Core::Impl final : public loop::TimerHandler,
         options_(options),
         executor_(results_, executor_options(main_, options)),
         log_(log_options(main_, options,
-                         [this](std::int64_t) { log_states(main_.log_current_states, "CURRENT"); })),
+                         [this](std::int64_t rotation_time) {
+                           last_log_rotation_ = rotation_time;
+                           log_states(main_.log_current_states, "CURRENT");
+                         })),
         status_(status_options(main_)),
         retention_writer_(retention_options(main_, retention_errors_)),
         evaluator_(periods_, &day_cache_),
@@ -227,6 +231,7 @@ class Core::Impl final : public loop::TimerHandler,
     loop_.set_timer_slack(k_dispatch_ahead);
     loop_.add_before_poll(*this);
     program_start_ = now_epoch();
+    check_stats_ = CheckStats(program_start_);
     log_start_lines();
     log_distribution_start();
     restore_retained_state();
@@ -273,13 +278,10 @@ class Core::Impl final : public loop::TimerHandler,
     log_.write(now_epoch(), text);
   }
 
-  void submit_passive_result(const PassiveResult& p) {
+  bool submit_passive_result(const PassiveResult& p) {
     const Instant at = now_instant();  // one clock read per result
     const Time now = to_epoch(at.wall);
-    if (model::is_set(p.service)) {
-      submit_passive_service_result(p.service, p, now, at);
-      return;
-    }
+    if (model::is_set(p.service)) return submit_passive_service_result(p.service, p, now, at);
     auto host_it = model_->host_by_name.find(p.host_name);
     if (host_it == model_->host_by_name.end()) {
       log(
@@ -288,14 +290,16 @@ class Core::Impl final : public loop::TimerHandler,
                       p.service_description.empty() ? "host" : "service",
                       p.service_description.empty() ? p.host_name : p.service_description,
                       p.service_description.empty() ? "" : fmt::format(" on host '{}'", p.host_name)));
-      return;
+      return false;
     }
     if (p.service_description.empty()) {
-      if (!main_.accept_passive_host_checks ||
+      if (!main_.accept_passive_host_checks || p.return_code < 0 || p.return_code > 2 ||
           !hosts_[model::index(host_it->second)].enabled(state::Flag::passive_checks))
-        return;
-      apply_host(host_it->second, passive_outcome(p, now), now, at);
-      return;
+        return false;
+      const CheckOutcome r = passive_outcome(p, now);
+      check_stats_.count(io::CheckStat::passive_host, r.start, now);
+      apply_host(host_it->second, r, now, at);
+      return true;
     }
     model::ServiceId sid = model_->find_service(p.host_name, p.service_description);
     if (!model::is_set(sid)) {
@@ -303,9 +307,9 @@ class Core::Impl final : public loop::TimerHandler,
           fmt::format("Warning:  Passive check result was received for service '{}' on host '{}', but the "
                       "service could not be found!",
                       p.service_description, p.host_name));
-      return;
+      return false;
     }
-    submit_passive_service_result(sid, p, now, at);
+    return submit_passive_service_result(sid, p, now, at);
   }
 
   void schedule_check(std::uint32_t check, Time when, bool forced) {
@@ -569,7 +573,10 @@ class Core::Impl final : public loop::TimerHandler,
     hosts_[model::index(h)].notification.next_notification = when;
   }
 
-  void count_external_command() { ++events_.commands; }
+  void count_external_command() {
+    ++events_.commands;
+    check_stats_.count(io::CheckStat::external_command, 0, now_epoch());
+  }
 
   void save_state() {
     if (main_.retain_state_information) publish_retention();
@@ -608,14 +615,15 @@ class Core::Impl final : public loop::TimerHandler,
   Instant now_instant() const { return {loop_.now(), clock_.wall_now()}; }
   Time now_epoch() const { return to_epoch(clock_.wall_now()); }
 
-  void submit_passive_service_result(model::ServiceId sid, const PassiveResult& p, Time now, Instant at) {
+  bool submit_passive_service_result(model::ServiceId sid, const PassiveResult& p, Time now, Instant at) {
     if (!main_.accept_passive_service_checks ||
         !services_[model::index(sid)].enabled(state::Flag::passive_checks))
-      return;
+      return false;
     CheckOutcome r = passive_outcome(p, now);
     if (r.state < 0 || r.state > 3) r.state = k_state_unknown;
-    std::replace(r.output.begin(), r.output.end(), ';', ':');
+    check_stats_.count(io::CheckStat::passive_service, r.start, now);
     apply_service(sid, r, now, at);
+    return true;
   }
 
   static CheckOutcome passive_outcome(const PassiveResult& p, Time now) {
@@ -623,11 +631,11 @@ class Core::Impl final : public loop::TimerHandler,
     r.type = CheckType::passive;
     r.start = r.finish = p.check_time != 0 ? p.check_time : now;
     r.latency = std::max<double>(0, static_cast<double>(now - r.start));
-    // Most outputs have no "\n" escape: parsed where they are, not copied first.
-    exec::PluginOutput out = p.output.find('\\') == std::string_view::npos
-                                 ? exec::parse_plugin_output(p.output)
-                                 : exec::parse_plugin_output(unescape_newlines(p.output));
+    // As Naemon: a "\n" in a passive result stays two characters, in the output or the perfdata (the
+    // command file has no escapes; the result is one line, so it has no long output).
+    exec::PluginOutput out = exec::parse_plugin_output(p.output);
     r.output = std::move(out.output);
+    std::replace(r.output.begin(), r.output.end(), ';', ':');  // as for active results, hosts' too
     r.long_output = std::move(out.long_output);
     r.perf_data = std::move(out.perf_data);
     r.state = p.return_code;
@@ -1295,6 +1303,9 @@ class Core::Impl final : public loop::TimerHandler,
     program.now = now_epoch();
     program.program_start = program_start_;
     program.pid = static_cast<int>(::getpid());
+    program.daemon_mode = options_.daemon_mode;
+    program.last_log_rotation = last_log_rotation_;
+    program.check_stats = check_stats_.report(program.now);
     program.modified_host_attributes = retention_counters_.modified_host_attributes;
     program.modified_service_attributes = retention_counters_.modified_service_attributes;
     program.next_comment_id = comments_->next_comment_id();
@@ -1600,6 +1611,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   void run_check_locally(std::uint32_t check, exec::CheckKind kind, ExpandedCommand&& command, int timeout_s,
                          loop::WallTime scheduled, MonoTime start_at) {
+    count_launch(check, scheduled);
     state_of(check).is_executing = true;
     ++running_;
     ++events_.forks;
@@ -1614,6 +1626,17 @@ class Core::Impl final : public loop::TimerHandler,
     job.not_before_ns = static_cast<std::int64_t>(loop::to_key(start_at));  // steady_clock is CLOCK_MONOTONIC
     submitted_at_[check] = scheduled;
     jobs_.push_back(std::move(job));
+  }
+
+  // Naemon counts an active check when it hands it to a worker, a host check as a parallel one too.
+  void count_launch(std::uint32_t check, loop::WallTime scheduled) {
+    const Time at = to_epoch(scheduled), now = now_epoch();
+    if (is_service(check)) {
+      check_stats_.count(io::CheckStat::active_scheduled_service, at, now);
+      return;
+    }
+    check_stats_.count(io::CheckStat::active_scheduled_host, at, now);
+    check_stats_.count(io::CheckStat::parallel_host, at, now);
   }
 
   // ---- Distributed checks (engine/distribution.hpp, docs/distributed.md) ----
@@ -1654,6 +1677,7 @@ class Core::Impl final : public loop::TimerHandler,
       not_sent(s, "the queue of jobs waiting for gearmand is full");
       return;
     }
+    count_launch(check, scheduled);
     state_of(check).is_executing = true;
     const Duration grace =
         std::chrono::seconds(s.job.timeout_s + std::max(1, main_.check_result_reaper_frequency));
@@ -1712,7 +1736,7 @@ class Core::Impl final : public loop::TimerHandler,
   void handle_remote_result(gearman::IncomingResult& in) {
     gearman::Result& res = in.result;
     if (res.passive) {
-      submit_passive_result(PassiveResult{
+      (void)submit_passive_result(PassiveResult{
           .host_name = res.host_name,
           .service_description = res.service_description,
           .return_code = res.return_code,
@@ -2042,6 +2066,10 @@ class Core::Impl final : public loop::TimerHandler,
         apply_service_result(st, rules, {host, model_->hosts[model::index(cfg.host)].initial_state}, r,
                              settings_, now, numbering_);
     count_check(true, st, state_before, type_before);
+    if (fx.used_cached_host_state) {
+      check_stats_.count(io::CheckStat::active_ondemand_host, now, now);
+      check_stats_.count(io::CheckStat::cached_host, now, now);
+    }
     if (fx.log_passive)
       log(fmt::format("PASSIVE SERVICE CHECK: {};{};{};{}", cfg.host_name, cfg.description, st.current_state,
                       st.plugin_output));
@@ -2065,10 +2093,10 @@ class Core::Impl final : public loop::TimerHandler,
     if (fx.check_flapping) flapping();
     if (fx.notify && downtimes_started == 0) notifier_->notify(world(now), sid, NotificationType::normal);
     if (fx.run_event_handler) run_event_handlers_of(check, now);
-    if (fx.reset_notifications) reset_service_notifications_when_ok(st.notification);
+    obsess_over(check, now);
+    if (fx.settle_ok) settle_service_ok(st);
     if (fx.log_stalking) log_service_alert(cfg, st);  // Naemon: after the OCSP, before late flap detection
     if (!fx.check_flapping) flapping();
-    obsess_over(check, now);
     perfdata_after_result(check, now);
     if (fx.use_retry_interval) {
       schedule_from(check, base, seconds(interval_seconds(retry)));
@@ -2103,8 +2131,8 @@ class Core::Impl final : public loop::TimerHandler,
     obsess_over(check_of(hid), now);
     perfdata_after_result(check_of(hid), now);
     if (fx.acknowledgement_ended) acknowledgement_ended(check_of(hid));
-    if (fx.log_passive)
-      log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, st.current_state, st.plugin_output));
+    // Naemon logs the state as submitted, before translate_passive_host_checks made it UNREACHABLE/DOWN.
+    if (fx.log_passive) log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, r.state, st.plugin_output));
     if (fx.log_alert) log_host_alert(cfg, st);
     const std::uint32_t check = check_of(hid);
     const std::size_t downtimes_started = fx.flexible_downtime_may_start && st.current_state != k_host_up
@@ -2112,7 +2140,7 @@ class Core::Impl final : public loop::TimerHandler,
                                               : 0;
     if (fx.notify && downtimes_started == 0) notifier_->notify(world(now), hid, NotificationType::normal);
     if (fx.run_event_handler) run_event_handlers_of(check, now);
-    if (fx.reset_notifications) reset_host_notifications_on_recovery(st.notification);
+    if (fx.settle_up) settle_host_up(st);
     if (fx.log_stalking) log_host_alert(cfg, st);
     check_host_flapping(hid, now, true, true);
     if (fx.use_retry_interval) {
@@ -2166,21 +2194,6 @@ class Core::Impl final : public loop::TimerHandler,
                       model_->services[s].description, service_state_name(services_[s].current_state),
                       state_type_name(services_[s].state_type), services_[s].current_attempt,
                       services_[s].plugin_output));
-  }
-
-  // Passive output arrives on one line: "\n" stands for a newline, as in Naemon's command parsing.
-  static std::string unescape_newlines(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == 'n') {
-        out.push_back('\n');
-        ++i;
-      } else {
-        out.push_back(text[i]);
-      }
-    }
-    return out;
   }
 
   // SIGHUP: as Naemon, a reload re-reads the whole configuration. The new one is loaded and prepared on the
@@ -2371,6 +2384,7 @@ class Core::Impl final : public loop::TimerHandler,
     collect_acknowledgement_expiry();
 
     program_start_ = now_epoch();
+    check_stats_ = CheckStats(program_start_);  // Naemon's init_check_stats at every (re)start
     log_start_lines();
     reconfigure_distribution(new_of_old);
     if (!p.object_cache_error.empty()) log(fmt::format("Error: {}", p.object_cache_error));
@@ -2542,6 +2556,8 @@ class Core::Impl final : public loop::TimerHandler,
   std::multimap<Time, std::uint32_t> ack_expiry_;  // end time -> check id of expiring acknowledgements
   Time next_rotation_ = 0;
   Time program_start_ = 0;
+  Time last_log_rotation_ = 0;
+  CheckStats check_stats_;
   std::mt19937_64 rng_;
 };
 
@@ -2557,8 +2573,8 @@ int Core::run() {
 void Core::stop(std::string_view reason) {
   impl_->stop(reason);
 }
-void Core::submit_passive_result(const PassiveResult& result) {
-  impl_->submit_passive_result(result);
+bool Core::submit_passive_result(const PassiveResult& result) {
+  return impl_->submit_passive_result(result);
 }
 void Core::schedule_service_check(model::ServiceId service, Time when, bool forced) {
   impl_->schedule_service_check(service, when, forced);

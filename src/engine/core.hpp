@@ -26,6 +26,7 @@ namespace vedette::engine {
 struct CoreOptions {
   std::string config_path;        // the main config file SIGHUP reloads; empty: SIGHUP is only logged
   bool log_to_stdout = false;     // mirror the log on stdout (the foreground run)
+  bool daemon_mode = false;       // -d: status.dat's daemon_mode
   unsigned executor_threads = 0;  // 0: from check_workers, as Naemon sizes its worker pool
   std::uint64_t random_seed = 0;  // 0: from the clock; tests fix it for a reproducible initial spread
   // Called once from run(), when status.dat has been written and the loop is about to start (daemon mode
@@ -142,8 +143,9 @@ class Core {
   void stop(std::string_view reason);
 
   // Results submitted through the command file (PROCESS_SERVICE_CHECK_RESULT / PROCESS_HOST_CHECK_RESULT).
-  // Unknown objects and disabled passive checks are logged and ignored, as Naemon does.
-  void submit_passive_result(const PassiveResult& result);
+  // Unknown objects are logged and ignored, as Naemon does. False when Naemon refuses the result (passive
+  // checks not accepted, globally or by the object; a host state outside 0-2): the command failed.
+  [[nodiscard]] bool submit_passive_result(const PassiveResult& result);
 
   // SCHEDULE_(FORCED_)SVC_CHECK and SCHEDULE_(FORCED_)HOST_CHECK, as Naemon's schedule_*_check: a check
   // already scheduled earlier stands unless `forced`; a forced check runs at `when` whatever disabled

@@ -668,9 +668,11 @@ bool Resolver::host_macro(M code, model::HostId id, Value& v) {
     case M::HOSTCHECKCOMMAND:
       v.set(h.check_command.raw);
       return true;
-    case M::MAXHOSTATTEMPTS:
-      v.set_int(h.max_check_attempts);
+    case M::MAXHOSTATTEMPTS: {  // CHANGE_MAX_HOST_CHECK_ATTEMPTS's value when a command changed it
+      const HostState* s = host_state(id);
+      v.set_int(s != nullptr ? state::max_check_attempts_of(h, *s) : h.max_check_attempts);
       return true;
+    }
     case M::HOSTACTIONURL:
       expand_nested(h.action_url, k_url_encode, v);
       return true;
@@ -683,6 +685,11 @@ bool Resolver::host_macro(M code, model::HostId id, Value& v) {
     case M::HOSTGROUPNAMES:
       return join_group_names(h.hostgroups, m_.hostgroups, v);
     case M::HOSTDOWNTIME:
+      if (ctx_.notification != nullptr && ctx_.notification->downtime_depth >= 0 &&
+          !model::is_set(ctx_.service) && id == ctx_.host) {
+        v.set_int(ctx_.notification->downtime_depth);
+        return true;
+      }
       v.set_int(ctx_.downtimes != nullptr ? ctx_.downtimes->depth(id) : 0);
       return true;
     // Set only while an acknowledgement is notified (Naemon computes them nowhere else).
@@ -872,9 +879,11 @@ bool Resolver::service_macro(M code, model::ServiceId id, Value& v) {
     case M::SERVICEISVOLATILE:
       v.set_int(svc.is_volatile ? 1 : 0);
       return true;
-    case M::MAXSERVICEATTEMPTS:
-      v.set_int(svc.max_check_attempts);
+    case M::MAXSERVICEATTEMPTS: {
+      const ServiceState* s = service_state(id);
+      v.set_int(s != nullptr ? state::max_check_attempts_of(svc, *s) : svc.max_check_attempts);
       return true;
+    }
     case M::SERVICEACTIONURL:
       expand_nested(svc.action_url, k_url_encode, v);
       return true;
@@ -887,6 +896,10 @@ bool Resolver::service_macro(M code, model::ServiceId id, Value& v) {
     case M::SERVICEGROUPNAMES:
       return join_group_names(svc.servicegroups, m_.servicegroups, v);
     case M::SERVICEDOWNTIME:
+      if (ctx_.notification != nullptr && ctx_.notification->downtime_depth >= 0 && id == ctx_.service) {
+        v.set_int(ctx_.notification->downtime_depth);
+        return true;
+      }
       v.set_int(ctx_.downtimes != nullptr ? ctx_.downtimes->depth(id) : 0);
       return true;
     case M::SERVICEACKAUTHOR:

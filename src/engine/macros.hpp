@@ -41,6 +41,9 @@ struct NotificationMacros {
   std::string_view author_alias;
   std::string_view comment;
   bool acknowledgement = false;  // also $HOSTACKAUTHOR$… / $SERVICEACKAUTHOR$…
+  // >= 0: the notified object's $HOSTDOWNTIME$ / $SERVICEDOWNTIME$. Naemon sends DOWNTIMESTART before the
+  // starting downtime counts in the object's depth, and DOWNTIMEEND after the ending one left it.
+  int downtime_depth = -1;
 };
 
 // Everything a macro may read. Nothing is owned; all of it must outlive the call it is passed to.

@@ -171,6 +171,7 @@ void Notifier::run_commands(const NotifierWorld& w, const NotificationPlan& plan
       .author_alias = author != nullptr ? author->alias : std::string_view{},
       .comment = note.comment,
       .acknowledgement = plan.type == NotificationType::acknowledgement,
+      .downtime_depth = note.downtime_depth,
   };
   MacroContext ctx{.model = w.model,
                    .main = w.main,

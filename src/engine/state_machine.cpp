@@ -140,8 +140,13 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
   };
 
   if (svc.current_state == k_state_ok) {
-    if (h.current_state != k_host_up && !first_host_check_initiated && !recently_checked(h, settings, now))
-      fx.check_host_now = true;
+    if (h.current_state != k_host_up && !first_host_check_initiated) {
+      if (recently_checked(h, settings, now))
+        fx.used_cached_host_state = true;
+      else
+        fx.check_host_now = true;
+    }
+    svc.clear_acknowledgement();  // Naemon's "just in case": whatever the type, OK ends it
     if (hard_state_change) {
       svc.state_type = StateType::hard;
       log_alert();
@@ -153,19 +158,15 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
       log_alert();
       fx.run_event_handler = true;
     }
-    fx.reset_notifications = true;
-    svc.host_problem_at_last_check = false;
-    svc.current_attempt = 1;
-    svc.state_type = StateType::hard;
-    svc.last_hard_state = k_state_ok;
-    svc.clear_acknowledgement();  // Naemon's "just in case": whatever the type, OK ends it
+    fx.settle_ok = true;
   } else {
     // The host's state decides whether a problem can be soft: results are applied as they come, so the
     // host's current state stands in for the result of the route check (as in Naemon).
     const int route = h.current_state;
     if (h.current_state == k_host_up) {
-      if (settings.execute_host_checks && !recently_checked(h, settings, now) &&
-          (state_change || svc.state_type == StateType::soft))
+      if (!settings.execute_host_checks || recently_checked(h, settings, now))
+        fx.used_cached_host_state = true;
+      else if (state_change || svc.state_type == StateType::soft)
         fx.check_host_now = true;
     } else if (settings.execute_host_checks && (state_change || svc.state_type == StateType::soft)) {
       fx.check_host_now = true;
@@ -215,8 +216,9 @@ ServiceEffects apply_service_result(ServiceState& svc, const ServiceRules& rules
       svc.last_hard_state = svc.current_state;
     }
   }
-  fx.log_stalking =
-      svc.state_type == StateType::hard && !state_change && !alert_recorded && before.changed_in(svc);
+  // Naemon looks at the state type after settle_service_ok(): an OK service is hard by then.
+  const bool hard_after = svc.state_type == StateType::hard || fx.settle_ok;
+  fx.log_stalking = hard_after && !state_change && !alert_recorded && before.changed_in(svc);
   svc.has_been_checked = true;
   fx.state_change = state_change;
   fx.hard_state_change = hard_state_change;
@@ -338,10 +340,7 @@ HostEffects apply_host_result(HostState& host, const HostRules& rules, const Che
     fx.flexible_downtime_may_start = true;
     fx.notify = host.state_type == StateType::hard;
     fx.run_event_handler = true;
-    if (host.current_state == k_host_up) {
-      host.current_attempt = 1;
-      fx.reset_notifications = true;
-    }
+    fx.settle_up = host.current_state == k_host_up;
   } else {
     fx.notify = host.current_state != k_host_up && host.state_type == StateType::hard;
     fx.log_alert = host.state_type == StateType::soft && settings.log_host_retries;
@@ -356,6 +355,20 @@ HostEffects apply_host_result(HostState& host, const HostRules& rules, const Che
   fx.state_change = state_change;
   fx.hard_state_change = hard_state_change;
   return fx;
+}
+
+void settle_service_ok(ServiceState& svc) {
+  svc.host_problem_at_last_check = false;
+  svc.current_attempt = 1;
+  svc.state_type = StateType::hard;
+  svc.last_hard_state = k_state_ok;
+  svc.clear_acknowledgement();
+  reset_service_notifications_when_ok(svc.notification);
+}
+
+void settle_host_up(HostState& host) {
+  host.current_attempt = 1;
+  reset_host_notifications_on_recovery(host.notification);
 }
 
 }  // namespace vedette::engine

@@ -60,17 +60,18 @@ struct ServiceEffects {
   bool log_hard_due_to_host = false;  // SERVICE INFO: …; Service switch to hard down state due to host down.
   bool log_passive = false;           // PASSIVE SERVICE CHECK
   bool check_host_now = false;        // an on-demand check of the service's host
-  bool use_retry_interval = false;    // next check after retry_interval instead of check_interval
-  bool acknowledgement_ended = false;  // the change ended the acknowledgement: its comments go too
+  bool used_cached_host_state = false;  // its host's last result stood in for one (Naemon's check stats)
+  bool use_retry_interval = false;      // next check after retry_interval instead of check_interval
+  bool acknowledgement_ended = false;   // the change ended the acknowledgement: its comments go too
   // Naemon's handle_async_service_check_result, in this order: check flapping (the service's and its
   // host's), start flexible downtimes (`flexible_downtime_may_start`: a hard problem that changed state
-  // or hard state), notify (unless such a downtime started), run the event handler, and last, for an OK
-  // result, reset the notification number and flags (reset_service_notifications_when_ok).
+  // or hard state), notify (unless such a downtime started), run the event handler, the OCSP command,
+  // and last, for an OK result, settle_service_ok().
   bool check_flapping = false;
   bool flexible_downtime_may_start = false;
   bool notify = false;
   bool run_event_handler = false;
-  bool reset_notifications = false;
+  bool settle_ok = false;
   // The host is not UP and is not re-checked: Naemon may re-send the host's notifications.
   bool notify_host = false;
   // The second to last attempt of a problem: the services this one depends on are checked now
@@ -111,12 +112,11 @@ struct HostEffects {
   bool check_neighbours_after_failure = false;
   bool acknowledgement_ended = false;  // the change ended the acknowledgement: its comments go too
   // Naemon's handle_host_state, in this order: flexible downtimes may start (any state change), notify
-  // (unless a downtime started), run the event handler, and last, for a recovery, reset the notification
-  // number and flags (reset_host_notifications_on_recovery).
+  // (unless a downtime started), run the event handler, and last, for a recovery, settle_host_up().
   bool flexible_downtime_may_start = false;
   bool notify = false;
   bool run_event_handler = false;
-  bool reset_notifications = false;
+  bool settle_up = false;
   // A new problem at its second to last attempt: the hosts this one depends on are checked now
   // (enable_predictive_host_dependency_checks).
   bool check_dependency_masters = false;
@@ -138,5 +138,11 @@ struct HostRules {
 
 HostEffects apply_host_result(HostState& host, const HostRules& rules, const CheckOutcome& result,
                               const StateSettings& settings, Time now, EventNumbering& numbering);
+
+// Naemon resets a recovered object only after its alert was logged, its notification sent and its event
+// handler run, so that these see the attempt and state type of the result (`SERVICE ALERT: …;OK;SOFT;2`,
+// a hard recovery at the attempt it had). The caller runs them at the point the effects name.
+void settle_service_ok(ServiceState& svc);
+void settle_host_up(HostState& host);
 
 }  // namespace vedette::engine

@@ -91,4 +91,12 @@ NameOrder name_order(const Model& model) {
   return order;
 }
 
+std::vector<ServiceId> host_services_naemon_order(const Model& model, HostId host) {
+  std::vector<ServiceId> out = model.host(host).services;
+  std::sort(out.begin(), out.end(), [&](ServiceId a, ServiceId b) {
+    return model.service(b).description < model.service(a).description;
+  });
+  return out;
+}
+
 }  // namespace vedette::model

@@ -35,4 +35,8 @@ struct NameOrder {
 [[nodiscard]] bool service_name_less(std::string_view host_a, std::string_view description_a,
                                      std::string_view host_b, std::string_view description_b);
 
+// Naemon's host->services: the host's services, last description first (Naemon registers them in name
+// order and prepends each). Its per-host commands (SCHEDULE_HOST_SVC_DOWNTIME, …) visit them so.
+[[nodiscard]] std::vector<ServiceId> host_services_naemon_order(const Model& model, HostId host);
+
 }  // namespace vedette::model

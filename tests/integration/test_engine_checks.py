@@ -53,13 +53,13 @@ class SoftHardRecovery(unittest.TestCase):
             v.set_state("file.state", 2, "disk on fire")
             v.wait_for(r"SERVICE ALERT: web01;FILE;CRITICAL;HARD;3;")
             v.set_state("file.state", 0, "recovered")
-            v.wait_for(r"SERVICE ALERT: web01;FILE;OK;HARD;1;recovered")
+            v.wait_for(r"SERVICE ALERT: web01;FILE;OK;HARD;3;recovered")
             self.assertEqual(v.stop(), 0)
             self.assertEqual(alert_lines(v.log(), "SERVICE ALERT: web01;FILE;"), [
                 "SERVICE ALERT: web01;FILE;CRITICAL;SOFT;1;disk on fire",
                 "SERVICE ALERT: web01;FILE;CRITICAL;SOFT;2;disk on fire",
                 "SERVICE ALERT: web01;FILE;CRITICAL;HARD;3;disk on fire",
-                "SERVICE ALERT: web01;FILE;OK;HARD;1;recovered",
+                "SERVICE ALERT: web01;FILE;OK;HARD;3;recovered",  # Naemon: the attempt the problem had
             ])
             self.assertIn("Caught 'Terminated', shutting down...", v.log())
             self.assertRegex(v.log(), r"Successfully shutdown\.\.\. \(PID=\d+\)")

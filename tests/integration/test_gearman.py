@@ -202,13 +202,13 @@ class StateSequence(GearmanTest):
         for v in runs_.values():
             v.set_state("file.state", 0, "recovered")
         for v in runs_.values():
-            v.wait_for(r"SERVICE ALERT: web01;FILE;OK;HARD;1;recovered")
+            v.wait_for(r"SERVICE ALERT: web01;FILE;OK;HARD;3;recovered")
             self.assertEqual(v.stop(), 0)
         expected = [
             "SERVICE ALERT: web01;FILE;CRITICAL;SOFT;1;disk on fire",
             "SERVICE ALERT: web01;FILE;CRITICAL;SOFT;2;disk on fire",
             "SERVICE ALERT: web01;FILE;CRITICAL;HARD;3;disk on fire",
-            "SERVICE ALERT: web01;FILE;OK;HARD;1;recovered",
+            "SERVICE ALERT: web01;FILE;OK;HARD;3;recovered",
         ]
         self.assertEqual(alert_lines(runs_["local"].log(), "SERVICE ALERT: "), expected)
         self.assertEqual(alert_lines(runs_["gearman"].log(), "SERVICE ALERT: "), expected)
@@ -459,7 +459,7 @@ define contact {
         v.set_state("file.state", 2, "broken")
         v.wait_for(r"SERVICE ALERT: web01;FILE;CRITICAL;HARD;2;broken")
         v.set_state("file.state", 0, "fixed")
-        v.wait_for(r"SERVICE ALERT: web01;FILE;OK;HARD;1;fixed")
+        v.wait_for(r"SERVICE ALERT: web01;FILE;OK;HARD;2;fixed")
 
         def marks():
             try:

@@ -348,13 +348,14 @@ class NotificationTest(unittest.TestCase):
             v.wait_for(r"SERVICE ALERT: web01;APP;CRITICAL;(SOFT|HARD);%d;%s" % (attempt, output))
         self.result(v, "APP", 2, "fourth")  # hard and unchanged: no handler
         self.result(v, "APP", 0, "fine")
-        v.wait_for(r"SERVICE EVENT HANDLER: web01;APP;OK;HARD;1;log-handler!restart-app$")
+        # Naemon: the recovery is handled at the attempt the problem had.
+        v.wait_for(r"SERVICE EVENT HANDLER: web01;APP;OK;HARD;3;log-handler!restart-app$")
         # The handlers run in parallel on the executor: their lines may land in any order.
         rows = sorted(r for r in self.lines(v, "handlers.txt", 8) if r[0] != "GLOBAL")
         self.assertEqual(rows, sorted([["APP", "CRITICAL", "SOFT", "1", "restart-app"],
                                 ["APP", "CRITICAL", "SOFT", "2", "restart-app"],
                                 ["APP", "CRITICAL", "HARD", "3", "restart-app"],
-                                ["APP", "OK", "HARD", "1", "restart-app"]]))
+                                ["APP", "OK", "HARD", "3", "restart-app"]]))
         self.assertEqual(v.log().count("GLOBAL SERVICE EVENT HANDLER: web01;APP;"), 4)
         v.wait_for(r"SERVICE EVENT HANDLER: web01;APP;CRITICAL;SOFT;1;log-handler!restart-app$")
         # Disabled for the service: nothing runs.

@@ -18,11 +18,20 @@ CheckOutcome result(int rc, std::string output, Time at, CheckType type = CheckT
 
 class ServiceStateTest : public ::testing::Test {
  protected:
+  // As the core does: the effects run on the state the result left (alert_*_ records it), then an OK
+  // service is settled.
   ServiceEffects check(int rc, const char* output = "out") {
     now_ += 60;
-    return apply_service_result(svc_, rules_, {host_, k_host_up}, result(rc, output, now_), settings_, now_,
-                                numbering_);
+    const ServiceEffects fx = apply_service_result(svc_, rules_, {host_, k_host_up}, result(rc, output, now_),
+                                                   settings_, now_, numbering_);
+    alert_type_ = svc_.state_type;
+    alert_attempt_ = svc_.current_attempt;
+    if (fx.settle_ok) settle_service_ok(svc_);
+    return fx;
   }
+
+  StateType alert_type_ = StateType::hard;
+  int alert_attempt_ = 0;
 
   ServiceState svc_;
   HostState host_;
@@ -77,6 +86,8 @@ TEST_F(ServiceStateTest, SoftAttemptsThenHardThenRecovery) {
   fx = check(0, "fine again");
   EXPECT_TRUE(fx.hard_state_change);
   EXPECT_TRUE(fx.log_alert);
+  EXPECT_EQ(alert_type_, StateType::hard);
+  EXPECT_EQ(alert_attempt_, 3) << "Naemon logs and notifies the recovery at the attempt it had";
   EXPECT_EQ(svc_.state_type, StateType::hard);
   EXPECT_EQ(svc_.current_attempt, 1);
   EXPECT_EQ(svc_.last_hard_state, k_state_ok);
@@ -89,7 +100,10 @@ TEST_F(ServiceStateTest, SoftRecoveryIsSoft) {
   EXPECT_TRUE(fx.state_change);
   EXPECT_FALSE(fx.hard_state_change);
   EXPECT_TRUE(fx.log_alert);
-  EXPECT_EQ(svc_.state_type, StateType::hard) << "OK always ends hard";
+  EXPECT_TRUE(fx.run_event_handler);
+  EXPECT_EQ(alert_type_, StateType::soft) << "logged and handled as SOFT, at attempt 2";
+  EXPECT_EQ(alert_attempt_, 2);
+  EXPECT_EQ(svc_.state_type, StateType::hard) << "then OK is settled hard";
   EXPECT_EQ(svc_.current_attempt, 1);
 }
 
@@ -180,7 +194,7 @@ TEST_F(ServiceStateTest, EffectsAndIdsAlongAProblem) {
   numbering_.next_event_id = 40;
   ServiceEffects fx = check(0, "fine");
   EXPECT_FALSE(fx.notify || fx.run_event_handler || fx.check_flapping);
-  EXPECT_TRUE(fx.reset_notifications) << "every OK result clears the counters";
+  EXPECT_TRUE(fx.settle_ok) << "every OK result clears the counters";
   EXPECT_EQ(svc_.events.current_event_id, 0u) << "no state change";
 
   svc_.notification.last_notification = 5;
@@ -214,7 +228,8 @@ TEST_F(ServiceStateTest, EffectsAndIdsAlongAProblem) {
   fx = check(0, "fixed");
   EXPECT_TRUE(fx.notify);
   EXPECT_TRUE(fx.run_event_handler);
-  EXPECT_TRUE(fx.reset_notifications);
+  EXPECT_TRUE(fx.settle_ok);
+  EXPECT_EQ(svc_.notification.current_notification_number, 0);
   EXPECT_EQ(svc_.events.last_event_id, 40u);
   EXPECT_EQ(svc_.events.current_event_id, 41u);
   EXPECT_FALSE(svc_.events.current_problem_id.is_set());
@@ -268,9 +283,17 @@ class HostStateTest : public ::testing::Test {
  protected:
   HostEffects check(int rc, bool any_parent_up = true, bool has_parents = false) {
     now_ += 60;
-    HostRules rules{3, true, true, has_parents, any_parent_up, model::k_opt_nothing};
-    return apply_host_result(host_, rules, result(rc, "ping", now_), settings_, now_, numbering_);
+    HostRules rules{max_attempts_, true, true, has_parents, any_parent_up, model::k_opt_nothing};
+    const HostEffects fx =
+        apply_host_result(host_, rules, result(rc, "ping", now_), settings_, now_, numbering_);
+    alert_type_ = host_.state_type;
+    alert_attempt_ = host_.current_attempt;
+    if (fx.settle_up) settle_host_up(host_);
+    return fx;
   }
+  int max_attempts_ = 3;
+  StateType alert_type_ = StateType::hard;
+  int alert_attempt_ = 0;
   HostState host_;
   StateSettings settings_;
   EventNumbering numbering_;
@@ -289,9 +312,11 @@ TEST_F(HostStateTest, NotifiesOnHardStatesAndResetsAfterTheRecovery) {
   fx = check(2);  // still hard DOWN: re-notification
   EXPECT_TRUE(fx.notify);
   EXPECT_FALSE(fx.run_event_handler);
+  host_.notification.current_notification_number = 2;
   fx = check(0);
   EXPECT_TRUE(fx.notify);
-  EXPECT_TRUE(fx.reset_notifications);
+  EXPECT_TRUE(fx.settle_up);
+  EXPECT_EQ(host_.notification.current_notification_number, 0);
   EXPECT_TRUE(host_.events.last_problem_id.is_set());
 }
 
@@ -316,6 +341,21 @@ TEST_F(HostStateTest, DownSoftThenHardThenRecovery) {
   EXPECT_EQ(host_.state_type, StateType::hard);
   EXPECT_EQ(host_.current_attempt, 1);
   EXPECT_TRUE(fx.check_neighbours_after_recovery);
+}
+
+// Naemon's adjust_host_check_attempt counts the recovering result as one more attempt of a soft problem;
+// the recovery is logged at that attempt, the attempt reset to 1 after its event handler.
+TEST_F(HostStateTest, SoftRecoveryIsLoggedAtTheNextAttempt) {
+  settings_.log_host_retries = true;
+  max_attempts_ = 4;
+  check(2);
+  check(2);
+  EXPECT_EQ(host_.current_attempt, 2);
+  HostEffects fx = check(0);
+  EXPECT_TRUE(fx.log_alert);
+  EXPECT_EQ(alert_type_, StateType::soft);
+  EXPECT_EQ(alert_attempt_, 3);
+  EXPECT_EQ(host_.current_attempt, 1);
 }
 
 TEST_F(HostStateTest, AcknowledgementsEndAsInNaemon) {
