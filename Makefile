@@ -9,7 +9,7 @@ else
 endif
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test bench format clean
+.PHONY: all deps build run test bench fuzz format clean
 
 all: build
 
@@ -36,6 +36,11 @@ test: build
 bench: build
 	python3 bench/config/load_bench.py --bin $(BUILD_DIR)/vedette
 	bench/state_files.sh --build $(BUILD_DIR)
+
+# libFuzzer targets (tests/fuzz, clang, build/fuzz), each run FUZZ_SECONDS (default 60) from its seeds.
+fuzz:
+	@scripts/install-deps.sh fuzz
+	FUZZ_CXX=clang++-14 scripts/fuzz.sh
 
 format:
 	find src tests bench -name '*.cpp' -o -name '*.hpp' | xargs clang-format -i

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian package Vedette needs to build, test and benchmark.
 # Idempotent and quiet when everything is present; runs as root on a bare Debian 12.
+# With the argument `fuzz`, also what `make fuzz` needs.
 set -euo pipefail
 
 packages=(
@@ -19,6 +20,10 @@ packages=(
   # distributed checks: the job server, its client library, and libcrypto for Mod-Gearman's AES
   gearman-job-server libgearman-dev libssl-dev
 )
+# `install-deps.sh fuzz` (make fuzz) adds what the libFuzzer build needs: clang and its fuzzer runtime.
+if [ "${1:-}" = "fuzz" ]; then
+  packages+=(clang-14 libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -385,8 +385,10 @@ void CommandReader::process_file(const std::string& path, bool remove) {
     return;
   }
   config::MappedFile file;
+  // MappedFile never blocks: a FIFO named here would have stopped the core thread in open().
   if (!file.open(path)) {
-    core_.log(fmt::format("Error: Cannot open file '{}' to process external commands!", path));
+    core_.log(fmt::format("Error: Cannot open file '{}' to process external commands! ({})", path,
+                          file.failure()));
     return;
   }
   ++file_depth_;

@@ -58,9 +58,9 @@ Configuration load_configuration(const std::string& main_config_path, SourceFile
     span.is_dir = source.kind != MainConfig::ObjectSource::Kind::file;
     span.begin = store_sizes();
     if (source.kind == MainConfig::ObjectSource::Kind::file)
-      reader.read_file(source.path);
+      reader.read_file(source.path, source.at);
     else
-      reader.read_dir(source.path);
+      reader.read_dir(source.path, source.at);
     span.end = store_sizes();
   }
   // Definitions that could not be read would only cause confusing follow-up errors: stop here, as Naemon

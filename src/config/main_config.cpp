@@ -1,12 +1,13 @@
 #include "config/main_config.hpp"
 
+#include "config/mapped_file.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <climits>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
@@ -73,21 +74,6 @@ std::string absolute_path(std::string_view path, std::string_view base) {
 std::string directory_of(const std::string& absolute) {
   const std::size_t slash = absolute.rfind('/');
   return slash == 0 || slash == std::string::npos ? "/" : absolute.substr(0, slash);
-}
-
-bool read_whole_file(const std::string& path, std::string& out, int& error) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    error = errno;
-    return false;
-  }
-  char buf[65536];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  error = failed ? errno : 0;
-  std::fclose(f);
-  return !failed;
 }
 
 struct LogicalLine {
@@ -168,14 +154,13 @@ class Loader {
     cfg_.main_config_file = absolute_path(path, current_directory());
     cfg_.config_rel_path = directory_of(cfg_.main_config_file);
     included_files_.push_back(cfg_.main_config_file);
-    std::string content;
-    int error = 0;
-    if (!read_whole_file(cfg_.main_config_file, content, error)) {
+    MappedFile file;
+    if (!file.open(cfg_.main_config_file)) {
       diags_.error(fmt::format("cannot open main configuration file '{}' for reading: {}",
-                               cfg_.main_config_file, error_text(error)));
+                               cfg_.main_config_file, file.failure()));
       return;
     }
-    parse_config(files_.add(cfg_.main_config_file), content);
+    parse_config(files_.add(cfg_.main_config_file), file.text());
     finish();
   }
 
@@ -250,14 +235,13 @@ class Loader {
   void read_resource_file(const Directive& d) {
     const std::string path = absolute_path(d.value, cfg_.config_rel_path);
     cfg_.resource_files.push_back(path);
-    std::string content;
-    int err = 0;
-    if (!read_whole_file(path, content, err)) {
-      error(d.at, fmt::format("cannot open resource file '{}' for reading: {}", path, error_text(err)));
+    MappedFile mapped;
+    if (!mapped.open(path)) {
+      error(d.at, fmt::format("cannot open resource file '{}' for reading: {}", path, mapped.failure()));
       return;
     }
     const std::string* file = files_.add(path);
-    for (const LogicalLine& line : split_lines(content)) {
+    for (const LogicalLine& line : split_lines(mapped.text())) {
       const std::string_view text = strip(line.text);
       if (is_comment_or_blank(text)) continue;
       const SourcePos at{file, line.line};
@@ -301,14 +285,13 @@ class Loader {
       error(d.at, fmt::format("includes nested deeper than {} levels at '{}'", k_max_include_depth, path));
       return;
     }
-    std::string content;
-    int err = 0;
-    if (!read_whole_file(path, content, err)) {
-      error(d.at, fmt::format("cannot open {} '{}' for reading: {}", d.name, path, error_text(err)));
+    MappedFile file;
+    if (!file.open(path)) {
+      error(d.at, fmt::format("cannot open {} '{}' for reading: {}", d.name, path, file.failure()));
       return;
     }
     ++depth_;
-    parse_config(files_.add(path), content);
+    parse_config(files_.add(path), file.text());
     --depth_;
   }
 

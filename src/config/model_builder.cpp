@@ -704,14 +704,15 @@ class Builder {
     expand_subgroups<model::ContactgroupId>(raws, "contactgroup_members", model_->contactgroups,
                                             model_->contactgroup_by_name, "contactgroup");
     for (std::uint32_t g = 0; g < model_->contactgroups.size(); ++g) {
-      auto& members = model_->contactgroups[g].members;
-      sort_unique(members);
-      for (model::ContactId c : members)
+      for (model::ContactId c : model_->contactgroups[g].members)
         add_unique(model_->contacts[model::index(c)].contactgroups, model::ContactgroupId{g});
     }
   }
 
-  // `*group_members`: a group contains the members of its subgroups, recursively; loops are harmless.
+  // `*group_members`: a group contains the members of its subgroups, recursively. Each group is expanded
+  // once, after the groups it includes (a depth-first walk), and made sorted and unique there, so a chain of
+  // n groups costs what their members do: appending already expanded lists again doubled them per level.
+  // A group that includes itself, directly or through others, is an error, as in Naemon.
   template <typename GroupId, typename Group, typename Index>
   void expand_subgroups(const std::vector<const RawObject*>& raws, DirectiveKey key,
                         std::vector<Group>& groups, const Index& by_name, std::string_view what) {
@@ -728,19 +729,41 @@ class Builder {
         subgroups[g].push_back(model::index(it->second));
       }
     }
-    for (std::uint32_t g = 0; g < groups.size(); ++g) {
-      if (subgroups[g].empty()) continue;
-      std::vector<char> seen(groups.size(), 0);
-      std::vector<std::uint32_t> stack = subgroups[g];
-      seen[g] = 1;
+    enum class Walk : std::uint8_t { fresh, open, done };
+    std::vector<Walk> walk(groups.size(), Walk::fresh);
+    struct Frame {
+      std::uint32_t group;
+      std::size_t next_sub;
+    };
+    std::vector<Frame> stack;
+    auto take_members = [&](std::uint32_t into, std::uint32_t from) {
+      auto& members = groups[into].members;
+      members.insert(members.end(), groups[from].members.begin(), groups[from].members.end());
+    };
+    for (std::uint32_t root = 0; root < groups.size(); ++root) {
+      if (walk[root] != Walk::fresh) continue;
+      walk[root] = Walk::open;
+      stack.push_back({root, 0});
       while (!stack.empty()) {
-        std::uint32_t sub = stack.back();
+        const std::uint32_t g = stack.back().group;
+        if (stack.back().next_sub < subgroups[g].size()) {
+          const std::uint32_t sub = subgroups[g][stack.back().next_sub++];
+          if (walk[sub] == Walk::fresh) {
+            walk[sub] = Walk::open;
+            stack.push_back({sub, 0});
+          } else if (walk[sub] == Walk::open) {
+            diags_.error(fmt::format("{}s '{}' and '{}' are part of a {} include loop", what, groups[g].name,
+                                     groups[sub].name, key.name),
+                         raws[g]->at);
+          } else {
+            take_members(g, sub);
+          }
+          continue;
+        }
+        sort_unique(groups[g].members);
+        walk[g] = Walk::done;
         stack.pop_back();
-        if (seen[sub]) continue;
-        seen[sub] = 1;
-        groups[g].members.insert(groups[g].members.end(), groups[sub].members.begin(),
-                                 groups[sub].members.end());
-        for (std::uint32_t next : subgroups[sub]) stack.push_back(next);
+        if (!stack.empty()) take_members(stack.back().group, g);
       }
     }
   }
@@ -961,9 +984,7 @@ class Builder {
     expand_subgroups<model::HostgroupId>(raws, "hostgroup_members", model_->hostgroups,
                                          model_->hostgroup_by_name, "hostgroup");
     for (std::uint32_t g = 0; g < model_->hostgroups.size(); ++g) {
-      auto& members = model_->hostgroups[g].members;
-      sort_unique(members);
-      for (model::HostId h : members)
+      for (model::HostId h : model_->hostgroups[g].members)
         add_unique(model_->hosts[model::index(h)].hostgroups, model::HostgroupId{g});
     }
   }
@@ -1256,9 +1277,7 @@ class Builder {
     expand_subgroups<model::ServicegroupId>(raws, "servicegroup_members", model_->servicegroups,
                                             model_->servicegroup_by_name, "servicegroup");
     for (std::uint32_t g = 0; g < model_->servicegroups.size(); ++g) {
-      auto& members = model_->servicegroups[g].members;
-      sort_unique(members);
-      for (model::ServiceId s : members)
+      for (model::ServiceId s : model_->servicegroups[g].members)
         add_unique(model_->services[model::index(s)].servicegroups, model::ServicegroupId{g});
     }
   }

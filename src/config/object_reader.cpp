@@ -7,7 +7,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 namespace vedette::config {
@@ -40,27 +42,79 @@ std::string upper(std::string_view s) {
   return out;
 }
 
+// Kernel filesystems whose entries are not configuration: walking them never ends (/proc links back to /)
+// or reads files that are not files.
+bool is_pseudo_filesystem(decltype(statfs::f_type) type) {
+  switch (type) {
+    case PROC_SUPER_MAGIC:
+    case SYSFS_MAGIC:
+    case DEVPTS_SUPER_MAGIC:
+    case DEBUGFS_MAGIC:
+    case TRACEFS_MAGIC:
+    case SECURITYFS_MAGIC:
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC:
+    case BPF_FS_MAGIC:
+    case PSTOREFS_MAGIC:
+    case EFIVARFS_MAGIC: return true;
+    default: return false;
+  }
+}
+
 bool accepts_custom_variables(ObjectType t) {
   return t == ObjectType::host || t == ObjectType::service || t == ObjectType::contact;
 }
 
 }  // namespace
 
-void ObjectReader::read_file(const std::string& path) {
+void ObjectReader::read_file(const std::string& path, SourcePos from) {
+  if (open_files_.size() >= k_max_include_depth) {
+    diags_.error(fmt::format("includes nested deeper than {} levels at '{}'", k_max_include_depth, path), from,
+                 PosKind::line);
+    return;
+  }
   MappedFile file;
   if (!file.open(path)) {
-    diags_.error(fmt::format("Cannot open config file '{}' for reading: {}", path, std::strerror(errno)));
+    diags_.error(fmt::format("Cannot open config file '{}' for reading: {}", path, file.failure()), from,
+                 PosKind::line);
+    return;
+  }
+  const FileId id = file.id();
+  if (std::find(open_files_.begin(), open_files_.end(), id) != open_files_.end()) {
+    diags_.error(fmt::format("include cycle: '{}' is already being read (it includes itself)", path), from,
+                 PosKind::line);
     return;
   }
   std::string_view text = store_.keep_file(std::move(file));
+  open_files_.push_back(id);
   parse(text, files_.add(path));
+  open_files_.pop_back();
 }
 
-void ObjectReader::read_dir(const std::string& path) {
+void ObjectReader::read_dir(const std::string& path, SourcePos from) {
+  struct statfs fs {};
+  if (::statfs(path.c_str(), &fs) == 0 && is_pseudo_filesystem(fs.f_type)) {
+    diags_.error(fmt::format("config directory '{}' is on a pseudo filesystem (such as /proc), which holds no "
+                             "configuration",
+                             path),
+                 from, PosKind::line);
+    return;
+  }
+  walk_dir(path, from);
+}
+
+void ObjectReader::walk_dir(const std::string& path, SourcePos from) {
+  struct stat st {};
   std::error_code ec;
   std::filesystem::directory_iterator it(path, ec);
-  if (ec) {
-    diags_.error(fmt::format("Could not open config directory '{}' for reading.", path));
+  if (ec || ::stat(path.c_str(), &st) != 0) {
+    diags_.error(fmt::format("Could not open config directory '{}' for reading.", path), from, PosKind::line);
+    return;
+  }
+  const FileId id{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+  if (std::find(open_dirs_.begin(), open_dirs_.end(), id) != open_dirs_.end()) {
+    diags_.error(fmt::format("config directory '{}' is already being read (it includes itself)", path), from,
+                 PosKind::line);
     return;
   }
   std::vector<std::filesystem::directory_entry> entries;
@@ -72,14 +126,24 @@ void ObjectReader::read_dir(const std::string& path) {
   // Naemon takes readdir() order, which differs between machines; name order is stable and reproducible.
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
+  open_dirs_.push_back(id);
   for (const auto& entry : entries) {
     const std::string& member = entry.path().native();
     if (entry.is_directory(ec)) {
-      read_dir(member);
+      // cfg_dir=/ would walk /proc, whose links lead back to / and whose files never end.
+      struct statfs fs {};
+      if (::statfs(member.c_str(), &fs) == 0 && is_pseudo_filesystem(fs.f_type)) {
+        diags_.warning(fmt::format("skipping '{}': a pseudo filesystem (such as /proc) holds no configuration",
+                                   member),
+                       from, PosKind::line);
+        continue;
+      }
+      walk_dir(member, from);
     } else if (member.ends_with(".cfg") && entry.is_regular_file(ec)) {
-      read_file(member);
+      read_file(member, from);
     }
   }
+  open_dirs_.pop_back();
 }
 
 void ObjectReader::parse(std::string_view text, const std::string* file) {
@@ -188,13 +252,13 @@ void ObjectReader::parse(std::string_view text, const std::string* file) {
     }
     if (line.starts_with("include_file=")) {
       std::string target(trim(line.substr(13)));
-      if (!target.empty()) read_file(target.front() == '/' ? target : dir + "/" + target);
+      if (!target.empty()) read_file(target.front() == '/' ? target : dir + "/" + target, at);
       continue;
     }
     if (line.starts_with("include_dir")) {
       std::size_t eq = line.find('=');
       std::string target(eq == std::string_view::npos ? std::string_view{} : trim(line.substr(eq + 1)));
-      if (!target.empty()) read_dir(target.front() == '/' ? target : dir + "/" + target);
+      if (!target.empty()) read_dir(target.front() == '/' ? target : dir + "/" + target, at);
       continue;
     }
     diags_.error(fmt::format("Unexpected token or statement in file '{}' on line {}.", *file, line_no));

@@ -1,11 +1,16 @@
 // Reads object configuration files (cfg_file, cfg_dir, include_file, include_dir) into raw objects.
 // Loader thread. Problems go to Diagnostics; reading goes on after an error so all are reported.
+// A file that includes itself, directly or through others, or a directory reached again through a link
+// inside it, is an error (Naemon recurses until its stack overflows); pseudo filesystems such as /proc are
+// never walked (docs/configuration.md).
 #pragma once
 
 #include "config/diagnostics.hpp"
+#include "config/mapped_file.hpp"
 #include "config/raw_object.hpp"
 
 #include <string>
+#include <vector>
 
 namespace vedette::config {
 
@@ -14,19 +19,26 @@ class ObjectReader {
   ObjectReader(ObjectStore& store, SourceFiles& files, Diagnostics& diags)
       : store_(store), files_(files), diags_(diags) {}
 
-  void read_file(const std::string& path);
+  // `from` is the line that names the file or directory (cfg_file, include_file, ...), for messages.
+  void read_file(const std::string& path, SourcePos from = {});
   // Every `*.cfg` file below `path`, recursively, hidden entries skipped, in name order.
-  void read_dir(const std::string& path);
+  void read_dir(const std::string& path, SourcePos from = {});
 
  private:
   void parse(std::string_view text, const std::string* file);
   void add_directive(RawObject& obj, std::string_view line, SourcePos at);
   void finish(RawObject* obj);
+  void walk_dir(const std::string& path, SourcePos from);
+
+  // Includes nest at most this deep, as the main config's do; a cycle is caught sooner by `open_files_`.
+  static constexpr std::size_t k_max_include_depth = 32;
 
   ObjectStore& store_;
   SourceFiles& files_;
   Diagnostics& diags_;
   std::vector<RawAttr> scratch_;  // directives of the definition being read
+  std::vector<FileId> open_files_;  // the files being read, outermost first
+  std::vector<FileId> open_dirs_;   // the directories being walked, outermost first
 };
 
 }  // namespace vedette::config

@@ -68,13 +68,29 @@ Duration seconds(double s) {
   return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
 }
 
-io::StatusWriterOptions status_options(const config::MainConfig& main) {
+// Failures of a writer thread (status.dat, retention.dat), logged by the core thread (the log is the core's).
+// The writers report once per episode of failure, so a full disk is one log line, not one per attempt.
+struct WriterErrors {
+  std::mutex mutex;
+  std::vector<std::string> messages;  // guarded by mutex
+  std::atomic<bool> pending{false};
+
+  std::function<void(std::string_view)> sink() {
+    return [this](std::string_view message) {
+      std::lock_guard lock(mutex);
+      messages.emplace_back(message);
+      pending.store(true, std::memory_order_relaxed);
+    };
+  }
+};
+
+io::StatusWriterOptions status_options(const config::MainConfig& main, WriterErrors& errors) {
   io::StatusWriterOptions out;
   out.path = main.status_file;
+  out.on_error = errors.sink();
   return out;
 }
 
-// Failures of the retention writer thread, logged by the core thread (the log is the core's).
 // Events of the perfdata writer threads, logged by the core once per iteration.
 struct PerfdataEvents {
   std::mutex mutex;
@@ -88,20 +104,10 @@ struct PerfdataEvents {
   }
 };
 
-struct RetentionErrors {
-  std::mutex mutex;
-  std::vector<std::string> messages;  // guarded by mutex
-  std::atomic<bool> pending{false};
-};
-
-retention::WriterOptions retention_options(const config::MainConfig& main, RetentionErrors& errors) {
+retention::WriterOptions retention_options(const config::MainConfig& main, WriterErrors& errors) {
   retention::WriterOptions out;
   if (main.retain_state_information) out.path = main.state_retention_file;
-  out.on_error = [&errors](std::string_view message) {
-    std::lock_guard lock(errors.mutex);
-    errors.messages.emplace_back(message);
-    errors.pending.store(true, std::memory_order_relaxed);
-  };
+  out.on_error = errors.sink();
   return out;
 }
 
@@ -156,7 +162,7 @@ class Core::Impl final : public loop::TimerHandler,
                            last_log_rotation_ = rotation_time;
                            log_states(main_.log_current_states, "CURRENT");
                          })),
-        status_(status_options(main_)),
+        status_(status_options(main_, status_errors_)),
         retention_writer_(retention_options(main_, retention_errors_)),
         evaluator_(periods_, &day_cache_),
         notifier_(std::make_unique<Notifier>(*model_)) {
@@ -1218,14 +1224,17 @@ class Core::Impl final : public loop::TimerHandler,
                                      .keep_alive = model_owner_});
   }
 
-  // Log lines for what the retention writer thread did since the last look (the log is the core's).
+  // Log lines for the failures a writer thread reported since the last look (the log is the core's).
+  void report_writer_errors(WriterErrors& errors) {
+    std::lock_guard lock(errors.mutex);
+    for (const std::string& e : errors.messages) log(fmt::format("Error: {}", e));
+    errors.messages.clear();
+    errors.pending.store(false, std::memory_order_relaxed);
+  }
+
+  // Log lines for what the retention writer thread did since the last look.
   void report_retention() {
-    {
-      std::lock_guard lock(retention_errors_.mutex);
-      for (const std::string& e : retention_errors_.messages) log(fmt::format("Error: {}", e));
-      retention_errors_.messages.clear();
-      retention_errors_.pending.store(false, std::memory_order_relaxed);
-    }
+    report_writer_errors(retention_errors_);
     if (!autosave_pending_) return;
     if (retention_writer_.stats().writes == retention_writes_seen_) return;
     autosave_pending_ = false;
@@ -1345,6 +1354,7 @@ class Core::Impl final : public loop::TimerHandler,
     if ((running_ > 0 || distributor_ != nullptr || autosave_pending_) && !loop_.is_armed(tick_timer_))
       loop_.arm_timer(tick_timer_, loop_.now() + k_result_period);
     if (autosave_pending_ || retention_errors_.pending.load(std::memory_order_relaxed)) report_retention();
+    if (status_errors_.pending.load(std::memory_order_relaxed)) report_writer_errors(status_errors_);
     if (host_perfdata_) host_perfdata_->flush();
     if (service_perfdata_) service_perfdata_->flush();
     if (perfdata_events_.pending.load(std::memory_order_relaxed)) report_perfdata_events();
@@ -2477,13 +2487,14 @@ class Core::Impl final : public loop::TimerHandler,
   exec::ResultQueue results_;
   exec::Executor executor_;
   io::LogFile log_;
+  WriterErrors status_errors_;  // before status_, whose thread reports into it
   io::StatusWriter status_;
   StatusSnapshotBuilder status_snapshots_;
   StatusSnapshotBuilder live_snapshots_;
   // status.dat's share of retention_carried_ and the retained comments and downtimes, rebuilt when the
   // Carried is replaced: the lists are replaced with it (start-up, reload), never on their own.
   std::shared_ptr<const RetainedStatus> status_retained_;
-  RetentionErrors retention_errors_;  // before retention_writer_, whose thread reports into it
+  WriterErrors retention_errors_;  // before retention_writer_, whose thread reports into it
   retention::Writer retention_writer_;
   std::shared_ptr<const retention::Carried> retention_carried_;
   retention::ProgramCounters retention_counters_;

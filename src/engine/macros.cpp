@@ -121,6 +121,10 @@ constexpr bool is_cleaned(M c) {
     case M::SERVICENOTES:
     case M::HOSTGROUPNOTES:
     case M::SERVICEGROUPNOTES:
+    // Not in Naemon's list, though whoever sends an acknowledgement, a downtime or a custom notification
+    // writes them (docs/compatibility.md, "Macros").
+    case M::NOTIFICATIONAUTHOR:
+    case M::NOTIFICATIONCOMMENT:
       return true;
     default:
       return false;
@@ -263,7 +267,11 @@ class Resolver {
       return keyed(key->code, a1, a2, v);
     }
     if (base.starts_with("CONTACTADDRESS")) return contact_address(base, a1, a2, v);
-    if (base.starts_with('_')) return custom(base, a1, a2, v);
+    if (base.starts_with('_')) {
+      const bool known = custom(base, a1, a2, v);
+      cleanable = changed_at_run_time_;
+      return known;
+    }
     return false;
   }
 
@@ -411,6 +419,9 @@ class Resolver {
   const MacroContext& ctx_;
   const model::Model& m_;
   int depth_;
+  // A custom variable read had a value CHANGE_CUSTOM_*_VAR set: from outside, so cleaned as outputs are
+  // (Naemon cleans no custom variable).
+  bool changed_at_run_time_ = false;
 };
 
 // Naemon prepends each group to an object's list as memberships are registered, so its "first" group is
@@ -1362,6 +1373,7 @@ bool Resolver::custom_of(const std::vector<model::CustomVariable>& vars, const C
       const std::string* changed =
           st != nullptr && st->overrides != nullptr ? st->overrides->custom_variable(var) : nullptr;
       v.set(changed != nullptr ? std::string_view(*changed) : cv.value);
+      if (changed != nullptr) changed_at_run_time_ = true;
       return true;
     }
   }

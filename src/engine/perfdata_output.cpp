@@ -7,7 +7,7 @@ namespace vedette::engine {
 PerfdataOutput::PerfdataOutput(const model::Model& model, const config::MainConfig& main,
                                PerfdataObject object, std::function<void(const io::PerfdataEvent&)> on_event,
                                std::vector<std::string>& warnings)
-    : model_(model), main_(main), object_(object) {
+    : main_(main), object_(object) {
   const bool host = object == PerfdataObject::host;
   auto resolve = [&](const std::string& text, bool processing) -> std::optional<PerfdataCommand> {
     if (text.empty()) return std::nullopt;

@@ -39,7 +39,6 @@ class PerfdataOutput {
   void process(const MacroContext& ctx);
 
  private:
-  const model::Model& model_;
   const config::MainConfig& main_;
   PerfdataObject object_;
   std::unique_ptr<io::PerfdataFile> file_;  // null: no *_perfdata_file

@@ -85,7 +85,8 @@ class ChildRunner {
     std::vector<std::string> env = environment_;
     for (const auto& [name, value] : command.env) {
       std::string entry = name + "=" + value;
-      const auto same = std::find_if(env.begin(), env.end(), [&](const std::string& e) {
+      // A named capture: clang 14 (the fuzz build) cannot capture a structured binding.
+      const auto same = std::find_if(env.begin(), env.end(), [&name = name](const std::string& e) {
         return e.size() > name.size() && e.compare(0, name.size(), name) == 0 && e[name.size()] == '=';
       });
       if (same != env.end()) {

@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <charconv>
 #include <climits>
-#include <cstring>
 #include <limits>
 #include <span>
 
@@ -646,7 +645,7 @@ LoadResult load(const std::string& path, Target target, Time now) {
     const int error = errno;
     LoadResult out = apply_text({}, target, now);
     out.status = error == ENOENT ? Data::Status::missing : Data::Status::error;
-    out.error = std::strerror(error);
+    out.error = file.failure();
     return out;
   }
   return apply_text(file.text(), target, now);

@@ -446,7 +446,7 @@ Data read_file(const std::string& path) {
   if (!data.mapped_.open(path)) {
     const int error = errno;
     data.status = error == ENOENT ? Data::Status::missing : Data::Status::error;
-    data.error = std::strerror(error);
+    data.error = data.mapped_.failure();
     return data;
   }
   collect(data.mapped_.text(), data);

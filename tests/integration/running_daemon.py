@@ -131,6 +131,12 @@ class RunningVedette:
     def path(self, name):
         return os.path.join(self.dir, name)
 
+    def write_objects(self, text):
+        """Replaces objects.cfg (the base objects and `text`) at once, as an editor's save does."""
+        with open(self.path("objects.cfg.tmp"), "w") as f:
+            f.write(BASE_OBJECTS + text)
+        os.replace(self.path("objects.cfg.tmp"), self.path("objects.cfg"))
+
     def set_state(self, name, code, text):
         """Writes the state file the check_state_file plugin reads."""
         tmp = self.path(name + ".tmp")

@@ -7,7 +7,7 @@ import time
 import unittest
 
 import status_dat
-from running_daemon import BASE_OBJECTS, HOST, RunningVedette, service
+from running_daemon import HOST, RunningVedette, service
 
 MAIN = """\
 status_file=status.dat
@@ -28,11 +28,6 @@ def lines_after(log, marker):
 
 
 class Reload(unittest.TestCase):
-    def write_objects(self, v, text):
-        with open(v.path("objects.cfg.tmp"), "w") as f:
-            f.write(BASE_OBJECTS + text)
-        os.replace(v.path("objects.cfg.tmp"), v.path("objects.cfg"))
-
     def test_state_is_kept_objects_come_and_go_same_process(self):
         objects = HOST + service("DISK", "check_state_file!disk.state") + service("OLD", "check_dummy!0!old")
         v = RunningVedette(self, objects=objects, main_extra=MAIN, start=False)
@@ -41,7 +36,7 @@ class Reload(unittest.TestCase):
         v.wait_for(r"SERVICE ALERT: web01;DISK;CRITICAL;HARD;1;DISK CRITICAL - 99% full")
         pid = v.proc.pid
 
-        self.write_objects(v, HOST + service("DISK", "check_state_file!disk.state") +
+        v.write_objects(HOST + service("DISK", "check_state_file!disk.state") +
                            service("NEW", "check_dummy!1!fresh"))
         v.proc.send_signal(signal.SIGHUP)
         v.wait_for(r"Configuration reloaded: 1 hosts, 2 services \(2 objects kept, 1 new, 1 removed\)")
@@ -84,7 +79,7 @@ class Reload(unittest.TestCase):
         with open(v.path("objects.cache")) as f:
             cache_before = f.read()
 
-        self.write_objects(v, HOST + service("DISK", "check_state_file!disk.state") + """
+        v.write_objects(HOST + service("DISK", "check_state_file!disk.state") + """
 define service {
   host_name nosuchhost
   service_description BROKEN
@@ -106,7 +101,7 @@ define service {
         self.assertNotIn("BROKEN", "".join(services_in(v.path("status.dat"))))
 
         # Fixed, it reloads.
-        self.write_objects(v, HOST + service("DISK", "check_state_file!disk.state"))
+        v.write_objects(HOST + service("DISK", "check_state_file!disk.state"))
         v.proc.send_signal(signal.SIGHUP)
         v.wait_for(r"Configuration reloaded: 1 hosts, 1 services \(2 objects kept, 0 new, 0 removed\)")
         self.assertEqual(v.stop(), 0)
@@ -117,14 +112,14 @@ define service {
         with open(plugin, "w") as f:
             f.write('#!/bin/sh\ntouch "$0.started"\nsleep 2\necho "slow but counted"\nexit 2\n')
         os.chmod(plugin, 0o755)
-        self.write_objects(v, HOST + service("SLOW", "run!" + plugin))
+        v.write_objects(HOST + service("SLOW", "run!" + plugin))
         v.start()
         deadline = time.monotonic() + 30
         while not os.path.exists(plugin + ".started"):
             self.assertLess(time.monotonic(), deadline, "the slow check never started")
             time.sleep(0.05)
         # Reload while it runs; max_check_attempts changes, the object stays.
-        self.write_objects(v, HOST + service("SLOW", "run!" + plugin, attempts=2) +
+        v.write_objects(HOST + service("SLOW", "run!" + plugin, attempts=2) +
                            service("OTHER", "check_dummy!0!other"))
         v.proc.send_signal(signal.SIGHUP)
         v.wait_for(r"Configuration reloaded")

@@ -366,6 +366,37 @@ TEST_F(MainConfigTest, IncludeFileAndIncludeDir) {
   EXPECT_EQ(cfg.status_update_interval, 5);  // a.cfg then b.cfg
 }
 
+// Opened without blocking and judged on what was opened: a FIFO hung the load in open(), /dev/zero never
+// ended.
+TEST_F(MainConfigTest, SpecialFilesAreRefusedNotWaitedOn) {
+  ASSERT_EQ(::mkfifo((dir_ + "/fifo.cfg").c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo((dir_ + "/fifo.d.cfg").c_str(), 0600), 0);
+  make_dir("fifo.d");
+  ASSERT_EQ(::mkfifo((dir_ + "/fifo.d/in.cfg").c_str(), 0600), 0);
+  load("include_file=fifo.cfg\n"
+       "resource_file=fifo.d.cfg\n"
+       "resource_file=/dev/zero\n"
+       "include_dir=fifo.d\n");
+  EXPECT_EQ(messages(),
+            (std::vector<std::string>{
+                "Error: cannot open include_file '" + dir_ +
+                    "/fifo.cfg' for reading: is a FIFO, not a regular file" + at(1),
+                "Error: cannot open resource file '" + dir_ +
+                    "/fifo.d.cfg' for reading: is a FIFO, not a regular file" + at(2),
+                "Error: cannot open resource file '/dev/zero' for reading: is a character device, not a "
+                "regular file" + at(3),
+                "Error: cannot open include_dir '" + dir_ +
+                    "/fifo.d/in.cfg' for reading: is a FIFO, not a regular file" + at(4),
+            }));
+}
+
+TEST_F(MainConfigTest, MainConfigThatIsAFifoIsRefused) {
+  ASSERT_EQ(::mkfifo((dir_ + "/main.cfg").c_str(), 0600), 0);
+  (void)load_main_config(dir_ + "/main.cfg", files_, diags_);
+  EXPECT_EQ(messages(), std::vector<std::string>{"Error: cannot open main configuration file '" + dir_ +
+                                                 "/main.cfg' for reading: is a FIFO, not a regular file"});
+}
+
 TEST_F(MainConfigTest, BackslashContinuesALine) {
   const MainConfig cfg = load(
       "ocsp_command=first \\\n"

@@ -1,6 +1,7 @@
 // Object configuration through the whole loader (load_configuration): syntax, templates, implied
 // inheritance, membership, expansion and validation, each checked against what Naemon's xodtemplate.c does.
 #include "config/loader.hpp"
+#include "config/mapped_file.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -348,6 +350,85 @@ TEST_F(ObjectLoaderTest, CfgDirRecursesAndReadsOnlyCfgFilesAndSkipsHiddenOnes) {
   EXPECT_EQ(names, (Names{"a", "b"}));
 }
 
+// Naemon recurses until its stack overflows (vedette -v died of SIGSEGV, a reload killed the daemon).
+TEST_F(ObjectLoaderTest, IncludeFileOfItselfIsAnErrorAtTheIncludingLine) {
+  load(host_def("a") + "include_file=objects.cfg\n");  // line 5
+  expect_error("include cycle: '" + path("objects.cfg") + "' is already being read (it includes itself)",
+               "objects.cfg", 5);
+  EXPECT_EQ(errors().size(), 1u) << all_text();
+}
+
+TEST_F(ObjectLoaderTest, IncludeCycleThroughIncludeDirIsAnError) {
+  write("loop/x.cfg", host_def("x") + "include_file=../objects.cfg\n");  // line 5
+  write("loop/y.cfg", "\ninclude_dir=.\n");                               // line 2
+  load(host_def("a") + "include_dir=loop\n");
+  expect_error("include cycle: '" + path("loop/../objects.cfg") + "' is already being read (it includes itself)",
+               "loop/x.cfg", 5);
+  expect_error("config directory '" + path("loop/.") + "' is already being read (it includes itself)",
+               "loop/y.cfg", 2);
+  EXPECT_EQ(errors().size(), 2u) << all_text();
+}
+
+TEST_F(ObjectLoaderTest, LinkLoopInCfgDirIsAnError) {
+  write("base.cfg", k_base);
+  write("objs/a.cfg", host_def("a"));
+  fs::create_directory_symlink(".", path("objs/again"));
+  load_main("cfg_file=" + path("base.cfg") + "\ncfg_dir=" + path("objs") + "\n");
+  expect_error("config directory '" + path("objs/again") + "' is already being read (it includes itself)",
+               "naemon.cfg", 2);
+}
+
+TEST_F(ObjectLoaderTest, IncludesNestDeeperThan32LevelsIsAnError) {
+  for (int i = 0; i < 40; ++i)
+    write("chain/" + std::to_string(i) + ".cfg", "include_file=" + std::to_string(i + 1) + ".cfg\n");
+  write("chain/40.cfg", "");
+  load("include_file=chain/0.cfg\n");
+  // objects.cfg and chain/0 to chain/30 are open when chain/30 names chain/31.
+  expect_error("includes nested deeper than 32 levels at '" + path("chain/31.cfg") + "'", "chain/30.cfg", 1);
+}
+
+// Each is refused on what open() gave, which never blocks: a FIFO hung Naemon and Vedette there, and
+// /dev/zero never ends.
+TEST_F(ObjectLoaderTest, IncludeOfAFifoADeviceOrAHugeFileIsAnErrorNotAHang) {
+  ASSERT_EQ(::mkfifo(path("fifo.cfg").c_str(), 0600), 0);
+  write("huge.cfg", "");
+  fs::resize_file(path("huge.cfg"), MappedFile::k_max_size + 1);  // sparse: costs no disk
+  load("include_file=fifo.cfg\ninclude_file=/dev/zero\ninclude_file=huge.cfg\ninclude_file=none.cfg\n");
+  expect_error("Cannot open config file '" + path("fifo.cfg") + "' for reading: is a FIFO, not a regular file",
+               "objects.cfg", 1);
+  expect_error("Cannot open config file '/dev/zero' for reading: is a character device, not a regular file",
+               "objects.cfg", 2);
+  expect_error("Cannot open config file '" + path("huge.cfg") + "' for reading: is 1073741825 bytes, more than "
+               "the limit of 1073741824",
+               "objects.cfg", 3);
+  expect_error("Cannot open config file '" + path("none.cfg") + "' for reading: No such file or directory",
+               "objects.cfg", 4);
+}
+
+// A FIFO in a cfg_dir is skipped, as Naemon skips what is not a regular file or a directory.
+TEST_F(ObjectLoaderTest, CfgDirSkipsFifosAndNeverWalksProc) {
+  write("base.cfg", k_base);
+  write("objs/a.cfg", host_def("a"));
+  ASSERT_EQ(::mkfifo(path("objs/fifo.cfg").c_str(), 0600), 0);
+  fs::create_directory_symlink("/proc", path("objs/proc"));
+  load_main("cfg_file=" + path("base.cfg") + "\ncfg_dir=" + path("objs") + "\n");
+  expect_no_errors();
+  EXPECT_TRUE(m().host_by_name.contains("a"));
+  const Diagnostic* d =
+      find("skipping '" + path("objs/proc") + "': a pseudo filesystem (such as /proc) holds no configuration");
+  ASSERT_NE(d, nullptr) << all_text();
+  EXPECT_EQ(d->severity, Severity::warning);
+  EXPECT_EQ(d->at.line, 2u);
+}
+
+TEST_F(ObjectLoaderTest, CfgDirOnProcIsAnError) {
+  write("base.cfg", k_base);
+  load_main("cfg_file=" + path("base.cfg") + "\ncfg_dir=/proc\n");
+  expect_error("config directory '/proc' is on a pseudo filesystem (such as /proc), which holds no "
+               "configuration",
+               "naemon.cfg", 2);
+}
+
 TEST_F(ObjectLoaderTest, RelativeIncludeFileIsResolvedAgainstTheIncludingFile) {
   // Naemon hands a relative include_file to fopen() as it is (relative to the working directory, which a
   // daemon changes); Vedette resolves it against the including file's directory (docs/compatibility.md).
@@ -581,6 +662,57 @@ TEST_F(ObjectLoaderTest, HostgroupsFromHostsMembersAndNestedGroups) {
   EXPECT_EQ(host_names(hostgroup("outer").members), (Names{"a", "b", "c"}));
   EXPECT_EQ(host_names(hostgroup("top").members), (Names{"a", "b", "c"}));
   EXPECT_EQ(hostgroup_names(host("a").hostgroups), (Names{"inner", "outer", "top"}));
+}
+
+// g26 includes g25 includes ... g0, each with a host of its own: a group is expanded once, after the ones it
+// includes, so each list is as long as its members (appending already expanded lists again doubled them
+// per level: 600 MB at this depth).
+TEST_F(ObjectLoaderTest, DeepHostgroupAndServicegroupChainsExpandOnce) {
+  constexpr int k_depth = 27;
+  std::string objects;
+  for (int i = 0; i < k_depth; ++i) {
+    const std::string n = std::to_string(i);
+    const std::string below = std::to_string(i - 1);
+    objects += host_def("h" + n) + service_def("h" + n, "s");
+    objects += "define hostgroup {\n  hostgroup_name g" + n + "\n  members h" + n +
+               (i > 0 ? "\n  hostgroup_members g" + below : "") + "\n}\n";
+    objects += "define servicegroup {\n  servicegroup_name sg" + n + "\n  members h" + n + ",s" +
+               (i > 0 ? "\n  servicegroup_members sg" + below : "") + "\n}\n";
+  }
+  load(objects);
+  expect_no_errors();
+  for (int i = 0; i < k_depth; ++i) {
+    const std::string n = std::to_string(i);
+    EXPECT_EQ(hostgroup("g" + n).members.size(), static_cast<std::size_t>(i + 1)) << n;
+    const auto& sg = m().servicegroups[model::index(m().servicegroup_by_name.at("sg" + n))];
+    EXPECT_EQ(sg.members.size(), static_cast<std::size_t>(i + 1)) << n;
+    EXPECT_EQ(sg.listed_members.size(), sg.members.size()) << n;
+    EXPECT_EQ(host("h" + n).hostgroups.size(), static_cast<std::size_t>(k_depth - i)) << n;
+  }
+}
+
+// As Naemon: a *group_members loop is an error (Naemon's "part of a hostgroup_members include loop"), named
+// at the definition that closes it; a load that took it as harmless grew to 0.9 GB at 23 groups.
+TEST_F(ObjectLoaderTest, HostgroupMembersLoopIsAnError) {
+  constexpr int k_groups = 23;
+  std::string objects = host_def("a");  // lines 1-4
+  for (int i = 0; i < k_groups; ++i)    // each definition is 5 lines
+    objects += "define hostgroup {\n  hostgroup_name g" + std::to_string(i) + "\n  members a\n" +
+               "  hostgroup_members g" + std::to_string((i + 1) % k_groups) + "\n}\n";
+  load(objects);
+  expect_error("hostgroups 'g22' and 'g0' are part of a hostgroup_members include loop", "objects.cfg",
+               5 + 5 * 22);
+  EXPECT_EQ(errors().size(), 1u) << all_text();
+}
+
+TEST_F(ObjectLoaderTest, GroupIncludingItselfIsAnError) {
+  load(host_def("a") + service_def("a", "s") +  // lines 1-10
+       "define servicegroup {\n  servicegroup_name sg\n  servicegroup_members sg\n}\n"
+       "define contactgroup {\n  contactgroup_name cg\n  members admin\n  contactgroup_members cg\n}\n");
+  expect_error("servicegroups 'sg' and 'sg' are part of a servicegroup_members include loop", "objects.cfg",
+               11);
+  expect_error("contactgroups 'cg' and 'cg' are part of a contactgroup_members include loop", "objects.cfg",
+               15);
 }
 
 TEST_F(ObjectLoaderTest, WildcardAndExclusionsInGroupMembers) {

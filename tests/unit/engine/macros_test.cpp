@@ -10,6 +10,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <unistd.h>
@@ -336,6 +337,39 @@ TEST_F(MacroTest, ProcessMacrosRules) {
             "a\tb\x7f"
             "c")
       << "no stripping without the option";
+}
+
+// What outsiders write reaches /bin/sh cleaned of illegal_macro_output_chars: a custom variable that
+// CHANGE_CUSTOM_*_VAR set (Naemon passes it raw), and the author and comment of a notification (likewise);
+// configured values are the administrator's and stay as written (docs/compatibility.md, "Macros").
+TEST_F(MacroTest, ValuesFromOutsideAreCleanedOfIllegalChars) {
+  const std::string configured = expand("$_SERVICESNMP_COMMUNITY$");
+  ServiceState& s = services_[model::index(http_)];
+  auto changed = std::make_shared<state::Overrides>();
+  changed->custom_variables.push_back({"SNMP_COMMUNITY", "x`reboot`;$(id)|y>\"/etc/z\"\n"});
+  s.overrides = changed;
+  EXPECT_EQ(configured, "public");
+  EXPECT_EQ(expand("$_SERVICESNMP_COMMUNITY$"), "xreboot;(id)y/etc/z");
+  EXPECT_EQ(expand("$_SERVICESNMP_COMMUNITY:web01:HTTP$"), "xreboot;(id)y/etc/z");
+  std::string raw;
+  process_macros("$_SERVICESNMP_COMMUNITY$", service_ctx(), k_macro_plain, raw);
+  EXPECT_EQ(raw, "x`reboot`;$(id)|y>\"/etc/z\"\n") << "only commands are cleaned";
+  s.overrides = nullptr;
+
+  s.long_plugin_output = "a`id`\\nb$(id)";
+  EXPECT_EQ(expand("$LONGSERVICEOUTPUT$"), "aid\\nb(id)");
+  NotificationMacros n;
+  n.type = "ACKNOWLEDGEMENT";
+  n.author = "eve'; rm -rf /; '";
+  n.author_name = "admin";
+  n.comment = "`halt` & $(halt) > /dev/sda";
+  n.acknowledgement = true;
+  MacroContext ctx = service_ctx();
+  ctx.notification = &n;
+  std::string out;
+  process_macros("$NOTIFICATIONAUTHOR$|$NOTIFICATIONCOMMENT$|$SERVICEACKAUTHOR$|$SERVICEACKCOMMENT$", ctx,
+                 k_strip_illegal, out);
+  EXPECT_EQ(out, "eve; rm -rf /; |halt  (halt)  /dev/sda|eve; rm -rf /; |halt  (halt)  /dev/sda");
 }
 
 TEST_F(MacroTest, TypicalChecksSplitAsNaemon) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <sys/stat.h>
 
 namespace vedette::retention {
 namespace {
@@ -164,6 +165,19 @@ TEST(RetentionReader, MissingAndUnreadableFiles) {
   const Data empty = read_file(dir.file("empty.dat"));
   EXPECT_EQ(empty.status, Data::Status::ok);
   EXPECT_TRUE(empty.blocks.empty());
+}
+
+// A FIFO or a device in place of retention.dat is refused at once: open() would have waited for a writer,
+// /dev/zero never ends.
+TEST(RetentionReader, SpecialFilesAreRefusedNotWaitedOn) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("retention.dat").c_str(), 0600), 0);
+  const Data fifo = read_file(dir.file("retention.dat"));
+  EXPECT_EQ(fifo.status, Data::Status::error);
+  EXPECT_EQ(fifo.error, "is a FIFO, not a regular file");
+  const Data zero = read_file("/dev/zero");
+  EXPECT_EQ(zero.status, Data::Status::error);
+  EXPECT_EQ(zero.error, "is a character device, not a regular file");
 }
 
 }  // namespace
