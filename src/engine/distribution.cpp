@@ -98,13 +98,25 @@ std::string remote_command_line(const ExpandedCommand& command) {
   return out;
 }
 
+exec::CheckResult remote_check_result(gearman::IncomingResult& in) {
+  gearman::Result& res = in.result;
+  exec::CheckResult r;
+  r.kind = res.service_description.empty() ? exec::CheckKind::host : exec::CheckKind::service;
+  r.outcome = res.early_timeout ? exec::Outcome::timed_out
+              : res.exited_ok   ? exec::Outcome::exited
+                                : exec::Outcome::spawn_failed;
+  r.exit_code = res.return_code;
+  r.output = std::move(res.output);
+  r.start_us = res.start_time_us != 0 ? res.start_time_us : in.received_us;
+  r.end_us = res.finish_time_us != 0 ? res.finish_time_us : in.received_us;
+  return r;
+}
+
 Distributor::Distributor(gearman::Options options, const model::Model& model) : options_(std::move(options)) {
   route(model);
   out_.assign(check_queue_.size(), 0);
   start_link();
 }
-
-Distributor::~Distributor() = default;
 
 std::string Distributor::describe() const {
   std::vector<std::string> what;

@@ -12,6 +12,7 @@
 
 #include "config/main_config.hpp"
 #include "engine/macros.hpp"
+#include "exec/check_job.hpp"
 #include "gearman/client.hpp"
 #include "gearman/routing.hpp"
 #include "loop/clock.hpp"
@@ -42,6 +43,12 @@ namespace vedette::engine {
 // as it is; otherwise the environment words and the argv words are joined with blanks, a word quoted when
 // the worker's split (Naemon's runcmd) would otherwise cut or change it, so the worker runs the same argv.
 [[nodiscard]] std::string remote_command_line(const ExpandedCommand& command);
+
+// An active result from the result queue as the core's result processing takes it (Mod-Gearman's NEB module
+// hands it to Naemon's the same way): the worker's return code and output, its start and finish times, or
+// the arrival time for those it did not send. kind is host without a service_description; the caller sets
+// id and generation. Fields the NEB module ignores or cannot trust (core_start_time) play no part.
+[[nodiscard]] exec::CheckResult remote_check_result(gearman::IncomingResult& in);
 
 // A check whose result has not come back in time.
 struct Orphan {

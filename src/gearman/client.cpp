@@ -75,6 +75,7 @@ LinkStats GearmanLink::stats() const {
   s.unsent = unsent_count_.load(std::memory_order_relaxed);
   s.results = result_count_.load(std::memory_order_relaxed);
   s.bad_results = bad_results_.load(std::memory_order_relaxed);
+  s.malformed = malformed_.load(std::memory_order_relaxed);
   s.submit_connected = submit_connected_.load(std::memory_order_relaxed);
   s.results_connected = results_session_.connected();
   std::lock_guard lock(mutex_);
@@ -245,6 +246,13 @@ void GearmanLink::accept_result(std::string_view workload) {
   if (!text) return note_bad_result(text.error());
   auto result = parse_result(*text);
   if (!result) return note_bad_result(result.error());
+  if (!result->malformed.empty()) {
+    malformed_.fetch_add(1, std::memory_order_relaxed);
+    report_throttled(malformed_reports_, LinkEventKind::malformed_field,
+                     fmt::format("gearman: a result from queue '{}' for '{}' has a bad {}; applied without it",
+                                 options_.result_queue, result->host_name.substr(0, 80), result->malformed),
+                     "results with bad fields");
+  }
   {
     std::lock_guard lock(mutex_);
     results_.push_back({std::move(*result), received_us});
@@ -260,17 +268,23 @@ void GearmanLink::accept_result(std::string_view workload) {
 
 void GearmanLink::note_bad_result(std::string reason) {
   bad_results_.fetch_add(1, std::memory_order_relaxed);
-  ++bad_since_report_;
+  report_throttled(bad_reports_, LinkEventKind::bad_result,
+                   fmt::format("gearman: dropped a result from queue '{}': {}", options_.result_queue, reason),
+                   "dropped");
+}
+
+void GearmanLink::report_throttled(Throttle& throttle, LinkEventKind kind, std::string message,
+                                   std::string_view left_out) {
+  ++throttle.since_report;
   const auto now = std::chrono::steady_clock::now();
-  if (last_bad_report_ != std::chrono::steady_clock::time_point{} &&
-      now - last_bad_report_ < k_bad_result_report_interval)
+  if (throttle.last != std::chrono::steady_clock::time_point{} &&
+      now - throttle.last < k_bad_result_report_interval)
     return;
-  std::string message =
-      fmt::format("gearman: dropped a result from queue '{}': {}", options_.result_queue, reason);
-  if (bad_since_report_ > 1) message += fmt::format(" ({} dropped since the last report)", bad_since_report_);
-  report(LinkEventKind::bad_result, std::move(message));
-  last_bad_report_ = now;
-  bad_since_report_ = 0;
+  if (throttle.since_report > 1)
+    message += fmt::format(" ({} {} since the last report)", throttle.since_report, left_out);
+  report(kind, std::move(message));
+  throttle.last = now;
+  throttle.since_report = 0;
 }
 
 }  // namespace vedette::gearman

@@ -537,3 +537,108 @@ class GearmandDown(GearmanTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "mod-gearman-5.2.4")
+
+
+def captured(prefix):
+    """[(name, raw payload, decoded text)] of the captures from the real Mod-Gearman 5.2.4 C worker and
+    send_gearman whose names start with `prefix`, in name order."""
+    out = []
+    for name in sorted(os.listdir(FIXTURES)):
+        if not name.startswith(prefix) or not name.endswith(".raw"):
+            continue
+        stem = name[:-4]
+        with open(os.path.join(FIXTURES, name)) as f:
+            raw = f.read()
+        with open(os.path.join(FIXTURES, stem + ".txt"), "rb") as f:
+            text = f.read().decode()
+        out.append((stem, raw, text))
+    return out
+
+
+def fields(text):
+    """The key=value lines of a result, up to the first without a value (output= may be empty)."""
+    out = {}
+    for line in text.split("\n"):
+        key, eq, value = line.partition("=")
+        if not eq:
+            break
+        out.setdefault(key, value)
+        if not value:
+            break
+    return out
+
+
+def first_line(output):
+    """Naemon's plugin_output of an output as the NEB module reads it: its "\\n" are line breaks."""
+    return output.replace("\\n", "\n").split("\n")[0].split("|")[0].strip() or "(No output returned from plugin)"
+
+
+class CapturedPayloads(GearmanTest):
+    """The bytes the real C worker and send_gearman sent (tests/fixtures/mod-gearman-5.2.4) go onto
+    check_results as they were captured; each is applied with its state and output."""
+    HOSTS = ("web01", "web02", "web03", "db01", "app01", "win01", "lab01")
+    SERVICES = (("web01", "HTTP"), ("web01", "Pad"), ("db01", "Disks"), ("win01", "Path Check"),
+                ("lab01", "Temperatur"), ("app01", "Load"), ("app01", "Empty"), ("app01", "RC5"),
+                ("app01", "Segv"), ("app01", "Missing"), ("app01", "Missing Shell"), ("app01", "NoExec"),
+                ("app01", "Slow"), ("web01", "MARK"))
+    # A check command, or Naemon would take them as UP whatever a result says.
+    OBJECTS = "".join(host(h, check=False, extra="  check_command check_dummy!0!unused\n  active_checks_enabled 0\n")
+                      for h in HOSTS) + "".join(
+        service(h, s, "check_dummy!0!unused", interval=3600, extra="  active_checks_enabled 0\n")
+        for h, s in SERVICES)
+
+    def replay(self, prefixes, key=None):
+        gm = gf.Gearmand(self)
+        options = ("encryption=yes key=%s" % key if key else "encryption=no") + " services=yes"
+        v = start_vedette(self, self.OBJECTS, gearman_main(gm, options), who=False)
+        gm.wait_for_workers("check_results")
+        encrypted = key is not None
+        for prefix in prefixes:
+            for name, raw, text in captured(prefix):
+                if encrypted and (name == "sg-enc-long-key") != (len(key) > 32):
+                    continue  # sealed with another key
+                gm.submit_background("check_results", raw)
+                # A marker after it: results come off the queue in order, so once the marker shows, the
+                # capture was applied.
+                marker = "type=passive\nhost_name=web01\nservice_description=MARK\nreturn_code=0\noutput=%s\n" % name
+                gm.submit_background("check_results", gf.encode_encrypted(marker, key.encode()) if encrypted
+                                     else gf.encode_clear(marker))
+                wait_until("marker " + name, lambda: table(
+                    v, "services", "plugin_output", "Filter: description = MARK\n") == [[name]], describe=v.log)
+                f = fields(text)
+                rc = int(f["return_code"])
+                # Livestatus' check_source: the sender's source=, or the NEB module's name without one.
+                source = f["source"] if f["source"] != "(null)" else "Mod-Gearman Worker"
+                columns = "state plugin_output has_been_checked check_source latency"
+                if f.get("service_description"):
+                    got = table(v, "services", columns, "Filter: host_name = %s\nFilter: description = %s\n" % (
+                        f["host_name"], f["service_description"]))[0]
+                    self.assertEqual(got[:4], [rc, first_line(f["output"]), 1, source], name)
+                else:
+                    got = table(v, "hosts", columns, "Filter: name = %s\n" % f["host_name"])[0]
+                    self.assertEqual(got[1:4], [first_line(f["output"]), 1, source], name)
+                    # A passive host result's code is the state; an active one's 1 and 2 are DOWN.
+                    self.assertEqual(got[0], rc if f.get("type") == "passive" else {0: 0, 1: 1, 2: 1}[rc], name)
+                if f.get("type") == "active":  # send_gearman --active: its latency= is the latency
+                    self.assertAlmostEqual(got[4], float(f["latency"]), places=3, msg=name)
+        log = v.log()
+        self.assertNotIn("dropped a result", log)
+        v.stop()
+        return log
+
+    def test_the_c_workers_and_send_gearmans_clear_results_are_applied(self):
+        log = self.replay(("worker-plain-", "sg-plain-"))
+        self.assertRegex(log, r"gearman: a result from queue 'check_results' for '\S+' has a bad core_start_time "
+                              r"'4851599868758186933\.500000'; applied without it")
+
+    def test_the_c_workers_and_send_gearmans_encrypted_results_are_applied(self):
+        log = self.replay(("worker-enc-", "sg-enc-"), key="should_be_changed")
+        self.assertRegex(log, r"has a bad core_start_time '-6134352569540822139\.000000'")
+
+    # Only the key's first 32 bytes count, on both sides.
+    def test_a_key_longer_than_32_bytes_is_cut_as_send_gearman_cuts_it(self):
+        self.replay(("sg-enc-long-key",), key="should_be_changedshould_be_chang-and-more")
+
