@@ -1409,6 +1409,10 @@ class Core::Impl final : public loop::TimerHandler,
     } else {
       host_perfdata_->after_result(ctx, hosts_[model::index(ctx.host)], *this);
     }
+    if (distributor_ != nullptr && distributor_->distributes_perfdata())
+      distributor_->send_perfdata(ctx, state_of(check), model_->hosts[model::index(ctx.host)].name,
+                                  is_service(check) ? std::string_view(model_->services[check].description)
+                                                    : std::string_view());
   }
 
   // Each check runs as of its due time (or now, if that has passed): it is rescheduled from there, its
@@ -1672,6 +1676,7 @@ class Core::Impl final : public loop::TimerHandler,
   // A job that could not go to gearmand (the link gave up during an outage, or its queue was full): a check
   // runs here or gets UNKNOWN (gearmand_down=), an event handler or notification runs here.
   void not_sent(gearman::Submission& s, std::string_view reason) {
+    if (!s.text.empty()) return;  // performance data: lost, as when the NEB module cannot send it
     bool shell = false;
     std::vector<config::EnvVar> env;
     std::vector<std::string> argv = config::split_expanded_line(s.job.command_line, shell, env);

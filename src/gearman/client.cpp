@@ -153,10 +153,10 @@ void GearmanLink::submit_loop() {
     std::vector<Submission> refused;
     for (; done < batch.size(); ++done) {
       Submission& s = batch[done].submission;
-      const bool check = s.job.type == JobType::host || s.job.type == JobType::service;
+      const bool check = s.text.empty() && (s.job.type == JobType::host || s.job.type == JobType::service);
       if (options_.unique_check_jobs && check && s.unique.empty())
         s.unique = unique_key(s.job.host_name, s.job.service_description);
-      auto wire = options_.codec.seal(format_job(s.job));
+      auto wire = options_.codec.seal(s.text.empty() ? format_job(s.job) : s.text);
       if (!wire) {
         report(LinkEventKind::job_refused,
                fmt::format("gearman: cannot encode a job for queue '{}': {}", s.queue, wire.error()));

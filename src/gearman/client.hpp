@@ -43,6 +43,9 @@ struct Submission {
   std::string unique;  // unique_key() with use_uniq_jobs; empty: none
   Priority priority = Priority::normal;
   Job job;
+  // When set, sent (sealed) instead of format_job(job): a perfdata queue's payload, the object's template
+  // with its macros expanded, as the NEB module sends it.
+  std::string text;
   std::uint64_t tag = 0;
   // Not sent before this time (the core hands checks over a little before they are due); the epoch:
   // at once.

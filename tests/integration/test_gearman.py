@@ -642,3 +642,56 @@ class CapturedPayloads(GearmanTest):
     def test_a_key_longer_than_32_bytes_is_cut_as_send_gearman_cuts_it(self):
         self.replay(("sg-enc-long-key",), key="should_be_changedshould_be_chang-and-more")
 
+
+class Perfdata(GearmanTest):
+    """perfdata=yes: each result's performance data goes to the perfdata queue in pnp4nagios' format, as the
+    NEB module sends it; a reader (process_perfdata.pl --gearman) takes it from there."""
+    OBJECTS = host("web01", check=False) + service(
+        "web01", "PERF", "check_dummy!0!unused", interval=3600, extra="  active_checks_enabled 0\n") + service(
+        "web01", "NOPERF", "check_dummy!0!unused", interval=3600,
+        extra="  active_checks_enabled 0\n  process_perf_data 0\n")
+
+    def start(self, options):
+        gm = gf.Gearmand(self)
+        v = start_vedette(self, self.OBJECTS, gearman_main(gm, "encryption=no " + options,
+                                                           extra="process_performance_data=1\n"), who=False)
+        return gm, v
+
+    def passive(self, v, service, output):
+        v.command("PROCESS_SERVICE_CHECK_RESULT;web01;%s;1;%s" % (service, output))
+
+    def queued(self, gm):
+        return gm.status().get("perfdata", (0, 0, 0))[0]
+
+    def test_one_job_per_object_waits_on_the_queue_in_pnp4nagios_format(self):
+        gm, v = self.start("perfdata=yes")
+        for n in (1, 2, 3):
+            self.passive(v, "PERF", "load %d|load=%d;5;10" % (n, n))
+        self.passive(v, "PERF", "no performance data")
+        self.passive(v, "NOPERF", "not for this one|x=1")
+        wait_until("the results", lambda: table(v, "services", "plugin_output", "Filter: description = NOPERF\n")
+                   == [["not for this one"]], describe=v.log)
+        # perfdata_mode=1: one job per object (its unique id); gearmand keeps the one waiting, not the newest.
+        wait_until("the perfdata job", lambda: self.queued(gm) == 1, describe=lambda: repr(gm.status()))
+        text = base64.b64decode(gm.grab_one("perfdata")).decode()
+        fields = dict(f.split("::", 1) for f in text.rstrip("\n").split("\t"))
+        self.assertTrue(text.endswith("\n"))
+        self.assertEqual(fields["DATATYPE"], "SERVICEPERFDATA")
+        self.assertEqual((fields["HOSTNAME"], fields["SERVICEDESC"], fields["SERVICEPERFDATA"]),
+                         ("web01", "PERF", "load=1;5;10"))
+        self.assertEqual(fields["SERVICECHECKCOMMAND"], "check_dummy!0!unused")
+        self.assertEqual((fields["SERVICESTATE"], fields["SERVICESTATETYPE"]), ("WARNING", "HARD"))
+        self.assertLess(abs(int(fields["TIMET"]) - time.time()), 30)
+        self.assertEqual(list(fields)[:2], ["DATATYPE", "TIMET"])
+        self.assertEqual(self.queued(gm), 0)
+
+    def test_append_mode_keeps_every_result_and_other_queues_get_their_copy(self):
+        gm, v = self.start("perfdata=perfdata,archive perfdata_mode=2 perfdata_send_all=yes "
+                           "service_perfdata_template=$SERVICEDESC$\\t$SERVICEPERFDATA$")
+        for n in (1, 2):
+            self.passive(v, "PERF", "load %d|load=%d" % (n, n))
+        self.passive(v, "NOPERF", "sent all the same|x=1")
+        wait_until("three jobs on each queue", lambda: (self.queued(gm), gm.status().get("archive", (0,))[0])
+                   == (3, 3), describe=lambda: repr(gm.status()) + v.log())
+        got = [base64.b64decode(gm.grab_one("archive")).decode() for _ in range(3)]
+        self.assertEqual(got, ["PERF\tload=1\n", "PERF\tload=2\n", "NOPERF\tx=1\n"])
