@@ -215,9 +215,9 @@ void GearmanLink::result_loop() {
   loop::set_current_thread_name("gearman-results");
   const std::string servers = describe(options_.servers);
   SessionHooks hooks;
-  hooks.on_job = [this](std::string_view, std::string_view workload) -> std::string {
+  hooks.on_job = [this](std::string_view, std::string_view workload) -> JobReply {
     // check_gearman's probe of the result worker (result_thread.c answers it the same way).
-    if (workload == "check") return "0:OK - result worker running (Vedette)";
+    if (workload == "check") return {.data = "0:OK - result worker running (Vedette)", .hand_back = false};
     accept_result(workload);
     return {};
   };
