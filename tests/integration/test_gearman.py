@@ -376,6 +376,9 @@ class GearmandRestart(GearmanTest):
         gm.wait_for_workers("service")
         v = start_vedette(self, self.OBJECTS, gearman_main(gm))
         wait_until("two runs", lambda: len(runs(v)) >= 2, describe=v.log)
+        # Killed between checks: a check out when gearmand dies waits for its orphan deadline (a minute)
+        # before the next job would show the outage.
+        wait_until("no check out", lambda: table(v, "services", "is_executing") == [[0]], describe=v.log)
         gm.kill(signal.SIGKILL)
         v.wait_for(r"gearman: cannot submit jobs to gearmand", timeout=15)
         v.wait_for(r"gearman: cannot read results from queue 'check_results' on gearmand .*; retrying", timeout=15)
