@@ -144,6 +144,9 @@ class GearmanLink {
   };
 
   void submit_loop();
+  // The batch as background tasks, sent together (gearman_client_run_tasks); delivered_ says which
+  // gearmand took. Resets the client after an error.
+  void send_pipelined(Client& client, std::vector<Pending>& batch);
   void result_loop();
   // A log line at most once a minute, counting what it left out (result thread only).
   struct Throttle {
@@ -181,6 +184,11 @@ class GearmanLink {
   std::atomic<std::uint64_t> bad_results_{0};
   std::atomic<std::uint64_t> malformed_{0};
   std::atomic<bool> submit_connected_{true};
+
+  // Submit thread only (send_pipelined).
+  std::vector<char> delivered_;
+  std::vector<std::string> wires_;
+  std::vector<gearman_task_st*> tasks_;
 
   // Result thread only.
   Throttle bad_reports_;
