@@ -2,6 +2,7 @@
 
 #include "config/command_compiler.hpp"
 #include "engine/books.hpp"
+#include "engine/check_sources.hpp"
 #include "engine/check_stats.hpp"
 #include "engine/comment_book.hpp"
 #include "engine/dependencies.hpp"
@@ -305,6 +306,7 @@ class Core::Impl final : public loop::TimerHandler,
       const CheckOutcome r = passive_outcome(p, now);
       check_stats_.count(io::CheckStat::passive_host, r.start, now);
       apply_host(host_it->second, r, now, at);
+      hosts_[model::index(host_it->second)].check_source = passive_source(p);
       return true;
     }
     model::ServiceId sid = model_->find_service(p.host_name, p.service_description);
@@ -629,7 +631,12 @@ class Core::Impl final : public loop::TimerHandler,
     if (r.state < 0 || r.state > 3) r.state = k_state_unknown;
     check_stats_.count(io::CheckStat::passive_service, r.start, now);
     apply_service(sid, r, now, at);
+    services_[model::index(sid)].check_source = passive_source(p);
     return true;
+  }
+
+  std::uint16_t passive_source(const PassiveResult& p) {
+    return p.source.empty() ? CheckSources::k_command_file : check_sources_.intern(p.source);
   }
 
   static CheckOutcome passive_outcome(const PassiveResult& p, Time now) {
@@ -1315,6 +1322,7 @@ class Core::Impl final : public loop::TimerHandler,
     program.daemon_mode = options_.daemon_mode;
     program.last_log_rotation = last_log_rotation_;
     program.check_stats = check_stats_.report(program.now);
+    program.check_sources = check_sources_.names();
     program.modified_host_attributes = retention_counters_.modified_host_attributes;
     program.modified_service_attributes = retention_counters_.modified_service_attributes;
     program.next_comment_id = comments_->next_comment_id();
@@ -1422,6 +1430,10 @@ class Core::Impl final : public loop::TimerHandler,
     } else {
       host_perfdata_->after_result(ctx, hosts_[model::index(ctx.host)], *this);
     }
+    if (distributor_ != nullptr && distributor_->distributes_perfdata())
+      distributor_->send_perfdata(ctx, state_of(check), model_->hosts[model::index(ctx.host)].name,
+                                  is_service(check) ? std::string_view(model_->services[check].description)
+                                                    : std::string_view());
   }
 
   // Each check runs as of its due time (or now, if that has passed): it is rescheduled from there, its
@@ -1698,6 +1710,7 @@ class Core::Impl final : public loop::TimerHandler,
   // A job that could not go to gearmand (the link gave up during an outage, or its queue was full): a check
   // runs here or gets UNKNOWN (gearmand_down=), an event handler or notification runs here.
   void not_sent(gearman::Submission& s, std::string_view reason) {
+    if (!s.text.empty()) return;  // performance data: lost, as when the NEB module cannot send it
     bool shell = false;
     std::vector<config::EnvVar> env;
     std::vector<std::string> argv = config::split_expanded_line(s.job.command_line, shell, env);
@@ -1751,7 +1764,8 @@ class Core::Impl final : public loop::TimerHandler,
           .service_description = res.service_description,
           .return_code = res.return_code,
           .output = res.output,
-          .check_time = (res.start_time_us != 0 ? res.start_time_us : in.received_us) / 1'000'000});
+          .check_time = (res.start_time_us != 0 ? res.start_time_us : in.received_us) / 1'000'000,
+          .source = res.source.empty() || res.source == "(null)" ? "Mod-Gearman Worker" : res.source});
       return;
     }
     std::uint32_t check = k_not_a_check;
@@ -1771,19 +1785,17 @@ class Core::Impl final : public loop::TimerHandler,
                             res.service_description, res.host_name));
       return;
     }
-    distributor_->take(check);
-    exec::CheckResult r;
+    // As the NEB module: latency= (send_gearman's) adds to the check's own latency, which a result no job
+    // of ours asked for does not have.
+    const ResultOrigin origin{
+        .source = res.source.empty() || res.source == "(null)" ? CheckSources::k_mod_gearman
+                                                                : check_sources_.intern(res.source),
+        .scheduled = distributor_->take(check),
+        .extra_latency = static_cast<double>(std::max<std::int64_t>(0, res.latency_us)) / 1e6};
+    exec::CheckResult r = remote_check_result(in);
     r.id = check;
     r.generation = generation_[check];
-    r.kind = is_service(check) ? exec::CheckKind::service : exec::CheckKind::host;
-    r.outcome = res.early_timeout ? exec::Outcome::timed_out
-                : res.exited_ok   ? exec::Outcome::exited
-                                  : exec::Outcome::spawn_failed;
-    r.exit_code = res.return_code;
-    r.output = std::move(res.output);
-    r.start_us = res.start_time_us != 0 ? res.start_time_us : in.received_us;
-    r.end_us = res.finish_time_us != 0 ? res.finish_time_us : in.received_us;
-    finish_check(r);
+    finish_check(r, origin);
   }
 
   void arm_orphan_timer() {
@@ -1813,7 +1825,7 @@ class Core::Impl final : public loop::TimerHandler,
       r.output = fmt::format("({} check orphaned, is the mod-gearman worker on queue '{}' running?)",
                              service ? "service" : "host", o.queue);
       r.start_us = r.end_us = to_epoch_us(clock_.wall_now());
-      finish_check(r);
+      finish_check(r, {.source = CheckSources::k_mod_gearman});
     }
     if (!orphans.empty())
       log(fmt::format(
@@ -2020,8 +2032,16 @@ class Core::Impl final : public loop::TimerHandler,
     finish_check(r);
   }
 
+  // Where a result came from: Livestatus' check_source, and what its latency counts from.
+  struct ResultOrigin {
+    std::uint16_t source = CheckSources::k_core_worker;
+    bool scheduled = true;  // the check was started on its schedule: latency = start - scheduled time
+    double extra_latency = 0;
+  };
+
+  void finish_check(exec::CheckResult& r) { finish_check(r, ResultOrigin{}); }
   // The result of a check of this configuration, from the executor or a gearman worker.
-  void finish_check(exec::CheckResult& r) {
+  void finish_check(exec::CheckResult& r, const ResultOrigin& origin) {
     const Time now = now_epoch();
     // Naemon drops the result of a freshness check when a passive result made the object fresh meanwhile.
     if (std::exchange(freshening_[r.id], 0) != 0 && staleness_of(r.id).expires_at >= now) {
@@ -2036,7 +2056,10 @@ class Core::Impl final : public loop::TimerHandler,
     out.finish = r.end_us / 1'000'000;
     out.execution_time = verdict.execution_time;
     out.latency =
-        std::max<double>(0, static_cast<double>(r.start_us - to_epoch_us(submitted_at_[r.id])) / 1e6);
+        (origin.scheduled
+             ? std::max<double>(0, static_cast<double>(r.start_us - to_epoch_us(submitted_at_[r.id])) / 1e6)
+             : 0) +
+        origin.extra_latency;
     out.output = verdict.output.output;
     out.long_output = verdict.output.long_output;
     out.perf_data = verdict.output.perf_data;
@@ -2053,12 +2076,14 @@ class Core::Impl final : public loop::TimerHandler,
       std::string warning = exec::check_warning_text(verdict, r.kind, svc.host_name, svc.description);
       if (!warning.empty()) log(warning);
       apply_service(model::ServiceId{r.id}, out, now, ended);
+      services_[r.id].check_source = origin.source;
     } else {
       const model::HostId hid{r.id - static_cast<std::uint32_t>(services_.size())};
       std::string warning =
           exec::check_warning_text(verdict, r.kind, model_->hosts[model::index(hid)].name, {});
       if (!warning.empty()) log(warning);
       apply_host(hid, out, now, ended);
+      hosts_[model::index(hid)].check_source = origin.source;
     }
   }
 
@@ -2530,6 +2555,7 @@ class Core::Impl final : public loop::TimerHandler,
   std::vector<MonoTime> due_at_;               // by check id: when its timer is (or was last) due
   std::vector<loop::WallTime> scheduled_at_;   // the same instant on the wall clock
   std::vector<loop::WallTime> submitted_at_;   // by check id: the scheduled time of the running check
+  CheckSources check_sources_{static_cast<int>(::getpid())};  // the names CheckState::check_source indexes
   std::vector<std::uint32_t> generation_;      // by check id: the last check started (unique numbers)
   std::uint32_t last_generation_ = 0;
   std::vector<std::uint8_t> forced_;  // by check id: its next run is a forced one (SCHEDULE_FORCED_*)

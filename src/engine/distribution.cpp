@@ -1,5 +1,7 @@
 #include "engine/distribution.hpp"
 
+#include "engine/perfdata.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -98,10 +100,48 @@ std::string remote_command_line(const ExpandedCommand& command) {
   return out;
 }
 
+exec::CheckResult remote_check_result(gearman::IncomingResult& in) {
+  gearman::Result& res = in.result;
+  exec::CheckResult r;
+  r.kind = res.service_description.empty() ? exec::CheckKind::host : exec::CheckKind::service;
+  r.outcome = res.early_timeout ? exec::Outcome::timed_out
+              : res.exited_ok   ? exec::Outcome::exited
+                                : exec::Outcome::spawn_failed;
+  r.exit_code = res.return_code;
+  r.output = std::move(res.output);
+  r.start_us = res.start_time_us != 0 ? res.start_time_us : in.received_us;
+  r.end_us = res.finish_time_us != 0 ? res.finish_time_us : in.received_us;
+  return r;
+}
+
 Distributor::Distributor(gearman::Options options, const model::Model& model) : options_(std::move(options)) {
   route(model);
+  prepare_templates();
   out_.assign(check_queue_.size(), 0);
   start_link();
+}
+
+void Distributor::prepare_templates() {
+  host_perfdata_template_ = prepare_perfdata_template(options_.host_perfdata_template);
+  service_perfdata_template_ = prepare_perfdata_template(options_.service_perfdata_template);
+}
+
+void Distributor::send_perfdata(const MacroContext& ctx, const CheckState& state, std::string_view host,
+                                std::string_view service) {
+  // handle_perfdata skips results without performance data whatever the template says.
+  if (state.perf_data.empty()) return;
+  if (!state.enabled(state::Flag::process_perf_data) && !options_.perfdata_send_all) return;
+  perfdata_line_.clear();
+  append_perfdata_line(service.empty() ? host_perfdata_template_ : service_perfdata_template_, ctx,
+                       perfdata_line_);
+  for (const std::string& queue : options_.perfdata_queues) {
+    gearman::Submission s;
+    s.queue = queue;
+    // make_uniq("%s-%s-%s", queue, host, service): the same id in two queues would overwrite each other.
+    if (options_.perfdata_overwrite) s.unique = gearman::unique_key(fmt::format("{}-{}", queue, host), service);
+    s.text = perfdata_line_;
+    (void)link_->submit(s);  // a full queue drops it, as a failed add_job_to_queue does
+  }
 }
 
 Distributor::~Distributor() = default;
@@ -246,6 +286,7 @@ bool Distributor::reconfigure(gearman::Options options, const model::Model& mode
   const bool relink = !same_link(options_, options);
   options_ = std::move(options);
   route(model);
+  prepare_templates();
   std::vector<std::uint32_t> out(check_queue_.size(), 0);
   std::priority_queue<Out, std::vector<Out>, std::greater<>> deadlines;
   for (; !deadlines_.empty(); deadlines_.pop()) {

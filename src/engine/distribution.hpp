@@ -11,7 +11,9 @@
 #pragma once
 
 #include "config/main_config.hpp"
+#include "engine/check_state.hpp"
 #include "engine/macros.hpp"
+#include "exec/check_job.hpp"
 #include "gearman/client.hpp"
 #include "gearman/routing.hpp"
 #include "loop/clock.hpp"
@@ -43,6 +45,12 @@ namespace vedette::engine {
 // the worker's split (Naemon's runcmd) would otherwise cut or change it, so the worker runs the same argv.
 [[nodiscard]] std::string remote_command_line(const ExpandedCommand& command);
 
+// An active result from the result queue as the core's result processing takes it (Mod-Gearman's NEB module
+// hands it to Naemon's the same way): the worker's return code and output, its start and finish times, or
+// the arrival time for those it did not send. kind is host without a service_description; the caller sets
+// id and generation. Fields the NEB module ignores or cannot trust (core_start_time) play no part.
+[[nodiscard]] exec::CheckResult remote_check_result(gearman::IncomingResult& in);
+
 // A check whose result has not come back in time.
 struct Orphan {
   std::uint32_t check = 0;
@@ -68,6 +76,15 @@ class Distributor {
   // The queue for the work of `check` (an event handler or notification of that object), or nullptr to run
   // it locally.
   [[nodiscard]] const std::string* queue(gearman::Work work, std::uint32_t check) const;
+
+  // perfdata=: whether results' performance data go to gearmand.
+  [[nodiscard]] bool distributes_perfdata() const { return !options_.perfdata_queues.empty(); }
+  // After a result (the NEB module's handle_perfdata): with performance data and process_perf_data on (or
+  // perfdata_send_all), the object's template with `ctx`'s macros goes to every perfdata queue, with a
+  // unique id per queue and object in perfdata_mode=1, so gearmand keeps only the newest. The caller checks
+  // process_performance_data. `service` is empty for a host.
+  void send_perfdata(const MacroContext& ctx, const CheckState& state, std::string_view host,
+                     std::string_view service);
 
   // Queues the job; false when the link refuses it (its queue is full, or the names do not fit gearmand).
   [[nodiscard]] bool send(gearman::Submission&& submission);
@@ -105,6 +122,7 @@ class Distributor {
 
   void route(const model::Model& model);
   void start_link();
+  void prepare_templates();
 
   gearman::Options options_;
   std::vector<std::string> queue_names_;  // [0] unused: 0 means local
@@ -113,6 +131,8 @@ class Distributor {
   std::vector<std::uint32_t> out_;  // per check: the generation of the job out, 0 none
   std::priority_queue<Out, std::vector<Out>, std::greater<>> deadlines_;  // may hold stale entries
   std::unique_ptr<gearman::GearmanLink> link_;
+  std::string host_perfdata_template_, service_perfdata_template_;  // prepared (engine/perfdata.hpp)
+  std::string perfdata_line_;                                       // reused
 
   struct LogLines {
     std::mutex mutex;

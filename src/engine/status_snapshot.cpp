@@ -61,6 +61,7 @@ void fill_state(io::StatusSnapshot& snap, io::StatusState& o, const State& s) {
   o.state_type = static_cast<std::uint8_t>(s.state_type);
   o.has_been_checked = s.has_been_checked;
   o.is_executing = s.is_executing;
+  o.check_source = s.check_source;
   o.last_state = static_cast<std::uint8_t>(s.last_state);
   state::copy_attributes(o, s, snap.overrides);
 }
@@ -74,6 +75,7 @@ void fill(io::StatusSnapshot& snap, const model::Model& model, const config::Mai
   snap.keep_alive = std::move(keep_alive);
   snap.extras = std::move(extras);
   fill_program(snap.program, main, program);
+  snap.check_sources = program.check_sources;
   snap.overrides.clear();
 
   const std::size_t host_count = std::min(model.hosts.size(), hosts.size());

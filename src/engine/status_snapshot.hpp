@@ -16,6 +16,7 @@
 
 #include <array>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,6 +38,7 @@ struct ProgramStatus {
   std::array<std::array<int, 3>, static_cast<std::size_t>(io::CheckStat::count)> check_stats{};
   io::EventCounts events;
   std::string_view version = VEDETTE_VERSION;  // info.version
+  std::shared_ptr<const std::vector<std::string>> check_sources;  // engine::CheckSources::names()
 };
 
 // `hosts` and `services` are indexed like model.hosts and model.services. The snapshot reads names,

@@ -17,6 +17,23 @@ namespace {
 constexpr std::size_t k_send_batch = 256;
 constexpr auto k_bad_result_report_interval = std::chrono::seconds(60);
 
+gearman_task_st* add_background_task(gearman_client_st* client, const Submission& s, std::string_view wire,
+                                     gearman_return_t& rc) {
+  const char* unique = s.unique.empty() ? nullptr : s.unique.c_str();
+  switch (s.priority) {
+    case Priority::low:
+      return gearman_client_add_task_low_background(client, nullptr, nullptr, s.queue.c_str(), unique,
+                                                    wire.data(), wire.size(), &rc);
+    case Priority::high:
+      return gearman_client_add_task_high_background(client, nullptr, nullptr, s.queue.c_str(), unique,
+                                                     wire.data(), wire.size(), &rc);
+    case Priority::normal:
+      break;
+  }
+  return gearman_client_add_task_background(client, nullptr, nullptr, s.queue.c_str(), unique, wire.data(),
+                                            wire.size(), &rc);
+}
+
 // Whether gearmand answers at all: tells an outage from a job it refused.
 bool is_reachable(const LinkOptions& options) {
   Client client = make_client(options.servers, options.io_timeout);
@@ -75,6 +92,7 @@ LinkStats GearmanLink::stats() const {
   s.unsent = unsent_count_.load(std::memory_order_relaxed);
   s.results = result_count_.load(std::memory_order_relaxed);
   s.bad_results = bad_results_.load(std::memory_order_relaxed);
+  s.malformed = malformed_.load(std::memory_order_relaxed);
   s.submit_connected = submit_connected_.load(std::memory_order_relaxed);
   s.results_connected = results_session_.connected();
   std::lock_guard lock(mutex_);
@@ -147,15 +165,23 @@ void GearmanLink::submit_loop() {
       in_flight_ = batch.size();
     }
 
+    for (Pending& p : batch) {
+      Submission& s = p.submission;
+      const bool check = s.text.empty() && (s.job.type == JobType::host || s.job.type == JobType::service);
+      if (options_.unique_check_jobs && check && s.unique.empty())
+        s.unique = unique_key(s.job.host_name, s.job.service_description);
+    }
+    if (!client) client = make_client(options_.servers, options_.io_timeout);
+    send_pipelined(client, batch);
+
+    // What the pipeline did not deliver goes one job at a time, which tells a refused job from an outage.
     std::size_t done = 0;
     std::string failure;
     std::vector<Submission> refused;
     for (; done < batch.size(); ++done) {
+      if (delivered_[done]) continue;
       Submission& s = batch[done].submission;
-      const bool check = s.job.type == JobType::host || s.job.type == JobType::service;
-      if (options_.unique_check_jobs && check && s.unique.empty())
-        s.unique = unique_key(s.job.host_name, s.job.service_description);
-      auto wire = options_.codec.seal(format_job(s.job));
+      auto wire = options_.codec.seal(s.text.empty() ? format_job(s.job) : s.text);
       if (!wire) {
         report(LinkEventKind::job_refused,
                fmt::format("gearman: cannot encode a job for queue '{}': {}", s.queue, wire.error()));
@@ -183,7 +209,8 @@ void GearmanLink::submit_loop() {
     const bool outage = done < batch.size();
     {
       std::lock_guard lock(mutex_);
-      for (std::size_t i = batch.size(); i > done; --i) jobs_.push_front(std::move(batch[i - 1]));
+      for (std::size_t i = batch.size(); i > done; --i)
+        if (!delivered_[i - 1]) jobs_.push_front(std::move(batch[i - 1]));
       in_flight_ = 0;
       for (Submission& s : refused) unsent_.push_back(std::move(s));
       unsent_count_.fetch_add(refused.size(), std::memory_order_relaxed);
@@ -210,13 +237,46 @@ void GearmanLink::submit_loop() {
   }
 }
 
+void GearmanLink::send_pipelined(Client& client, std::vector<Pending>& batch) {
+  delivered_.assign(batch.size(), 0);
+  if (!client) return;
+  // Every job of the batch goes out before the first answer is read: one wakeup and a few writes for the
+  // batch instead of a round trip per job. libgearman keeps pointers to the workloads until run_tasks.
+  wires_.resize(batch.size());
+  tasks_.assign(batch.size(), nullptr);
+  // libgearman puts each new task at the head of its list and run_tasks sends from the head: added last
+  // first, the jobs go out in the order they came (checks in due order, a queue's jobs in sequence).
+  for (std::size_t i = batch.size(); i-- > 0;) {
+    const Submission& s = batch[i].submission;
+    auto wire = options_.codec.seal(s.text.empty() ? format_job(s.job) : s.text);
+    if (!wire) continue;  // reported by the one-at-a-time path
+    wires_[i] = std::move(*wire);
+    gearman_return_t rc = GEARMAN_SUCCESS;
+    tasks_[i] = add_background_task(client.get(), s, wires_[i], rc);
+    if (!gearman_success(rc)) tasks_[i] = nullptr;
+  }
+  const gearman_return_t run = gearman_client_run_tasks(client.get());
+  std::uint64_t sent = 0;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (tasks_[i] == nullptr) continue;
+    if (gearman_success(run) || gearman_task_return(tasks_[i]) == GEARMAN_SUCCESS) {
+      delivered_[i] = 1;
+      ++sent;
+    }
+    gearman_task_free(tasks_[i]);
+  }
+  sent_.fetch_add(sent, std::memory_order_relaxed);
+  // libgearman's client is not reliable after an error (Mod-Gearman recreates it too).
+  if (!gearman_success(run)) client.reset();
+}
+
 void GearmanLink::result_loop() {
   loop::set_current_thread_name("gearman-results");
   const std::string servers = describe(options_.servers);
   SessionHooks hooks;
-  hooks.on_job = [this](std::string_view, std::string_view workload) -> std::string {
+  hooks.on_job = [this](std::string_view, std::string_view workload) -> JobReply {
     // check_gearman's probe of the result worker (result_thread.c answers it the same way).
-    if (workload == "check") return "0:OK - result worker running (Vedette)";
+    if (workload == "check") return {.data = "0:OK - result worker running (Vedette)", .hand_back = false};
     accept_result(workload);
     return {};
   };
@@ -245,6 +305,13 @@ void GearmanLink::accept_result(std::string_view workload) {
   if (!text) return note_bad_result(text.error());
   auto result = parse_result(*text);
   if (!result) return note_bad_result(result.error());
+  if (!result->malformed.empty()) {
+    malformed_.fetch_add(1, std::memory_order_relaxed);
+    report_throttled(malformed_reports_, LinkEventKind::malformed_field,
+                     fmt::format("gearman: a result from queue '{}' for '{}' has a bad {}; applied without it",
+                                 options_.result_queue, result->host_name.substr(0, 80), result->malformed),
+                     "results with bad fields");
+  }
   {
     std::lock_guard lock(mutex_);
     results_.push_back({std::move(*result), received_us});
@@ -260,17 +327,23 @@ void GearmanLink::accept_result(std::string_view workload) {
 
 void GearmanLink::note_bad_result(std::string reason) {
   bad_results_.fetch_add(1, std::memory_order_relaxed);
-  ++bad_since_report_;
+  report_throttled(bad_reports_, LinkEventKind::bad_result,
+                   fmt::format("gearman: dropped a result from queue '{}': {}", options_.result_queue, reason),
+                   "dropped");
+}
+
+void GearmanLink::report_throttled(Throttle& throttle, LinkEventKind kind, std::string message,
+                                   std::string_view left_out) {
+  ++throttle.since_report;
   const auto now = std::chrono::steady_clock::now();
-  if (last_bad_report_ != std::chrono::steady_clock::time_point{} &&
-      now - last_bad_report_ < k_bad_result_report_interval)
+  if (throttle.last != std::chrono::steady_clock::time_point{} &&
+      now - throttle.last < k_bad_result_report_interval)
     return;
-  std::string message =
-      fmt::format("gearman: dropped a result from queue '{}': {}", options_.result_queue, reason);
-  if (bad_since_report_ > 1) message += fmt::format(" ({} dropped since the last report)", bad_since_report_);
-  report(LinkEventKind::bad_result, std::move(message));
-  last_bad_report_ = now;
-  bad_since_report_ = 0;
+  if (throttle.since_report > 1)
+    message += fmt::format(" ({} {} since the last report)", throttle.since_report, left_out);
+  report(kind, std::move(message));
+  throttle.last = now;
+  throttle.since_report = 0;
 }
 
 }  // namespace vedette::gearman

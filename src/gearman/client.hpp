@@ -43,6 +43,9 @@ struct Submission {
   std::string unique;  // unique_key() with use_uniq_jobs; empty: none
   Priority priority = Priority::normal;
   Job job;
+  // When set, sent (sealed) instead of format_job(job): a perfdata queue's payload, the object's template
+  // with its macros expanded, as the NEB module sends it.
+  std::string text;
   std::uint64_t tag = 0;
   // Not sent before this time (the core hands checks over a little before they are due); the epoch:
   // at once.
@@ -61,6 +64,9 @@ enum class LinkEventKind : std::uint8_t {
   results_up,    // the result worker is registered again
   job_refused,   // gearmand is up but refused a job; it comes back through drain()
   bad_result,    // a result that does not decode was dropped (at most once a minute, with a count)
+  // A result was applied with a field that did not parse left at its default (at most once a minute, with
+  // a count): the C worker's garbage core_start_time, say.
+  malformed_field,
 };
 
 struct LinkEvent {
@@ -98,6 +104,7 @@ struct LinkStats {
   std::uint64_t unsent = 0;         // jobs handed back through drain()
   std::uint64_t results = 0;        // results decoded and queued for the core
   std::uint64_t bad_results = 0;    // results dropped: not decodable
+  std::uint64_t malformed = 0;      // results taken with a field defaulted (Result::malformed)
   std::size_t queued_jobs = 0;      // waiting to be sent, now
   bool submit_connected = true;     // false from a failed send until the next success
   bool results_connected = false;   // the result worker is registered with gearmand
@@ -137,9 +144,18 @@ class GearmanLink {
   };
 
   void submit_loop();
+  // The batch as background tasks, sent together (gearman_client_run_tasks); delivered_ says which
+  // gearmand took. Resets the client after an error.
+  void send_pipelined(Client& client, std::vector<Pending>& batch);
   void result_loop();
+  // A log line at most once a minute, counting what it left out (result thread only).
+  struct Throttle {
+    std::chrono::steady_clock::time_point last{};
+    std::uint64_t since_report = 0;
+  };
   void accept_result(std::string_view workload);
   void note_bad_result(std::string reason);
+  void report_throttled(Throttle& throttle, LinkEventKind kind, std::string message, std::string_view left_out);
   void give_up_old_jobs();
   // Sleeps retry_interval; false when stop() came first.
   bool wait_before_retry();
@@ -166,11 +182,17 @@ class GearmanLink {
   std::atomic<std::uint64_t> unsent_count_{0};
   std::atomic<std::uint64_t> result_count_{0};
   std::atomic<std::uint64_t> bad_results_{0};
+  std::atomic<std::uint64_t> malformed_{0};
   std::atomic<bool> submit_connected_{true};
 
+  // Submit thread only (send_pipelined).
+  std::vector<char> delivered_;
+  std::vector<std::string> wires_;
+  std::vector<gearman_task_st*> tasks_;
+
   // Result thread only.
-  std::chrono::steady_clock::time_point last_bad_report_{};
-  std::uint64_t bad_since_report_ = 0;
+  Throttle bad_reports_;
+  Throttle malformed_reports_;
 
   WorkerSession results_session_;  // the result thread's gearman worker
   std::thread submit_thread_;

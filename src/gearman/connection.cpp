@@ -14,20 +14,26 @@ int timeout_ms(std::chrono::milliseconds t) {
 }
 
 // The function every registered queue runs: a C callback that hands the job to the session's hooks. Jobs
-// are background jobs, so a failure would only make libgearman complain: each one succeeds.
+// are background jobs, so a failure would only make libgearman complain: each one succeeds, unless handed
+// back.
 void* serve(gearman_job_st* job, void* context, size_t* result_size, gearman_return_t* ret) {
   *result_size = 0;
   *ret = GEARMAN_SUCCESS;
   const auto* data = static_cast<const char*>(gearman_job_workload(job));
   const std::string_view workload(data ? data : "", data ? gearman_job_workload_size(job) : 0);
   const char* function = gearman_job_function_name(job);
-  const std::string reply =
-      static_cast<const SessionHooks*>(context)->on_job(function ? function : "", workload);
-  if (reply.empty()) return nullptr;
-  auto* out = static_cast<char*>(std::malloc(reply.size()));  // libgearman frees it
+  const JobReply reply = static_cast<const SessionHooks*>(context)->on_job(function ? function : "", workload);
+  if (reply.hand_back) {
+    // libgearman's FunctionV1 turns this into GEARMAN_FUNCTION_ERROR: it closes the connection without
+    // completing the job, and gearmand queues it again.
+    *ret = GEARMAN_LOST_CONNECTION;
+    return nullptr;
+  }
+  if (reply.data.empty()) return nullptr;
+  auto* out = static_cast<char*>(std::malloc(reply.data.size()));  // libgearman frees it
   if (out == nullptr) return nullptr;
-  std::memcpy(out, reply.data(), reply.size());
-  *result_size = reply.size();
+  std::memcpy(out, reply.data.data(), reply.data.size());
+  *result_size = reply.data.size();
   return out;
 }
 

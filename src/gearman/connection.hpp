@@ -40,10 +40,19 @@ using Client = std::unique_ptr<gearman_client_st, ClientFree>;
 gearman_return_t send_background(gearman_client_st* client, const std::string& queue,
                                  const std::string& unique, Priority priority, std::string_view payload);
 
+// What becomes of a job once on_job returns.
+struct JobReply {
+  std::string data;  // the job's result (mostly empty: Mod-Gearman's jobs are background jobs)
+  // Not done: the job is not completed and the connection is dropped, so gearmand gives the job to another
+  // worker (libgearman's GEARMAN_LOST_CONNECTION from a worker function). For a worker stopping before
+  // its check's result was sent.
+  bool hand_back = false;
+};
+
 struct SessionHooks {
-  // Each job: its function (queue) name and workload. What it returns is the job's result (mostly empty).
-  // Called on run()'s thread.
-  std::function<std::string(std::string_view function, std::string_view workload)> on_job;
+  // Each job: its function (queue) name and workload. The job is completed (WORK_COMPLETE) when it
+  // returns, unless it hands the job back. Called on run()'s thread.
+  std::function<JobReply(std::string_view function, std::string_view workload)> on_job;
   // The connection failed: once per outage, also when gearmand is not there at the first attempt.
   std::function<void(const std::string& error)> on_down;
   // Connected again after an outage on_down reported.

@@ -260,6 +260,11 @@ Expected<Result> parse_result(std::string_view text) {
   Result r;
   bool have_host = false;
   bool have_output = false;
+  // A field the core can do without keeps its default when it does not parse: the C worker 5.2.4 sends
+  // uninitialised memory as core_start_time, and the NEB module's atoi/atof never refuse anything.
+  const auto defaulted = [&r](std::string_view key, std::string_view value) {
+    if (r.malformed.empty()) r.malformed = fmt::format("{} '{}'", key, value.substr(0, 40));
+  };
   for (const Field& f : split_fields(text)) {
     const std::string_view k = f.key;
     if (k == "output") {
@@ -278,13 +283,17 @@ Expected<Result> parse_result(std::string_view text) {
       r.source = f.value;
     } else if (k == "type") {
       r.passive = f.value == "passive";
-    } else if (k == "return_code" || k == "check_options" || k == "scheduled_check" || k == "exited_ok" ||
-               k == "early_timeout") {
+    } else if (k == "return_code") {
       const auto v = parse_int(f.value);
       if (!v) return bad_number(k, f.value);
-      if (k == "return_code")
-        r.return_code = *v;
-      else if (k == "check_options")
+      r.return_code = *v;
+    } else if (k == "check_options" || k == "scheduled_check" || k == "exited_ok" || k == "early_timeout") {
+      const auto v = parse_int(f.value);
+      if (!v) {
+        defaulted(k, f.value);
+        continue;
+      }
+      if (k == "check_options")
         r.check_options = *v;
       else if (k == "scheduled_check")
         r.scheduled_check = *v != 0;
@@ -294,7 +303,10 @@ Expected<Result> parse_result(std::string_view text) {
         r.early_timeout = *v != 0;
     } else if (k == "core_start_time" || k == "start_time" || k == "finish_time" || k == "latency") {
       const auto v = parse_time(f.value);
-      if (!v) return bad_number(k, f.value);
+      if (!v) {
+        defaulted(k, f.value);
+        continue;
+      }
       if (k == "core_start_time")
         r.core_start_time_us = *v;
       else if (k == "start_time")

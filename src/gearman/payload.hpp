@@ -65,6 +65,9 @@ struct Result {
   std::int64_t latency_us = 0;          // extra latency the sender reports (send_gearman's latency=)
   std::string source;                   // "Mod-Gearman Worker @ <identifier>", "send_gearman", ...
   std::string output;                   // the plugin's output, newlines restored
+  // The first field that did not parse and was left at its default ("core_start_time '4851…'"), for the
+  // log; empty when every field parsed.
+  std::string malformed;
 };
 
 // A result as the Go worker writes it (type first, so a clear result passes accept_clear_results; output
@@ -72,7 +75,8 @@ struct Result {
 // the reader's scan.
 [[nodiscard]] std::string format_result(const Result& result);
 // What the NEB module's result thread reads (result_thread.c get_results). Errors: no host_name or no
-// output line (a wrong key, or not a Mod-Gearman result), a number that does not parse.
+// output line (a wrong key, or not a Mod-Gearman result), a return_code that does not parse. Any other
+// number that does not parse keeps its default and is named in `malformed`: the result still counts.
 [[nodiscard]] Expected<Result> parse_result(std::string_view text);
 
 // One key=value line, as views into the text it came from.

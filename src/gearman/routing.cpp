@@ -70,10 +70,6 @@ constexpr std::string_view k_ignored_keys[] = {
     "p1_file",
     "latency_flatten_window",
     "internal_check_dummy",
-    "perfdata_send_all",
-    "perfdata_mode",
-    "host_perfdata_template",
-    "service_perfdata_template",
     "timeout",
     "t",
     "prometheus_server",
@@ -240,13 +236,23 @@ void apply_option(Options& options, std::string_view line, std::string_view orig
   if (key == "perfdata") {
     if (!value || value->empty()) return;
     ++options.queues_set_by_hand;  // as in Mod-Gearman, perfdata= counts as choosing queues
-    bool enabled = true;
     std::string v(*value);
     std::transform(v.begin(), v.end(), v.begin(), lower);
-    if (v == "no" || v == "off" || v == "false" || v == "0") enabled = false;
-    if (enabled) cx.warning("perfdata: distributing performance data is not implemented; ignored");
+    if (v == "no" || v == "off" || v == "false" || v == "0") return;
+    // parse_yes_or_no: a yes means the default queue, anything else is a list of queue names.
+    if (v == "yes" || v == "on" || v == "true" || v == "1") {
+      options.perfdata_queues.emplace_back(k_default_perfdata_queue);
+      return;
+    }
+    for (std::string_view rest = *value; !rest.empty();) {
+      const std::size_t comma = rest.find(',');
+      const std::string_view name = rest.substr(0, comma);
+      if (!name.empty()) options.perfdata_queues.emplace_back(name);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
     return;
   }
+  if (key == "perfdata_send_all") return set_switch(options.perfdata_send_all);
   if (std::find(std::begin(k_ignored_keys), std::end(k_ignored_keys), key) != std::end(k_ignored_keys))
     return;
   if (!value) return cx.warning(fmt::format("unknown switch '{}'", key));
@@ -270,6 +276,19 @@ void apply_option(Options& options, std::string_view line, std::string_view orig
   }
   if (key == "result_queue") {
     options.result_queue = std::string(v);
+    return;
+  }
+  if (key == "host_perfdata_template" || key == "service_perfdata_template") {
+    (key == "host_perfdata_template" ? options.host_perfdata_template : options.service_perfdata_template) =
+        std::string(v);
+    return;
+  }
+  if (key == "perfdata_mode") {
+    const auto n = parse_number(cx, key, v);
+    if (!n) return;
+    // As the NEB module: out of range is overwrite, with a warning; 0 is, like 2, no unique id.
+    if (*n < 0 || *n > 2) cx.warning(fmt::format("perfdata_mode: {} is not 1 or 2; 1 is used", *n));
+    options.perfdata_overwrite = *n == 1 || *n < 0 || *n > 2;
     return;
   }
   if (key == "identifier") {

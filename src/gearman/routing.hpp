@@ -24,6 +24,15 @@ namespace vedette::gearman {
 
 inline constexpr std::uint16_t k_default_port = 4730;  // GM_SERVER_DEFAULT_PORT
 inline constexpr std::string_view k_default_result_queue = "check_results";
+inline constexpr std::string_view k_default_perfdata_queue = "perfdata";
+// The NEB module's templates (GM_DEFAULT_*_PERFDATA_FILE_TEMPLATE): pnp4nagios' format.
+inline constexpr std::string_view k_default_host_perfdata_template =
+    "DATATYPE::HOSTPERFDATA\tTIMET::$TIMET$\tHOSTNAME::$HOSTNAME$\tHOSTPERFDATA::$HOSTPERFDATA$\t"
+    "HOSTCHECKCOMMAND::$HOSTCHECKCOMMAND$\tHOSTSTATE::$HOSTSTATE$\tHOSTSTATETYPE::$HOSTSTATETYPE$";
+inline constexpr std::string_view k_default_service_perfdata_template =
+    "DATATYPE::SERVICEPERFDATA\tTIMET::$TIMET$\tHOSTNAME::$HOSTNAME$\tSERVICEDESC::$SERVICEDESC$\t"
+    "SERVICEPERFDATA::$SERVICEPERFDATA$\tSERVICECHECKCOMMAND::$SERVICECHECKCOMMAND$\tHOSTSTATE::$HOSTSTATE$\t"
+    "HOSTSTATETYPE::$HOSTSTATETYPE$\tSERVICESTATE::$SERVICESTATE$\tSERVICESTATETYPE::$SERVICESTATETYPE$";
 // Mod-Gearman refuses hostgroup and servicegroup names longer than this in hostgroups=/servicegroups=.
 inline constexpr std::size_t k_max_group_name = 50;
 
@@ -62,6 +71,14 @@ struct Options {
   // Vedette's own: a check that could not be submitted for as long as gearmand was unreachable runs on
   // the core's machine (gearmand_down=local), or gets UNKNOWN (gearmand_down=unknown, the default).
   bool run_locally_when_down = false;
+  // Performance data (the NEB module's perfdata mode, for pnp4nagios' process_perfdata.pl --gearman): each
+  // result with perfdata goes, as its object's template with macros expanded, to every queue listed.
+  std::vector<std::string> perfdata_queues;  // perfdata=yes: "perfdata"; perfdata=a,b: a and b
+  // perfdata_mode=1: a unique id per object, so gearmand holds one job per object; 2: none (append).
+  bool perfdata_overwrite = true;
+  bool perfdata_send_all = false;            // also objects with process_perf_data 0
+  std::string host_perfdata_template = std::string(k_default_host_perfdata_template);
+  std::string service_perfdata_template = std::string(k_default_service_perfdata_template);
   int gearman_connection_timeout_ms = 5000;  // submission timeout
   int result_workers = 1;                    // 0: no result thread
   // Worker side (vedette-worker; the core ignores them).

@@ -130,6 +130,8 @@ struct StatusState {
   std::uint8_t state_type = 1;  // 0 soft, 1 hard
   bool has_been_checked = false;
   bool is_executing = false;  // a check is out (Livestatus; status.dat does not show it)
+  // Index into StatusSnapshot::check_sources (Livestatus; Naemon's status.dat does not show it either).
+  std::uint16_t check_source = 0;
   std::uint8_t last_state = 0;
   state::NotificationState notification;
   state::EventIds events;
@@ -181,6 +183,8 @@ struct StatusSnapshot {
   std::shared_ptr<const StatusExtras> extras;  // null: Naemon's "none" values, no comments or downtimes
   std::vector<std::shared_ptr<const state::Overrides>> overrides;  // of the few objects that have any
   state::TextBlock text;                                           // the run-time texts
+  // The names StatusState::check_source indexes (engine::CheckSources); null: none known.
+  std::shared_ptr<const std::vector<std::string>> check_sources;
 
   [[nodiscard]] std::string_view text_at(std::size_t offset, std::size_t size) const {
     return text.at(offset, size);

@@ -61,6 +61,7 @@ struct CheckState {
   Time last_hard_state_change = 0;
   double latency = 0;         // seconds between the scheduled and the actual start
   double execution_time = 0;  // seconds the plugin ran
+  std::uint16_t check_source = 0;  // where the last result came from: an engine::CheckSources index
   std::string plugin_output;
   std::string long_plugin_output;
   std::string perf_data;

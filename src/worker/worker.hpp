@@ -1,12 +1,14 @@
 // vedette-worker's engine: takes Mod-Gearman jobs off gearmand, runs them with the core's executor
 // (exec::Executor: no shell unless needed, process groups, timeouts, output caps) and sends results of host
-// and service checks to each job's result queue. The "gearman-jobs" thread works the queues as a gearman
-// worker, at most max_jobs jobs running at once; the "gearman-send" thread turns finished plugins into
-// results and sends them. Both reconnect after a gearmand outage, logging it once. Construct and stop from
-// one thread; stats() from any.
+// and service checks to each job's result queue. As the C worker's processes, each of max_jobs "gearman-job"
+// threads holds its own gearmand connection and one job at a time, and completes the job only once its
+// result was sent: a worker that dies (SIGKILL, OOM, a lost machine) leaves its running jobs to gearmand,
+// which gives them to another worker. The "gearman-done" thread hands finished plugins to their threads.
+// All reconnect after a gearmand outage, logging it once. Construct and stop from one thread; stats() from
+// any.
 //
 //   Worker worker({.servers = options.servers, .codec = codec, .queues = gearman::worker_queues(options)});
-//   ... wait for SIGTERM ...;  worker.stop();
+//   ... wait for SIGTERM ...;  worker.stop(worker.stop_grace());
 #pragma once
 
 #include "exec/executor.hpp"
@@ -23,11 +25,12 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 namespace vedette::worker {
@@ -37,7 +40,7 @@ struct WorkerOptions {
   gearman::Codec codec = gearman::Codec::clear();
   std::vector<std::string> queues;  // gearman::worker_queues()
   JobSettings settings;
-  unsigned max_jobs = 20;         // plugins running at once (Mod-Gearman's max-worker)
+  unsigned max_jobs = 20;         // plugins running at once (Mod-Gearman's max-worker): one thread each
   unsigned executor_threads = 2;  // threads that spawn and watch them
   std::chrono::milliseconds io_timeout{5000};
   std::chrono::milliseconds retry_interval{1000};
@@ -50,50 +53,68 @@ struct WorkerStats {
   std::uint64_t bad_jobs = 0;      // dropped: not decodable (wrong key?) or no command
   std::uint64_t too_old = 0;       // answered "(Could Not Start Check In Time)" without running
   std::uint64_t results_sent = 0;  // results gearmand accepted
-  std::uint64_t running = 0;       // plugins running now
+  std::uint64_t handed_back = 0;   // jobs given back to gearmand unfinished (stop() ran out of grace)
+  std::uint64_t running = 0;       // jobs being worked on now
 };
 
 class Worker {
  public:
-  explicit Worker(WorkerOptions options);  // starts the executor and both threads
-  ~Worker();                               // stop()
+  explicit Worker(WorkerOptions options);  // starts the executor and the threads
+  ~Worker();                               // stop() without grace
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
-  // Stops taking jobs, lets the send thread go, kills plugins still running (their results are lost, as
-  // when Mod-Gearman's worker stops) and joins. Idempotent.
-  void stop();
+  // Takes no more jobs. Jobs being worked on get `grace` to finish and send their results; then the plugins
+  // still running are killed and their jobs handed back to gearmand unfinished, so another worker runs
+  // them. Idempotent.
+  void stop(std::chrono::milliseconds grace = std::chrono::milliseconds::zero());
+  // Enough for every running check to end at its timeout and its result to be sent: the job timeout plus
+  // two round trips to gearmand.
+  [[nodiscard]] std::chrono::milliseconds stop_grace() const;
 
   [[nodiscard]] WorkerStats stats() const;
 
  private:
-  void jobs_loop();
-  void send_loop();
-  void take_job(std::string_view queue, std::string_view workload);
+  // One job at a time on its own connection, as one C worker process.
+  struct Slot {
+    std::unique_ptr<gearman::WorkerSession> session;
+    gearman::Client client;                  // sends this slot's results; its thread only
+    std::uint32_t generation = 0;            // of the plugin running; guarded by mutex_
+    std::optional<exec::CheckResult> done;   // the plugin's result; guarded by mutex_
+    std::thread thread;
+  };
+
+  void slot_loop(std::uint32_t index);
+  gearman::JobReply work(std::uint32_t index, std::string_view queue, std::string_view workload);
+  // Blocks until gearmand took the result, retrying through an outage; false when stop() gave up first.
+  bool send(Slot& slot, const gearman::Job& job, const gearman::Result& result);
+  void done_loop();
   void log(std::string line) const;
-  bool wait_before_retry();
+  bool wait_before_retry();  // false once stop() gave up on running jobs
 
   const WorkerOptions options_;
   exec::ResultQueue finished_;
   exec::Executor executor_;
-  loop::Wakeup send_wakeup_;  // stop, or a result made without running a plugin
+  loop::Wakeup done_wakeup_;  // the done thread: stop
 
   mutable std::mutex mutex_;
-  std::condition_variable room_cv_;  // the jobs thread waits for running < max_jobs
-  std::condition_variable stop_cv_;
-  std::unordered_map<std::uint32_t, gearman::Job> running_;      // by CheckJob id; guarded by mutex_
-  std::vector<std::pair<gearman::Job, gearman::Result>> ready_;  // sent without running; guarded
-  std::uint32_t next_id_ = 1;                                    // guarded by mutex_
-  bool stopping_ = false;                                        // guarded by mutex_
+  std::condition_variable done_cv_;  // a plugin finished, or stop() gave up
+  std::condition_variable idle_cv_;  // a slot finished its job
+  std::condition_variable stop_cv_;  // stop() gave up: retries end
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::size_t busy_ = 0;   // slots working on a job; guarded by mutex_
+  bool stopping_ = false;  // no more jobs; guarded by mutex_
+  bool giving_up_ = false;  // the grace is over: hand jobs back; guarded by mutex_
+  bool stopped_ = false;    // stop() finished; guarded by mutex_
 
   std::atomic<std::uint64_t> jobs_{0};
   std::atomic<std::uint64_t> bad_jobs_{0};
   std::atomic<std::uint64_t> too_old_{0};
   std::atomic<std::uint64_t> results_sent_{0};
+  std::atomic<std::uint64_t> handed_back_{0};
+  std::atomic<bool> send_down_{false};  // an outage of sending results was logged
 
-  gearman::WorkerSession session_;  // the jobs thread's gearman worker
-  std::thread jobs_thread_;
-  std::thread send_thread_;
+  std::thread done_thread_;
 };
 
 }  // namespace vedette::worker

@@ -96,6 +96,19 @@ def encode_clear(text):
     return base64.b64encode(text.encode()).decode()
 
 
+def encode_encrypted(text, key):
+    """Mod-Gearman's payload with encryption=yes (common/gm_crypt.c): the text and its NUL, zero-padded to
+    whole AES blocks (a length already a multiple of 16 gets one more block, except 16 itself), AES-256-ECB
+    with the key's first 32 bytes zero-padded, then base64. Encrypted by the openssl command-line tool."""
+    data = text.encode() + b"\0"
+    if len(data) % 16 or len(data) != 16:
+        data += b"\0" * (16 - len(data) % 16)
+    hex_key = (key[:32] + b"\0" * 32)[:32].hex()
+    sealed = subprocess.run(["openssl", "enc", "-aes-256-ecb", "-nopad", "-K", hex_key], input=data,
+                            stdout=subprocess.PIPE, check=True).stdout
+    return base64.b64encode(sealed).decode()
+
+
 class Gearmand:
     """gearmand on 127.0.0.1:port (a free port unless given); stop()/start() keep the port."""
 

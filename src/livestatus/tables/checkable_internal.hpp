@@ -122,6 +122,13 @@ void long_plugin_output(const View& v, Row r, Cell& out) {
   const io::StatusState& st = state_of<K>(v, r);
   out.set_string(v.status->text_at(st.text_offset + st.output_size, st.long_output_size));
 }
+// Where the last result came from, as Naemon names it ("Core Worker 4711", "Mod-Gearman Worker @ host").
+template <Kind K>
+void check_source(const View& v, Row r, Cell& out) {
+  const std::uint16_t at = state_of<K>(v, r).check_source;
+  const auto& names = v.status->check_sources;
+  out.set_string(names != nullptr && at < names->size() ? std::string_view((*names)[at]) : std::string_view());
+}
 template <Kind K>
 void perf_data(const View& v, Row r, Cell& out) {
   const io::StatusState& st = state_of<K>(v, r);

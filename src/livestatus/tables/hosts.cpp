@@ -229,7 +229,7 @@ void add_host_columns(ColumnAdder& add) {
   add("total_services", T::integer, total_services, "The total number of services of the host");
   add("checks_enabled", T::integer, flag<H, Flag::active_checks>,
       "Whether checks of the host are enabled (0/1)");
-  add("check_source", T::string, empty_string, "The source of the check");
+  add("check_source", T::string, check_source<H>, "The source of the check");
   add("notifications_enabled", T::integer, flag<H, Flag::notifications>,
       "Whether notifications of the host are enabled (0/1)");
   add("acknowledged", T::integer, state_int<H, &StatusState::problem_has_been_acknowledged>,

@@ -252,7 +252,7 @@ void add_service_columns(ColumnAdder& add) {
   add("is_flapping", T::integer, is_flapping<S>, "Whether the service is flapping (0/1)");
   add("checks_enabled", T::integer, flag<S, Flag::active_checks>,
       "Whether active checks are enabled for the service (0/1)");
-  add("check_source", T::string, empty_string, "The source of the check");
+  add("check_source", T::string, check_source<S>, "The source of the check");
   add("accept_passive_checks", T::integer, flag<S, Flag::passive_checks>,
       "Whether the service accepts passive checks (0/1)");
   add("event_handler_enabled", T::integer, flag<S, Flag::event_handler>,

@@ -1,5 +1,6 @@
 // vedette-worker: a Mod-Gearman compatible worker. Reads Mod-Gearman's worker options from files
-// (--config=FILE) and the command line (key=value), serves the configured queues until SIGTERM or SIGINT.
+// (--config=FILE) and the command line (key=value), serves the configured queues until SIGTERM or SIGINT,
+// then lets running checks finish (Worker::stop_grace) before it exits.
 // Runs in the foreground (for systemd); logs to stderr.
 #include "gearman/routing.hpp"
 #include "loop/signals.hpp"
@@ -100,10 +101,14 @@ int main(int argc, char** argv) {
     if (got.contains(SIGTERM) || got.contains(SIGINT)) break;
     if (got.contains(SIGHUP)) log_line("SIGHUP: reloading is not supported; restart to change options");
   }
-  log_line("stopping");
-  running.stop();
+  // As the C worker: running checks finish and their results go out; what cannot finish in time goes back
+  // to gearmand for another worker.
+  const worker::WorkerStats before = running.stats();
+  log_line(fmt::format("stopping: no more jobs; {} running get {} s to finish", before.running,
+                       std::chrono::duration_cast<std::chrono::seconds>(running.stop_grace()).count()));
+  running.stop(running.stop_grace());
   const worker::WorkerStats stats = running.stats();
-  log_line(fmt::format("stopped after {} jobs ({} results sent, {} dropped, {} too old)", stats.jobs,
-                       stats.results_sent, stats.bad_jobs, stats.too_old));
+  log_line(fmt::format("stopped after {} jobs ({} results sent, {} dropped, {} too old, {} handed back)",
+                       stats.jobs, stats.results_sent, stats.bad_jobs, stats.too_old, stats.handed_back));
   return 0;
 }

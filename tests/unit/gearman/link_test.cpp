@@ -269,6 +269,33 @@ TEST_F(GearmanLinkTest, JobsGoOutAndResultsComeBack) {
   EXPECT_EQ(events_.count(LinkEventKind::results_down), 0u);
 }
 
+// Jobs go out in batches of background tasks (send_pipelined); a queue still gets them in the order they
+// were submitted, and each once.
+TEST_F(GearmanLinkTest, ABatchGoesOutInTheOrderItCame) {
+  const Codec codec = Codec::encrypted(k_key);
+  LinkOptions options = link_options();
+  options.result_queue.clear();
+  GearmanLink link(std::move(options));
+  constexpr int k_jobs = 600;  // more than one batch
+  for (int i = 0; i < k_jobs; ++i) {
+    Submission s = service_submission("web01", "svc" + std::to_string(i), static_cast<std::uint64_t>(i));
+    s.priority = Priority::normal;  // one priority: gearmand hands them out in the order it got them
+    ASSERT_TRUE(link.submit(std::move(s)));
+  }
+  ASSERT_TRUE(wait_until([&] { return link.stats().sent == k_jobs; }, 20s)) << events_.text();
+  TestWorker worker(server_->port(), {"service"});
+  const auto jobs = worker.take(k_jobs, 30s);
+  ASSERT_EQ(jobs.size(), static_cast<std::size_t>(k_jobs));
+  for (int i = 0; i < k_jobs; ++i) {
+    auto text = codec.open(jobs[static_cast<std::size_t>(i)].second);
+    ASSERT_TRUE(text);
+    auto job = parse_job(*text);
+    ASSERT_TRUE(job) << job.error();
+    ASSERT_EQ(job->service_description, "svc" + std::to_string(i));
+  }
+  EXPECT_EQ(link.stats().send_failures, 0u);
+}
+
 TEST_F(GearmanLinkTest, AJobHandedOverEarlyGoesOutWhenDue) {
   GearmanLink link(link_options());
   Submission s = service_submission("web01", "later", 1);

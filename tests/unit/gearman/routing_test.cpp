@@ -124,6 +124,37 @@ TEST(GearmanOptions, ReadsAConfigFileWithCommentsAndIncludes) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(GearmanOptions, PerfdataAsTheNebModuleReadsIt) {
+  const Options off = parse_args("server=gm");
+  EXPECT_TRUE(off.perfdata_queues.empty());
+  EXPECT_TRUE(off.perfdata_overwrite);
+  EXPECT_FALSE(off.perfdata_send_all);
+  EXPECT_EQ(off.service_perfdata_template, k_default_service_perfdata_template);
+  EXPECT_EQ(off.host_perfdata_template.substr(0, 32), "DATATYPE::HOSTPERFDATA\tTIMET::$T");
+
+  OptionMessages messages;
+  const Options on = parse_args("server=gm perfdata=yes", &messages);
+  EXPECT_TRUE(messages.warnings.empty()) << messages.warnings.front();
+  EXPECT_EQ(on.perfdata_queues, (std::vector<std::string>{"perfdata"}));
+  EXPECT_FALSE(on.services);  // perfdata= chose the queues: checks stay here
+
+  const Options named = parse_args(
+      "server=gm perfdata=pnp,archive perfdata_mode=2 perfdata_send_all=yes "
+      "service_perfdata_template=$SERVICEDESC$\\t$SERVICEPERFDATA$ host_perfdata_template=$HOSTNAME$");
+  EXPECT_EQ(named.perfdata_queues, (std::vector<std::string>{"pnp", "archive"}));
+  EXPECT_FALSE(named.perfdata_overwrite);
+  EXPECT_TRUE(named.perfdata_send_all);
+  EXPECT_EQ(named.service_perfdata_template, "$SERVICEDESC$\\t$SERVICEPERFDATA$");  // escapes: at send time
+  EXPECT_EQ(named.host_perfdata_template, "$HOSTNAME$");
+
+  EXPECT_TRUE(parse_args("server=gm perfdata=no").perfdata_queues.empty());
+  EXPECT_FALSE(parse_args("server=gm perfdata=yes perfdata_mode=0").perfdata_overwrite);  // as atoi: not 1
+  OptionMessages odd;
+  EXPECT_TRUE(parse_args("server=gm perfdata=yes perfdata_mode=7", &odd).perfdata_overwrite);
+  ASSERT_EQ(odd.warnings.size(), 1u);
+  EXPECT_NE(odd.warnings[0].find("perfdata_mode"), std::string::npos) << odd.warnings[0];
+}
+
 TEST(GearmanOptions, ReportsErrorsWithTheirPlace) {
   Options o;
   OptionMessages messages;

@@ -184,5 +184,32 @@ TEST_F(WorkerTest, RunsAtMostMaxJobsAtOnce) {
   EXPECT_GE(most, 1u);
 }
 
+TEST_F(WorkerTest, StoppingLetsTheRunningCheckFinishAndSendItsResult) {
+  Worker worker(worker_options());
+  ASSERT_TRUE(link_->submit(check("service", "finishing", "/bin/sh -c 'sleep 0.5; echo finished'")));
+  ASSERT_TRUE(wait_until([&] { return worker.stats().running == 1; })) << log_.text();
+  worker.stop(5s);
+  EXPECT_EQ(worker.stats().results_sent, 1u) << log_.text();
+  EXPECT_EQ(worker.stats().handed_back, 0u);
+  const auto results = collect(1);
+  ASSERT_EQ(results.size(), 1u) << log_.text();
+  EXPECT_EQ(results.at("finishing").output, "finished");
+}
+
+TEST_F(WorkerTest, AJobAWorkerCannotFinishGoesBackToGearmandForAnother) {
+  auto first = std::make_unique<Worker>(worker_options());
+  ASSERT_TRUE(link_->submit(check("service", "moved", "/bin/sh -c 'sleep 1; echo done by $WHO'")));
+  ASSERT_TRUE(wait_until([&] { return first->stats().running == 1; })) << log_.text();
+  first->stop();  // no grace: the plugin is killed and the job not completed
+  EXPECT_EQ(first->stats().handed_back, 1u) << log_.text();
+  EXPECT_EQ(first->stats().results_sent, 0u);
+  first.reset();
+  Worker second(worker_options());
+  const auto results = collect(1);
+  ASSERT_EQ(results.size(), 1u) << log_.text();
+  EXPECT_EQ(results.at("moved").output.rfind("done by", 0), 0u) << results.at("moved").output;
+  EXPECT_EQ(second.stats().jobs, 1u);
+}
+
 }  // namespace
 }  // namespace vedette::worker
