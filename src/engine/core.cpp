@@ -621,6 +621,11 @@ class Core::Impl final : public loop::TimerHandler,
   };
 
   Instant now_instant() const { return {loop_.now(), clock_.wall_now()}; }
+  // The fraction of its second, for the downtime book's order of events due in the same second.
+  static std::uint32_t phase_us(loop::WallTime t) {
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
+    return static_cast<std::uint32_t>(((us % 1'000'000) + 1'000'000) % 1'000'000);
+  }
   Time now_epoch() const { return to_epoch(clock_.wall_now()); }
 
   bool submit_passive_service_result(model::ServiceId sid, const PassiveResult& p, Time now, Instant at) {
@@ -858,8 +863,9 @@ class Core::Impl final : public loop::TimerHandler,
     } else {
       d.host_name.assign(model_->host(target.host).name);
     }
-    const Time now = now_epoch();
-    const DowntimeAdded added = downtimes_->schedule(target, std::move(d), now);
+    const loop::WallTime wall = clock_.wall_now();
+    const Time now = to_epoch(wall);
+    const DowntimeAdded added = downtimes_->schedule(target, std::move(d), now, phase_us(wall));
     if (!added.ok()) return 0;
     ensure_downtime_comment(*downtimes_, *comments_, added.downtime_id, now, main_.date_format);
     // As Naemon's start event, a due downtime starts in the next round, not within the command: the
@@ -925,7 +931,9 @@ class Core::Impl final : public loop::TimerHandler,
   // Naemon's check_pending_flex_*_downtime: a problem arms the flexible downtimes waiting for one.
   // How many downtimes it started.
   std::size_t flexible_downtimes_on_problem(std::uint32_t check, Time now) {
-    const std::size_t started = with_object(check, [&](auto id) { return downtimes_->on_problem(id, now); });
+    const std::uint32_t phase = phase_us(clock_.wall_now());
+    const std::size_t started =
+        with_object(check, [&](auto id) { return downtimes_->on_problem(id, now, phase); });
     if (started > 0) arm_downtime_timer();
     return started;
   }

@@ -104,13 +104,15 @@ namespace {
 // Heap order: the earliest first; at the same second, the one armed first.
 template <class T>
 bool later(const T& a, const T& b) {
-  return a.at != b.at ? a.at > b.at : a.token > b.token;
+  if (a.at != b.at) return a.at > b.at;
+  if (a.phase_us != b.phase_us) return a.phase_us > b.phase_us;
+  return a.token > b.token;
 }
 }  // namespace
 
-std::uint64_t DowntimeBook::add_timer(Time at, TimerKind kind, unsigned long downtime_id) {
+std::uint64_t DowntimeBook::add_timer(Time at, const Entry& e, TimerKind kind) {
   const std::uint64_t token = next_token_++;
-  timers_.push_back(Timer{at, token, kind, downtime_id});
+  timers_.push_back(Timer{at, e.phase_us, token, kind, e.d.downtime_id});
   std::push_heap(timers_.begin(), timers_.end(), later<Timer>);
   return token;
 }
@@ -173,7 +175,8 @@ void DowntimeBook::settle_timers() {
 
 // ---- adding
 
-DowntimeAdded DowntimeBook::insert(DowntimeTarget target, state::Downtime&& record, std::int64_t seq) {
+DowntimeAdded DowntimeBook::insert(DowntimeTarget target, state::Downtime&& record, std::int64_t seq,
+                                   std::uint32_t phase_us) {
   std::uint32_t slot;
   if (free_slots_.empty()) {
     slot = static_cast<std::uint32_t>(entries_.size());
@@ -188,6 +191,7 @@ DowntimeAdded DowntimeBook::insert(DowntimeTarget target, state::Downtime&& reco
   e.d = std::move(record);
   e.target = target;
   e.seq = seq;
+  e.phase_us = phase_us;
   e.live = true;
   const unsigned long id = e.d.downtime_id;
   by_id_.insert(id, slot);
@@ -211,20 +215,20 @@ DowntimeAdded DowntimeBook::insert(DowntimeTarget target, state::Downtime&& reco
 // register_downtime's events. A pending fixed downtime that is triggered gets none: its trigger starts it.
 void DowntimeBook::arm_timers(std::uint32_t slot) {
   Entry& e = entries_[slot];
-  const unsigned long id = e.d.downtime_id;
   if (e.d.is_in_effect) {
-    e.stop_token = add_timer(stop_time_of(e.d), TimerKind::stop, id);
+    e.stop_token = add_timer(stop_time_of(e.d), e, TimerKind::stop);
   } else if (!e.d.fixed) {
     // The expiry runs at end_time + 1 in case the flexible downtime never starts.
-    e.stop_token = add_timer(e.d.end_time + 1, TimerKind::expiry, id);
+    e.stop_token = add_timer(e.d.end_time + 1, e, TimerKind::expiry);
     e.stop_is_expiry = true;
-    if (e.d.flex_downtime_start > 0) e.start_token = add_timer(e.d.flex_downtime_start, TimerKind::start, id);
+    if (e.d.flex_downtime_start > 0) e.start_token = add_timer(e.d.flex_downtime_start, e, TimerKind::start);
   } else if (e.d.triggered_by == 0) {
-    e.start_token = add_timer(e.d.start_time, TimerKind::start, id);
+    e.start_token = add_timer(e.d.start_time, e, TimerKind::start);
   }
 }
 
-DowntimeAdded DowntimeBook::schedule(DowntimeTarget target, state::Downtime request, Time now) {
+DowntimeAdded DowntimeBook::schedule(DowntimeTarget target, state::Downtime request, Time now,
+                                     std::uint32_t phase_us) {
   if (request.start_time >= request.end_time || request.end_time <= now) return {0, DowntimeError::bad_times};
   // get_next_downtime_id: the id is taken before downtime_add validates the rest.
   while (by_id_.contains(next_downtime_id_)) ++next_downtime_id_;
@@ -237,7 +241,7 @@ DowntimeAdded DowntimeBook::schedule(DowntimeTarget target, state::Downtime requ
   request.flex_downtime_start = 0;
   request.is_in_effect = false;
   request.start_notification_sent = false;
-  return insert(target, std::move(request), ++next_seq_);
+  return insert(target, std::move(request), ++next_seq_, phase_us);
 }
 
 DowntimeAdded DowntimeBook::load(DowntimeTarget target, state::Downtime record) {
@@ -256,7 +260,7 @@ DowntimeAdded DowntimeBook::load(DowntimeTarget target, state::Downtime record) 
   // Naemon moves the counter only past a larger id, so a retained id equal to the counter would be handed
   // out again; past it is the safe reading of the same rule.
   next_downtime_id_ = std::max(next_downtime_id_, record.downtime_id + 1);
-  return insert(target, std::move(record), --next_load_seq_);
+  return insert(target, std::move(record), --next_load_seq_, 0);
 }
 
 // ---- transitions
@@ -292,12 +296,13 @@ void DowntimeBook::start(std::uint32_t slot, Time now, std::vector<DowntimeEvent
     drop_expiry(e, Removal::orphan_expiry);
   else
     cancel_timer(e.stop_token);
-  e.stop_token = add_timer(stop_time_of(e.d), TimerKind::stop, e.d.downtime_id);
+  e.stop_token = add_timer(stop_time_of(e.d), e, TimerKind::stop);
   changed();
   push_event(events, DowntimeEvent::Kind::started, alert, notify, depth_before, e);
 
   const unsigned long id = e.d.downtime_id;
   const Time flex_start = e.d.flex_downtime_start;
+  const std::uint32_t phase_us = e.phase_us;
   for (const std::uint32_t child : children_of(id)) {
     Entry& c = entries_[child];
     if (!c.live || c.busy) continue;
@@ -305,6 +310,7 @@ void DowntimeBook::start(std::uint32_t slot, Time now, std::vector<DowntimeEvent
     // downtime triggered by a fixed one would end at 0 + duration, right after it starts. Vedette starts its
     // duration when its trigger starts instead (docs/compatibility.md).
     c.d.flex_downtime_start = (flex_start == 0 && !c.d.fixed) ? now : flex_start;
+    c.phase_us = phase_us;  // Naemon arms its stop from the trigger's start event
     handle(child, now, events);
   }
   entries_[slot].busy = false;
@@ -425,15 +431,16 @@ std::vector<DowntimeEvent> DowntimeBook::advance(Time now) {
   return events;
 }
 
-std::size_t DowntimeBook::arm_flexible(std::uint32_t head, Time now) {
+std::size_t DowntimeBook::arm_flexible(std::uint32_t head, Time now, std::uint32_t phase_us) {
   std::size_t armed = 0;
   for (const std::uint32_t slot : in_list_order(collect(head, &Entry::object_link))) {
     Entry& e = entries_[slot];
     if (e.d.fixed || e.d.is_in_effect || e.d.triggered_by != 0) continue;
     if (now < e.d.start_time || now > e.d.end_time) continue;
     e.d.flex_downtime_start = now;
+    e.phase_us = phase_us;  // its start and stop follow the problem that started it
     cancel_timer(e.start_token);
-    e.start_token = add_timer(now, TimerKind::start, e.d.downtime_id);
+    e.start_token = add_timer(now, e, TimerKind::start);
     ++armed;
     changed();
   }
@@ -441,12 +448,12 @@ std::size_t DowntimeBook::arm_flexible(std::uint32_t head, Time now) {
   return armed;
 }
 
-std::size_t DowntimeBook::on_problem(model::HostId host, Time now) {
-  return arm_flexible(head_at(host_object_heads_, model::index(host)), now);
+std::size_t DowntimeBook::on_problem(model::HostId host, Time now, std::uint32_t phase_us) {
+  return arm_flexible(head_at(host_object_heads_, model::index(host)), now, phase_us);
 }
 
-std::size_t DowntimeBook::on_problem(model::ServiceId service, Time now) {
-  return arm_flexible(head_at(service_object_heads_, model::index(service)), now);
+std::size_t DowntimeBook::on_problem(model::ServiceId service, Time now, std::uint32_t phase_us) {
+  return arm_flexible(head_at(service_object_heads_, model::index(service)), now, phase_us);
 }
 
 // ---- deleting

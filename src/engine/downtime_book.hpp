@@ -114,7 +114,11 @@ class DowntimeBook {
   // comment_id, flex_downtime_start, is_in_effect and start_notification_sent are ignored. Arms the start
   // (fixed, not triggered: at start_time, which may be now) or the expiry (flexible: end_time + 1).
   // Failed validation after the id was taken leaves the id used, as in Naemon (next_downtime_id moves).
-  DowntimeAdded schedule(DowntimeTarget target, state::Downtime request, Time now);
+  // `phase_us`: the microseconds past `now` when it is scheduled. Naemon's timed events keep that fraction of
+  // a second (it schedules them `end_time - now` seconds from the current timeval), so events due in the
+  // same second run in the order of their phases; this book keeps Naemon's order.
+  DowntimeAdded schedule(DowntimeTarget target, state::Downtime request, Time now,
+                         std::uint32_t phase_us = 0);
 
   // A retention.dat record, in file order after the comments (Naemon's xrddefault.c + register_downtime):
   // kept as read (id, is_in_effect, flex_downtime_start, start_notification_sent, comment_id); one in
@@ -132,13 +136,13 @@ class DowntimeBook {
   // very object whose window [start_time, end_time] holds `now`: flex_downtime_start = now and a start timer
   // at now, so the downtime starts at the next advance(). Returns how many were armed; Naemon sends the
   // problem notification only when that is 0.
-  std::size_t on_problem(model::HostId host, Time now);
-  std::size_t on_problem(model::ServiceId service, Time now);
+  std::size_t on_problem(model::HostId host, Time now, std::uint32_t phase_us = 0);
+  std::size_t on_problem(model::ServiceId service, Time now, std::uint32_t phase_us = 0);
 
   // The earliest armed start, stop or expiry, if any; the core's timer.
   [[nodiscard]] std::optional<Time> next_event_time() const;
-  // Runs every start, stop and expiry due at `now`, in time order (ties in the order they were armed),
-  // including those their own transitions make due.
+  // Runs every start, stop and expiry due at `now`, in time order (in a second: by phase, then in the order
+  // they were armed), including those their own transitions make due.
   std::vector<DowntimeEvent> advance(Time now);
 
   // DEL_HOST_DOWNTIME / DEL_SVC_DOWNTIME (unschedule_downtime): removes the downtime, then every downtime
@@ -191,7 +195,8 @@ class DowntimeBook {
   enum class TimerKind : std::uint8_t { start, stop, expiry };
   struct Timer {
     Time at;
-    std::uint64_t token;  // unique, in arming order: Naemon runs events due in the same second that way
+    std::uint32_t phase_us;  // its downtime's phase (schedule())
+    std::uint64_t token;     // unique, in arming order: the last tie-break
     TimerKind kind;
     unsigned long downtime_id;  // expiry: the downtime that armed it (the sweep itself covers all)
   };
@@ -217,6 +222,7 @@ class DowntimeBook {
     state::Downtime d;
     DowntimeTarget target;
     std::int64_t seq = 0;
+    std::uint32_t phase_us = 0;     // every timer of the downtime has it (Naemon: start, stop and expiry)
     Link object_link;               // host downtimes of its host, or downtimes of its service
     Link host_link;                 // every downtime on its host
     Link trigger_link;              // downtimes with the same triggered_by (nonzero)
@@ -231,9 +237,10 @@ class DowntimeBook {
     orphan_expiry,   // delete_downtime leaves them: an armed expiry sweep still runs for the others
   };
 
-  DowntimeAdded insert(DowntimeTarget target, state::Downtime&& record, std::int64_t seq);
+  DowntimeAdded insert(DowntimeTarget target, state::Downtime&& record, std::int64_t seq,
+                       std::uint32_t phase_us);
   void arm_timers(std::uint32_t slot);
-  std::uint64_t add_timer(Time at, TimerKind kind, unsigned long downtime_id);
+  std::uint64_t add_timer(Time at, const Entry& e, TimerKind kind);
   void cancel_timer(std::uint64_t& token);  // start or stop
   void drop_expiry(Entry& e, Removal how);
   [[nodiscard]] bool is_live(const Timer& timer) const;
@@ -244,7 +251,7 @@ class DowntimeBook {
   void cancel(std::uint32_t slot, std::vector<DowntimeEvent>& events);
   void expire_pending(Time now, std::vector<DowntimeEvent>& events);
   void remove(std::uint32_t slot, Removal how);
-  std::size_t arm_flexible(std::uint32_t head, Time now);
+  std::size_t arm_flexible(std::uint32_t head, Time now, std::uint32_t phase_us);
   void push_event(std::vector<DowntimeEvent>& events, DowntimeEvent::Kind kind, bool alert, bool notify,
                   int depth, const Entry& e) const;
 

@@ -117,6 +117,41 @@ TEST_F(DowntimeBookTest, FixedStartingNowStartsAtTheNextAdvance) {
   EXPECT_EQ(book_.depth(HostId{0}), 0) << "a service's downtime is not its host's";
 }
 
+// Naemon's timed events keep the fraction of the second they were scheduled in: downtimes that start or
+// stop in the same second go in the order of those fractions, whatever order they were added in.
+TEST_F(DowntimeBookTest, EventsDueInTheSameSecondGoInTheOrderOfTheirPhases) {
+  auto add = [&](DowntimeTarget target, state::Downtime request, std::uint32_t phase_us) {
+    const DowntimeAdded added = book_.schedule(target, std::move(request), k_now, phase_us);
+    EXPECT_TRUE(added.ok());
+    return added.downtime_id;
+  };
+  const unsigned long late = add(k_host0, fixed(k_now + 10, k_now + 20), 900'000);
+  const unsigned long early = add(k_svc0, fixed(k_now + 10, k_now + 20), 100'000);
+  const unsigned long middle = add(k_svc1, fixed(k_now + 5, k_now + 20), 500'000);
+  EXPECT_EQ(advance(k_now + 5), (std::vector<Seen>{{Kind::started, middle, true, true}}));
+  EXPECT_EQ(advance(k_now + 10),
+            (std::vector<Seen>{{Kind::started, early, true, true}, {Kind::started, late, true, true}}));
+  EXPECT_EQ(advance(k_now + 20), (std::vector<Seen>{{Kind::stopped, early, true, true},
+                                                    {Kind::stopped, middle, true, true},
+                                                    {Kind::stopped, late, true, true}}));
+}
+
+// A flexible downtime takes the phase of the problem that starts it; a triggered one its trigger's.
+TEST_F(DowntimeBookTest, FlexibleAndTriggeredDowntimesTakeThePhaseThatStartsThem) {
+  const unsigned long trigger =
+      book_.schedule(k_host0, fixed(k_now + 1, k_now + 30), k_now, 800'000).downtime_id;
+  const unsigned long child =
+      book_.schedule(k_svc0, fixed(k_now + 1, k_now + 30, trigger), k_now, 0).downtime_id;
+  const unsigned long flex = book_.schedule(k_svc1, flexible(k_now, k_now + 100, 29), k_now, 0).downtime_id;
+  EXPECT_EQ(book_.on_problem(ServiceId{1}, k_now + 1, 400'000), 1u);
+  EXPECT_EQ(advance(k_now + 1), (std::vector<Seen>{{Kind::started, flex, true, true},
+                                                   {Kind::started, trigger, true, true},
+                                                   {Kind::started, child, true, true}}));
+  EXPECT_EQ(advance(k_now + 30), (std::vector<Seen>{{Kind::stopped, flex, true, true},
+                                                    {Kind::stopped, trigger, true, true},
+                                                    {Kind::stopped, child, true, true}}));
+}
+
 TEST_F(DowntimeBookTest, ScheduleRefusesBadTimesWithoutUsingAnId) {
   EXPECT_EQ(book_.schedule(k_host0, fixed(k_now + 10, k_now + 10), k_now).error, DowntimeError::bad_times);
   EXPECT_EQ(book_.schedule(k_host0, fixed(k_now - 20, k_now), k_now).error, DowntimeError::bad_times);
