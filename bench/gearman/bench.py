@@ -5,17 +5,19 @@
                            [--hosts 10000] [--services-per-host 10] [--rate 100] [--workers 2]
                            [--max-worker 20] [--encryption yes|no] [--warmup 30] [--window 60]
                            [--probe-window 20] [--probe-interval 0.1]
-                           [--modes local,gearman] [--workdir /tmp/vedette-gearman-bench] [--keep]
+                           [--modes local,gearman] [--old-bin PATH] [--workdir /tmp/vedette-gearman-bench] [--keep]
 
 One run per mode, each on a fresh copy of the same configuration (../shared/bench/peers/gen_config.py:
 --hosts x --services-per-host services running /bin/true, check_interval = services / --rate, host checks
 off, status.dat every 10 s) with the built-in Livestatus:
 
   local    Vedette runs the plugins itself.
-  gearman  the same config plus Naemon's Mod-Gearman line
+  gearman  (gearmanN: with N workers) the same config plus Naemon's Mod-Gearman line
            `broker_module=/usr/lib/mod_gearman/mod_gearman_naemon.o server=127.0.0.1:PORT hosts=yes
            services=yes encryption=... key=...`, a gearmand (/usr/sbin/gearmand) on a free loopback port and
-           --workers local vedette-worker processes (max-worker=--max-worker each).
+           --workers (or N) local vedette-worker processes (max-worker=--max-worker each).
+  With --old-bin, every gearman mode runs a second time with that vedette binary (the same workers and
+  gearmand): an A/B of two builds of the core's side in one run, "(old)" in the table.
 
 After --warmup seconds, over --window seconds:
   checks/s      services whose last check started in the window (Livestatus last_check), per second: with
@@ -194,8 +196,15 @@ def probe_result_ages(live, duration, interval):
     return sorted(ages)
 
 
-def run_mode(mode, args, config_dir):
-    workdir = os.path.join(args.workdir, mode)
+def worker_count(mode, args):
+    """gearman: --workers; gearmanN: N; local: none."""
+    if not mode.startswith("gearman"):
+        return 0
+    return int(mode[len("gearman"):]) if mode[len("gearman"):] else args.workers
+
+
+def run_mode(mode, args, config_dir, binary):
+    workdir = os.path.join(args.workdir, mode.replace(" ", "-").replace("(", "").replace(")", ""))
     shutil.rmtree(workdir, ignore_errors=True)
     shutil.copytree(config_dir, workdir)
     # The generated files name config_dir: point them at this copy.
@@ -214,10 +223,10 @@ def run_mode(mode, args, config_dir):
     workers = []
     port = None
     enc = ["encryption=yes", "key=%s" % KEY] if args.encryption == "yes" else ["encryption=no"]
-    if mode == "gearman":
+    if worker_count(mode.split()[0], args):
         port = free_port()
         gearmand = start_gearmand(workdir, port)
-        for i in range(args.workers):
+        for i in range(worker_count(mode.split()[0], args)):
             log = open(os.path.join(workdir, "worker-%d.log" % i), "w")
             workers.append(subprocess.Popen(
                 [args.worker_bin, "server=127.0.0.1:%d" % port, "hosts=yes", "services=yes",
@@ -229,7 +238,7 @@ def run_mode(mode, args, config_dir):
     for d in ("rw", "tmp", "checkresults", "archives"):
         os.makedirs(os.path.join(workdir, d), exist_ok=True)
     out = open(os.path.join(workdir, "stdout.txt"), "w")
-    proc = subprocess.Popen([os.path.abspath(args.bin), "--allow-root", cfg], cwd=workdir,
+    proc = subprocess.Popen([os.path.abspath(binary), "--allow-root", cfg], cwd=workdir,
                             stdout=out, stderr=subprocess.STDOUT)
     figures = {"mode": mode}
     try:
@@ -311,11 +320,12 @@ def main():
     ap.add_argument("--modes", default="local,gearman")
     ap.add_argument("--workdir", default="/tmp/vedette-gearman-bench")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--old-bin", help="a second vedette binary: each gearman mode runs with it too")
     args = ap.parse_args()
     args.worker_bin = os.path.abspath(args.worker_bin or os.path.join(os.path.dirname(os.path.abspath(args.bin)),
                                                                        "vedette-worker"))
     modes = [m for m in args.modes.split(",") if m]
-    if "gearman" in modes and not os.access(GEARMAND, os.X_OK):
+    if any(worker_count(m, args) for m in modes) and not os.access(GEARMAND, os.X_OK):
         sys.exit("%s not found: install gearman-job-server (scripts/install-deps.sh)" % GEARMAND)
     if args.window > args.hosts * args.services_per_host / args.rate:
         print("warning: --window is longer than the check interval; a service checked twice counts once",
@@ -330,9 +340,12 @@ def main():
                    check=True, stdout=subprocess.DEVNULL)
     results = []
     try:
-        for mode in modes:
+        runs = [(m, args.bin) for m in modes]
+        if args.old_bin:
+            runs += [(m + " (old)", args.old_bin) for m in modes if worker_count(m, args)]
+        for mode, binary in runs:
             print("running %s (%ds warm-up, %ds window)..." % (mode, args.warmup, args.window), file=sys.stderr)
-            results.append(run_mode(mode, args, config_dir))
+            results.append(run_mode(mode, args, config_dir, binary))
     finally:
         if not args.keep:
             shutil.rmtree(args.workdir, ignore_errors=True)
@@ -347,8 +360,8 @@ def main():
     for f in results:
         print("| %s | %.1f | %s | %d | %.1f | %.1f | %s | %s | %.2f | %.2f | %.2f | %.0f | %.0f | %.0f | %.2f |" % (
             f["mode"], f["checks_per_s"], f.get("worker_jobs", "-"), f["not_ok"], f["core_us_per_check"], f["vedette_us_per_check"],
-            "%.1f" % f["workers_us_per_check"] if f["mode"] == "gearman" else "-",
-            "%.1f" % f["gearmand_us_per_check"] if f["mode"] == "gearman" else "-",
+            "%.1f" % f["workers_us_per_check"] if "worker_jobs" in f else "-",
+            "%.1f" % f["gearmand_us_per_check"] if "worker_jobs" in f else "-",
             f["latency_p50_ms"], f["latency_p99_ms"], f["latency_max_ms"],
             f["result_age_p50_ms"], f["result_age_p99_ms"], f["result_age_max_ms"], f["execution_p50_ms"]))
     print(json.dumps({"services": args.hosts * args.services_per_host, "rate": args.rate, "workers": args.workers,

@@ -1,7 +1,7 @@
 // What both ends of the wire share in talking to gearmand: the server list as text, a client that sends
 // background jobs, and WorkerSession, a gearman worker that serves some functions through outages and can
-// be stopped from any thread. The core's result thread (client.hpp) and vedette-worker's job thread
-// (worker/worker.hpp) are each one WorkerSession.
+// be stopped from any thread. The core's result thread (client.hpp) and each of vedette-worker's job
+// threads (worker/worker.hpp) are one WorkerSession.
 //
 //   WorkerSession session(servers, {"check_results"}, "", io_timeout, retry_interval);
 //   std::thread t([&] { session.run(hooks); });  // until stop()
