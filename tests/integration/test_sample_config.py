@@ -10,7 +10,7 @@ import unittest
 
 import vedette_test as vt
 
-FIXTURE = "/work/shared/fixtures/naemon-sample-config"
+FIXTURE = os.path.join(vt.source_dir(), "tests", "fixtures", "naemon-sample-config")
 PLACEHOLDER = re.compile(r"@([A-Za-z_]+)@")
 
 # Definition type -> the "Checked N <kind>" key of the -v report.

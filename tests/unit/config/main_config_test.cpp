@@ -462,7 +462,7 @@ std::string substitute(std::string text, const std::map<std::string, std::string
 }
 
 TEST_F(MainConfigTest, NaemonSampleConfigLoadsCleanly) {
-  const std::string fixtures = std::string(VEDETTE_SHARED_DIR) + "/fixtures/naemon-sample-config/";
+  const std::string fixtures = std::string(VEDETTE_SOURCE_DIR) + "/tests/fixtures/naemon-sample-config/";
   const std::map<std::string, std::string> vars = {
       {"VERSION", "1.5.2"},
       {"pkgconfdir", dir_ + "/etc"},

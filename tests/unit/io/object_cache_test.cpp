@@ -144,10 +144,10 @@ TEST(ObjectCache, MatchesWhatNaemonWroteForEachFixture) {
   }
 }
 
-// Naemon's own sample configuration (the shared fixture, as tests/integration/test_sample_config.py uses
+// Naemon's own sample configuration (tests/fixtures, as tests/integration/test_sample_config.py uses
 // it): its object files with the placeholders filled in the way regenerate.sh fills them for Naemon.
 TEST(ObjectCache, MatchesWhatNaemonWroteForItsSampleConfig) {
-  const fs::path sample = fs::path(VEDETTE_SHARED_DIR) / "fixtures/naemon-sample-config";
+  const fs::path sample = fs::path(VEDETTE_SOURCE_DIR) / "tests/fixtures/naemon-sample-config";
   if (!fs::exists(sample / "conf.d")) GTEST_SKIP() << "Naemon sample config not found at " << sample;
   const fs::path dir = fs::temp_directory_path() / ("vedette-sample-" + std::to_string(::getpid()));
   fs::remove_all(dir);
