@@ -8,7 +8,8 @@ lets retries and re-notifications happen) and `expected`: what Naemon 1.5.2 did,
 recorded once by record_naemon_trace.py (beside this file) on the same trace with this same code. Per step, the log
 lines of the kinds in LOG_KINDS (timestamps dropped) and the notification and event handler records (the
 values of the macros in the record_* commands' argument lists); at the end, status.dat fields of the objects
-named in `status_fields`.
+named in `status_fields` and the JSON answers to the Livestatus queries in `livestatus` (naemon-livestatus'
+module for Naemon, the built-in one for Vedette).
 
 Both cores run the same way: as user nagios when started as root (Naemon refuses root), on one temp dir.
 Stdlib only.
@@ -17,6 +18,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import stat
 import subprocess
 import tempfile
@@ -96,6 +98,10 @@ def main_config(d, extra):
     return "\n".join(lines) + "\n"
 
 
+# Naemon's usual module line: Vedette serves its built-in Livestatus for it and loads nothing.
+DEFAULT_LIVESTATUS_MODULE = "/usr/lib/naemon/naemon-livestatus/livestatus.so"
+
+
 def run_as():
     if os.geteuid() != 0:
         return {}
@@ -114,7 +120,7 @@ def expand_time(text, now):
 class Trace:
     """One run of a trace on a core binary (argv: the command before the main config path)."""
 
-    def __init__(self, trace, argv, env=None):
+    def __init__(self, trace, argv, env=None, livestatus_module=DEFAULT_LIVESTATUS_MODULE):
         self.trace = trace
         self.argv = argv
         self.env = dict(os.environ, **(env or {}))
@@ -131,7 +137,10 @@ class Trace:
         for name in ("notify.records", "evh.records"):
             self.write(name, "", 0o666)
         self.write("objects.cfg", command_objects() + trace["objects"])
-        self.write("naemon.cfg", main_config(self.dir, trace.get("main", {})))
+        main = dict(trace.get("main", {}))
+        if trace.get("livestatus"):
+            main["broker_module"] = "%s %s" % (livestatus_module, self.path("live"))
+        self.write("naemon.cfg", main_config(self.dir, main))
         self.log_offset = 0
         self.lines = []        # (step, text)
         self.records = {"notify.records": [], "evh.records": []}  # (step, fields)
@@ -255,6 +264,26 @@ class Trace:
                     fields[k] = v
         return {name: {f: blocks.get(name, {}).get(f) for f in names} for name, names in wanted.items()}
 
+    def query(self, request):
+        """A Livestatus request's JSON answer (the fixed16 status is checked)."""
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(10)
+        try:
+            s.connect(self.path("live"))
+            s.sendall((request.rstrip("\n") + "\nOutputFormat: json\nResponseHeader: fixed16\n\n").encode())
+            data = b""
+            while True:
+                more = s.recv(65536)
+                if not more:
+                    break
+                data += more
+        finally:
+            s.close()
+        status, body = data[:16].decode(), data[16:].decode("utf-8", "replace")
+        if not status.startswith("200"):
+            raise RuntimeError("Livestatus answered %s to %r: %s" % (status.strip(), request, body))
+        return json.loads(body)
+
     def stop(self):
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
@@ -268,14 +297,15 @@ class Trace:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def record(trace, argv, env=None, keep=False):
+def record(trace, argv, env=None, keep=False, livestatus_module=DEFAULT_LIVESTATUS_MODULE):
     """What the core does on the trace, in the shape of trace["expected"]."""
-    run = Trace(trace, argv, env)
+    run = Trace(trace, argv, env, livestatus_module)
     try:
         run.start()
         for line in trace["steps"]:
             run.send(line)
         status = run.status(trace.get("status_fields", {}))
+        answers = [run.query(q) for q in trace.get("livestatus", [])]
     finally:
         run.stop()
         if not keep:
@@ -287,7 +317,10 @@ def record(trace, argv, env=None, keep=False):
             "notifications": sorted(f for s, f in run.records["notify.records"] if s == n),
             "eventhandlers": sorted(f for s, f in run.records["evh.records"] if s == n),
         })
-    return {"steps": steps, "status": status}
+    out = {"steps": steps, "status": status}
+    if trace.get("livestatus"):
+        out["livestatus"] = answers
+    return out
 
 
 def load(path):

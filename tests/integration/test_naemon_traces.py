@@ -30,6 +30,9 @@ class NaemonTraceTest(unittest.TestCase):
                         self.assertEqual(w[what], g[what],
                                          "%s after step %d (- Naemon, + Vedette): %s" % (what, n, step))
                 self.assertEqual(want["status"], got["status"], "status.dat at the end (- Naemon, + Vedette)")
+                for request, w, g in zip(trace.get("livestatus", []), want.get("livestatus", []),
+                                         got.get("livestatus", [])):
+                    self.assertEqual(w, g, "Livestatus (- Naemon, + Vedette): %s" % request)
 
 
 if __name__ == "__main__":
