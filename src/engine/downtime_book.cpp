@@ -12,10 +12,19 @@
 namespace vedette::engine {
 namespace {
 
+// `t` plus `seconds`, saturated: an external command may give any 64-bit end time and duration.
+Time later(Time t, std::uint64_t seconds) {
+  Time sum = 0;
+  if (seconds > static_cast<std::uint64_t>(std::numeric_limits<Time>::max()) ||
+      __builtin_add_overflow(t, static_cast<Time>(seconds), &sum))
+    return std::numeric_limits<Time>::max();
+  return sum;
+}
+
 // When an in-effect downtime ends: its end_time if fixed, else flex_downtime_start + duration (which Naemon
 // does not clip to end_time).
 Time stop_time_of(const state::Downtime& d) {
-  return d.fixed ? d.end_time : d.flex_downtime_start + static_cast<Time>(d.duration);
+  return d.fixed ? d.end_time : later(d.flex_downtime_start, d.duration);
 }
 
 }  // namespace
@@ -216,7 +225,7 @@ void DowntimeBook::arm_timers(std::uint32_t slot) {
     e.stop_token = add_timer(stop_time_of(e.d), TimerKind::stop, id);
   } else if (!e.d.fixed) {
     // The expiry runs at end_time + 1 in case the flexible downtime never starts.
-    e.stop_token = add_timer(e.d.end_time + 1, TimerKind::expiry, id);
+    e.stop_token = add_timer(later(e.d.end_time, 1), TimerKind::expiry, id);
     e.stop_is_expiry = true;
     if (e.d.flex_downtime_start > 0) e.start_token = add_timer(e.d.flex_downtime_start, TimerKind::start, id);
   } else if (e.d.triggered_by == 0) {

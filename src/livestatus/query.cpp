@@ -357,7 +357,7 @@ class Query::Run {
     const auto size = static_cast<std::int64_t>(sorter_.size());
     std::int64_t take = size;
     if (q_.limit_ >= 0)
-      take = q_.limit_ + q_.offset_ > size ? std::max<std::int64_t>(0, size - q_.offset_) : q_.limit_;
+      take = limit_plus_offset() > size ? std::max<std::int64_t>(0, size - q_.offset_) : q_.limit_;
     while (take-- > 0)
       if (std::optional<std::uint32_t> id = sorter_.extract()) largest_first.push_back(*id);
     std::vector<std::uint32_t> window(largest_first.rbegin(), largest_first.rend());

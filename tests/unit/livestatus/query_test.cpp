@@ -200,6 +200,10 @@ TEST_F(LivestatusQuery, SortLimitOffset) {
   EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: name\nLimit: 10\nOffset: 3\n"), "web\n");
   EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: name\nOffset: 3\n"), "web\n");
   EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: name\nLimit: 0\n"), "");
+  // Limit + Offset past INT_MAX: a window behind every row, not an overflow (issue 20).
+  EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: name\nLimit: 2147483647\nOffset: 2147483647\n"), "");
+  EXPECT_EQ(ask("GET hosts\nStatsGroupBy: state\nStats: state >= 0\nLimit: 2147483647\nOffset: 2147483647\n"),
+            "");
   EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: groups\n"),
             "app\ndb\nmail\nweb\n");  // lists: by natural order
   EXPECT_EQ(ask("GET hosts\nColumns: name\nLimit: 2\nOffset: 1\n"), "db\nmail\n");
