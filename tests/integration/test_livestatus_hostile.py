@@ -81,6 +81,39 @@ def wait_for_tcp(port):
             time.sleep(0.05)
 
 
+class LogForging(unittest.TestCase):
+    FORGED = "HOST ALERT: web01;DOWN;HARD;1;forged"
+
+    def assert_not_forged(self, v):
+        v.wait_for(r"forged")
+        lines = [line for line in v.log().splitlines() if "forged" in line]
+        self.assertTrue(lines)
+        for line in lines:
+            self.assertNotRegex(line, r"^\[\d+\] HOST ALERT", v.log())
+        self.assertEqual(ls.query(v.path("live"), "GET log\nColumns: type\nFilter: time >= %d\nFilter: class = 1"
+                                  % (int(time.time()) - 600)), "")
+        self.assertEqual(ls.query(v.path("live"), "GET statehist\nColumns: host_name\nFilter: host_name = web01\n"
+                                  "Filter: state = 1\nFilter: time >= %d" % (int(time.time()) - 600)), "")
+
+    def test_a_newline_in_a_livestatus_command_is_escaped_in_the_log(self):
+        v = start(self)
+        now = int(time.time())
+        self.assertEqual(command(v, "LOG;hello\\n[%d] %s" % (now, self.FORGED)), "")
+        self.assertEqual(command(v, "PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;0;fine\\n[%d] %s" % (now, self.FORGED)),
+                         "")
+        self.assert_not_forged(v)
+        self.assertIn("[%d] hello\\n[%d] %s\n" % (now, now, self.FORGED), v.log())
+        # The long output still gets the line break: only the log line is escaped.
+        self.assertEqual(ls.query_json(v.path("live"), "GET services\nColumns: plugin_output long_plugin_output\n"
+                                       "Filter: description = HTTP"), [["fine", "[%d] %s" % (now, self.FORGED)]])
+
+    def test_a_carriage_return_through_the_command_file_is_escaped(self):
+        v = start(self)
+        v.command("LOG;hello\r[%d] %s" % (int(time.time()), self.FORGED))
+        self.assert_not_forged(v)
+        self.assertIn("hello\\r[", v.log())
+
+
 class Overflows(unittest.TestCase):
     def test_huge_limit_offset_and_an_empty_statehist_range(self):
         v = start(self)
