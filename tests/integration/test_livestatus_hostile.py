@@ -81,6 +81,29 @@ def wait_for_tcp(port):
             time.sleep(0.05)
 
 
+class Regexes(unittest.TestCase):
+    def test_catastrophic_patterns_answer_at_once_and_back_references_are_refused(self):
+        v = start(self)
+        self.assertEqual(command(v, "PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;0;" + "a" * 3000), "")
+        started = time.monotonic()
+        # glibc's regexec takes minutes on this one; it is refused with the reason.
+        code, body = ls.query_fixed16(v.path("live"), "GET services\nColumns: description\n"
+                                      "Filter: plugin_output ~ ^(a*)*\\1b", timeout=10)
+        self.assertEqual(code, 400)
+        self.assertIn("unsupported regular expression '^(a*)*\\1b': back references (\\1) cannot be matched "
+                      "in linear time", body)
+        for pattern in ("(a+)+$", "(a|aa)*!", "((a+)+)+b"):
+            self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: description\n"
+                                      "Filter: plugin_output ~ %s" % pattern, timeout=10),
+                             "HTTP\n" if pattern == "(a+)+$" else "")
+        self.assertLess(time.monotonic() - started, 3)
+        # POSIX meanings stay: a backslash inside brackets is itself, ~~ ignores case.
+        self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: description\n"
+                                  "Filter: description ~~ ^h[t]TP$"), "HTTP\n")
+        self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: description\n"
+                                  "Filter: description ~ [\\d]"), "")
+
+
 class LogForging(unittest.TestCase):
     FORGED = "HOST ALERT: web01;DOWN;HARD;1;forged"
 
