@@ -81,6 +81,36 @@ def wait_for_tcp(port):
             time.sleep(0.05)
 
 
+class Waits(unittest.TestCase):
+    def test_waits_hold_no_thread_and_end_when_the_client_hangs_up(self):
+        v = start(self, "num_client_threads=1")
+        base = sockets_open(v.proc.pid)
+        # WaitTrigger without WaitTimeout: the module waits forever. Six of them, on one query thread.
+        waiters = []
+        for _ in range(6):
+            s = ls.connect(v.path("live"))
+            s.sendall(b"GET status\nWaitTrigger: program\nColumns: program_version\n\n")
+            waiters.append(s)
+        time.sleep(0.3)
+        started = time.monotonic()
+        self.assertEqual(ls.query(v.path("live"), "GET hosts\nColumns: name", timeout=5), "web01\n")
+        self.assertLess(time.monotonic() - started, 2)
+        # The clients hang up: their waits end and their connections close.
+        for s in waiters:
+            s.close()
+        vedette_test.wait_until("the waiters' connections to close", lambda: sockets_open(v.proc.pid) <= base,
+                                timeout=10, describe=lambda: "%d sockets open, %d before" % (
+                                    sockets_open(v.proc.pid), base))
+        # A live waiter still gets its answer when the event comes.
+        s = ls.connect(v.path("live"))
+        s.sendall(b"GET status\nWaitTrigger: program\nColumns: enable_notifications\n\n")
+        s.shutdown(socket.SHUT_WR)  # as unixcat: a half-close is no hang-up
+        time.sleep(0.3)
+        self.assertEqual(command(v, "DISABLE_NOTIFICATIONS"), "")
+        self.assertEqual(ls.read_all(s), "0\n")
+        s.close()
+
+
 class Regexes(unittest.TestCase):
     def test_catastrophic_patterns_answer_at_once_and_back_references_are_refused(self):
         v = start(self)
@@ -102,6 +132,71 @@ class Regexes(unittest.TestCase):
                                   "Filter: description ~~ ^h[t]TP$"), "HTTP\n")
         self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: description\n"
                                   "Filter: description ~ [\\d]"), "")
+
+
+class Limits(unittest.TestCase):
+    def test_max_connections(self):
+        v = start(self, "max_connections=5")
+        # A query answered means the server closed it and the probe of start() before it.
+        self.assertEqual(ls.query(v.path("live"), "GET hosts\nColumns: name"), "web01\n")
+        idle = [ls.connect(v.path("live")) for _ in range(5)]
+        time.sleep(0.2)
+        extra = ls.connect(v.path("live"))
+        try:
+            extra.sendall(b"GET hosts\nColumns: name\n\n")
+            got = extra.recv(100)
+        except (BrokenPipeError, ConnectionResetError):  # closed before or with the request unread
+            got = b""
+        self.assertEqual(got, b"", "the sixth connection is closed at once")
+        extra.close()
+        v.wait_for(r"Livestatus: refused a connection: 5 are open \(max_connections=5\)")
+        idle.pop().close()
+        vedette_test.wait_until("a free connection", lambda: self._answers(v))
+        for s in idle:
+            s.close()
+
+    def _answers(self, v):
+        try:
+            return ls.query(v.path("live"), "GET hosts\nColumns: name\nFilter: name = web01", timeout=2) == "web01\n"
+        except OSError:
+            return False
+
+    def test_max_pending_bytes_closes_the_stalest_readers(self):
+        v = start(self, "max_pending_bytes=3000000", objects=OBJECTS + many_hosts(3000))
+        full = ls.query(v.path("live"), "GET hosts")
+        self.assertGreater(len(full), 1500000)
+        stalled = []
+        for _ in range(3):  # each holds about 1.5 MB it never reads
+            s = ls.connect(v.path("live"))
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(b"GET hosts\n\n")
+            stalled.append(s)
+            time.sleep(0.5)
+        v.wait_for(r"Livestatus: closed a connection holding \d+ bytes not read or not complete for \d+ ms")
+        got = ls.read_all(stalled[0])
+        self.assertLess(len(got), len(full), "the first, stalest reader was dropped")
+        newest = ls.read_all(stalled[2])
+        self.assertEqual(newest.count("\n"), full.count("\n"), "the newest one is served in full")
+        for s in stalled:
+            s.close()
+        self.assertEqual(ls.query(v.path("live"), "GET hosts").count("\n"), full.count("\n"))
+
+    def test_accepting_at_the_fd_limit_does_not_spin(self):
+        v = start(self)
+        open_now = len(os.listdir("/proc/%d/fd" % v.proc.pid))
+        hard = resource.prlimit(v.proc.pid, resource.RLIMIT_NOFILE)[1]
+        resource.prlimit(v.proc.pid, resource.RLIMIT_NOFILE, (open_now + 5, hard))
+        clients = [ls.connect(v.path("live")) for _ in range(20)]  # the last ones wait in the backlog
+        time.sleep(0.5)
+        before = cpu_seconds(v.proc.pid)
+        time.sleep(2)
+        used = cpu_seconds(v.proc.pid) - before
+        self.assertLess(used, 0.5, "the daemon used %.2f s of CPU in 2 s at the fd limit" % used)
+        v.wait_for(r"Livestatus: cannot accept connections \(\d+ open\): Too many open files; pausing for 100 ms")
+        for s in clients:
+            s.close()
+        resource.prlimit(v.proc.pid, resource.RLIMIT_NOFILE, (hard, hard))
+        self.assertEqual(ls.query(v.path("live"), "GET hosts\nColumns: name", timeout=10), "web01\n")
 
 
 class LogForging(unittest.TestCase):
@@ -170,6 +265,40 @@ class Overflows(unittest.TestCase):
         self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: scheduled_downtime_depth\n"
                                   "Filter: description = HTTP"), "2\n")
         self.assertIsNone(v.proc.poll())
+
+
+class TcpExposure(unittest.TestCase):
+    def test_an_open_listener_is_warned_about_and_commands_can_be_refused(self):
+        port = free_port()
+        v = start(self, "tcp_commands=none", main="livestatus_listen=:%d\n" % port)
+        wait_for_tcp(port)
+        v.wait_for(r"Warning: Livestatus listens on TCP :%d \(every address\), which other hosts can reach: it has "
+                   r"no authentication, every client may read all of the status, and COMMAND is refused "
+                   r"\(tcp_commands=none\)" % port)
+        answer = ls.query(("127.0.0.1", port), "COMMAND [%d] DISABLE_NOTIFICATIONS" % int(time.time()))
+        self.assertEqual(answer, "400: COMMAND is refused on TCP connections (tcp_commands=none)\n")
+        self.assertEqual(ls.query(("127.0.0.1", port), "GET status\nColumns: enable_notifications"), "1\n")
+        self.assertEqual(command(v, "DISABLE_NOTIFICATIONS"), "", "the Unix socket still takes commands")
+        self.assertEqual(ls.query(("127.0.0.1", port), "GET status\nColumns: enable_notifications"), "0\n")
+        verify = subprocess.run([vedette_test.vedette_bin(), "-v", v.path("vedette.cfg")], capture_output=True,
+                                text=True, timeout=60)
+        self.assertEqual(verify.returncode, 0, verify.stdout)
+        self.assertIn("Warning: Livestatus listens on TCP :%d (every address), which other hosts can reach"
+                      % port, verify.stdout)
+
+    def test_process_file_can_be_refused_alone_and_loopback_is_not_warned_about(self):
+        port = free_port()
+        v = start(self, "tcp_commands=no_process_file", main="livestatus_listen=127.0.0.1:%d\n" % port)
+        wait_for_tcp(port)
+        secret = v.path("secret.txt")
+        with open(secret, "w") as f:
+            f.write("[%d] LOG;the secret\n" % int(time.time()))
+        answer = ls.query(("127.0.0.1", port), "COMMAND [%d] PROCESS_FILE;%s;0" % (int(time.time()), secret))
+        self.assertEqual(answer, "400: PROCESS_FILE is refused on TCP connections (tcp_commands=no_process_file)\n")
+        self.assertEqual(ls.query(("127.0.0.1", port), "COMMAND [%d] DISABLE_NOTIFICATIONS" % int(time.time())), "")
+        self.assertEqual(ls.query(("127.0.0.1", port), "GET status\nColumns: enable_notifications"), "0\n")
+        self.assertNotIn("the secret", v.log())
+        self.assertNotIn("which other hosts can reach", v.log())
 
 
 if __name__ == "__main__":
