@@ -1349,6 +1349,8 @@ class Core::Impl final : public loop::TimerHandler,
     if (host_perfdata_) host_perfdata_->flush();
     if (service_perfdata_) service_perfdata_->flush();
     if (perfdata_events_.pending.load(std::memory_order_relaxed)) report_perfdata_events();
+    if (executor_.has_warnings())
+      for (const std::string& warning : executor_.take_warnings()) log(warning);
     if (distributor_ != nullptr) log_distribution_events();
     log_.flush();
   }
