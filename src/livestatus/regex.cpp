@@ -206,7 +206,8 @@ class Translator {
   }
 
   // One element of a bracket expression at i_: a byte, or a [.x.] or [=x=] of one byte (the "C" locale has
-  // no longer ones). A [:class:] is no single byte: nullopt, with `set` extended.
+  // no longer ones). A [:class:] has no byte: its members go into `set`. Neither a class nor an equivalence
+  // class may start or end a range (is_class).
   struct Element {
     std::optional<unsigned char> byte;
     bool is_class = false;
