@@ -171,6 +171,8 @@ void Worker::send_loop() {
     pollfd fds[2] = {{finished_.fd(), POLLIN, 0}, {send_wakeup_.fd(), POLLIN, 0}};
     (void)::poll(fds, 2, 1000);
     send_wakeup_.drain();
+    if (executor_.has_warnings())  // plugins it could not start for want of fds, processes or memory
+      for (const std::string& warning : executor_.take_warnings()) log(warning);
     {
       std::lock_guard lock(mutex_);
       if (stopping_) return;
