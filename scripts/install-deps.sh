@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   # build
   g++ make cmake ninja-build pkg-config libfmt-dev
+  # Livestatus' regular expressions in linear time
+  libre2-dev
   # tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev python3 procps
   # real plugins for the demo and the integration tests

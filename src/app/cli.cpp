@@ -4,6 +4,7 @@
 #include "app/verify_report.hpp"
 #include "config/loader.hpp"
 #include "engine/distribution.hpp"
+#include "livestatus/server_options.hpp"
 
 #include <fmt/format.h>
 
@@ -89,6 +90,12 @@ int run_cli(int argc, char** argv) {
     for (const std::string& e : messages.errors) diags.error("gearman: " + e);
     if (verify)
       for (const std::string& w : messages.warnings) diags.warning("gearman: " + w);
+  }
+  // Likewise a Livestatus TCP listener other hosts can reach, which the daemon warns about at start.
+  if (std::vector<std::string> notes; verify && cfg.main_config_ok) {
+    if (const std::optional<livestatus::ServerOptions> o = livestatus::server_options(cfg.main, notes))
+      if (std::optional<std::string> warning = livestatus::exposure_warning(*o))
+        diags.warning(std::move(*warning));
   }
   if (verify) return print_verify_report(cfg, diags, stdout);
 

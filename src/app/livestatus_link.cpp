@@ -27,6 +27,7 @@ LivestatusLink::~LivestatusLink() {
 void LivestatusLink::on_ready(int, loop::Interest) {
   channel_.clear_wakeup();
   if (channel_.take_log_rotation()) core_.reopen_log();
+  for (const std::string& line : channel_.take_log_lines()) core_.log(line);
   channel_.run_commands([this](std::string_view line) { return reader_.execute(line); });
   if (channel_.snapshot_wanted()) channel_.publish(core_.status_snapshot());
 }

@@ -1,7 +1,7 @@
 // The built-in Livestatus, wired to the core: the server's threads (livestatus/server.hpp) and the core
 // thread's end of their channel, watched in the core's loop. When the channel's eventfd fires, the core runs
-// the queued COMMAND lines through the command file's dispatcher, reopens the log for LOGROTATE, and takes
-// one status snapshot for every query thread waiting for one.
+// the queued COMMAND lines through the command file's dispatcher, reopens the log for LOGROTATE, writes the
+// server's log lines, and takes one status snapshot for every query thread waiting for one.
 #pragma once
 
 #include "commands/command_reader.hpp"

@@ -65,6 +65,17 @@ std::int64_t to_epoch_us(loop::WallTime t) {
   return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
 }
 
+// From `now` until epoch second `when`: never negative and at most a century, so that any 64-bit time a
+// command gives (9223372036854775807, a negative one read as a ulong) stays clear of the nanosecond
+// arithmetic's overflow. A time that far off is never reached either way.
+Duration until_epoch(Time when, loop::WallTime now) {
+  constexpr Time k_century = Time{100} * 366 * 86400;
+  const Time now_s = to_epoch(now);
+  if (when > now_s + k_century) return std::chrono::seconds(k_century);
+  if (when <= now_s) return Duration::zero();
+  return std::chrono::seconds(when) - now.time_since_epoch();
+}
+
 Duration seconds(double s) {
   return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
 }
@@ -323,8 +334,7 @@ class Core::Impl final : public loop::TimerHandler,
   void schedule_check(std::uint32_t check, Time when, bool forced) {
     if (loop_.is_armed(timer_of_[check]) && state_of(check).next_check < when && !forced) return;
     forced_[check] = forced ? 1 : 0;
-    const Duration delay = std::chrono::seconds(when) - clock_.wall_now().time_since_epoch();
-    schedule(check, std::max(Duration::zero(), delay));
+    schedule(check, until_epoch(when, clock_.wall_now()));
   }
   void schedule_service_check(model::ServiceId s, Time when, bool forced) {
     schedule_check(check_of(s), when, forced);
@@ -854,7 +864,10 @@ class Core::Impl final : public loop::TimerHandler,
         .end_time = r.end_time,
         .triggered_by = r.triggered_by,
         .fixed = r.fixed,
-        .duration = r.fixed ? static_cast<unsigned long>(r.end_time - r.start_time) : r.duration,
+        // Naemon's end - start, modulo 2^64 rather than a signed overflow (the times come from commands)
+        .duration = r.fixed
+                        ? static_cast<unsigned long>(r.end_time) - static_cast<unsigned long>(r.start_time)
+                        : r.duration,
         .author = std::string(r.author),
         .comment = std::string(r.comment)};
     if (target.is_service) {
@@ -1035,8 +1048,7 @@ class Core::Impl final : public loop::TimerHandler,
   // Arms a timer for a wall-clock second (timers run on the monotonic clock and may fire up to
   // k_dispatch_ahead early: the handler checks the time again).
   void arm_at_epoch(loop::TimerId timer, Time when) {
-    const Duration until = std::chrono::seconds(when) - clock_.wall_now().time_since_epoch();
-    loop_.arm_timer(timer, loop_.now() + std::max(Duration::zero(), until));
+    loop_.arm_timer(timer, loop_.now() + until_epoch(when, clock_.wall_now()));
   }
 
   // Naemon's schedule_next_*_check(check_window): a random point within the check interval from now.
@@ -1374,6 +1386,8 @@ class Core::Impl final : public loop::TimerHandler,
     if (host_perfdata_) host_perfdata_->flush();
     if (service_perfdata_) service_perfdata_->flush();
     if (perfdata_events_.pending.load(std::memory_order_relaxed)) report_perfdata_events();
+    if (executor_.has_warnings())
+      for (const std::string& warning : executor_.take_warnings()) log(warning);
     if (distributor_ != nullptr) log_distribution_events();
     log_.flush();
   }

@@ -12,10 +12,19 @@
 namespace vedette::engine {
 namespace {
 
+// `t` plus `seconds`, saturated: an external command may give any 64-bit end time and duration.
+Time later(Time t, std::uint64_t seconds) {
+  Time sum = 0;
+  if (seconds > static_cast<std::uint64_t>(std::numeric_limits<Time>::max()) ||
+      __builtin_add_overflow(t, static_cast<Time>(seconds), &sum))
+    return std::numeric_limits<Time>::max();
+  return sum;
+}
+
 // When an in-effect downtime ends: its end_time if fixed, else flex_downtime_start + duration (which Naemon
 // does not clip to end_time).
 Time stop_time_of(const state::Downtime& d) {
-  return d.fixed ? d.end_time : d.flex_downtime_start + static_cast<Time>(d.duration);
+  return d.fixed ? d.end_time : later(d.flex_downtime_start, d.duration);
 }
 
 }  // namespace
@@ -101,7 +110,7 @@ std::vector<unsigned long> DowntimeBook::ids_in_order(std::uint32_t head, Link E
 // ---- timers
 
 namespace {
-// Heap order: the earliest first; at the same second, the one armed first.
+// Heap order: the earliest first; in the same second by phase, then the one armed first.
 template <class T>
 bool later(const T& a, const T& b) {
   if (a.at != b.at) return a.at > b.at;
@@ -219,7 +228,7 @@ void DowntimeBook::arm_timers(std::uint32_t slot) {
     e.stop_token = add_timer(stop_time_of(e.d), e, TimerKind::stop);
   } else if (!e.d.fixed) {
     // The expiry runs at end_time + 1 in case the flexible downtime never starts.
-    e.stop_token = add_timer(e.d.end_time + 1, e, TimerKind::expiry);
+    e.stop_token = add_timer(later(e.d.end_time, 1), e, TimerKind::expiry);
     e.stop_is_expiry = true;
     if (e.d.flex_downtime_start > 0) e.start_token = add_timer(e.d.flex_downtime_start, e, TimerKind::start);
   } else if (e.d.triggered_by == 0) {

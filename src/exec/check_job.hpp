@@ -43,7 +43,9 @@ enum class Outcome : std::uint8_t {
   // posix_spawn reported an exec failure (ENOENT, EACCES, ENOEXEC, ...). As in Naemon, whose child writes
   // "execvp(...) failed" to stderr and exits with errno: exit_code = spawn_errno, stderr holds that text.
   exec_failed,
-  spawn_failed,  // no child ran: pipe, pidfd or clone failed (EMFILE, EAGAIN, ENOMEM); spawn_errno says why
+  // No child ran (spawn_errno says why), or it cannot be waited for (ECHILD). A shortage of fds, processes
+  // or memory (EMFILE, ENFILE, EAGAIN, ENOMEM) is no result: the executor tries the job again.
+  spawn_failed,
   cancelled,     // held for a later start and cancelled before it (Executor::cancel_held): nothing ran
 };
 

@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <queue>
 #include <signal.h>
+#include <string>
 #include <string_view>
 #include <sys/epoll.h>
 #include <sys/resource.h>
@@ -71,12 +72,58 @@ constexpr int k_reads_per_event = 16;
 // rate (bench/perfbench/max_rate.sh). Between rounds it reaps what finished.
 constexpr int k_spawns_per_round = 8;
 
+// A spawn that failed for want of fds, processes or memory is the daemon's trouble, not the plugin's: the
+// job is held and tried again, after a pause that doubles with each failure in a row, within these.
+constexpr std::int64_t k_first_retry_pause_ns = 100'000'000;
+constexpr std::int64_t k_longest_retry_pause_ns = 5'000'000'000;
+
+bool is_shortage(int error) {
+  return error == EMFILE || error == ENFILE || error == EAGAIN || error == ENOMEM;
+}
+
 }  // namespace
+
+// What the threads have to say to the log (the core writes it): one warning a minute at most about spawns
+// retried for want of resources, with the count since the last one.
+class Executor::Warnings {
+ public:
+  void note_shortage(int error) {
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(mutex_);
+    ++retried_;
+    if (now < next_) return;
+    messages_.push_back(fmt::format(
+        "Warning: Could not start a check or command: {} ({} retried since the last warning); nothing is "
+        "reported for them, they are tried again within {} s",
+        std::strerror(error), retried_, k_longest_retry_pause_ns / 1'000'000'000));
+    retried_ = 0;
+    next_ = now + std::chrono::minutes(1);
+    pending_.store(true, std::memory_order_release);
+  }
+  [[nodiscard]] bool pending() const { return pending_.load(std::memory_order_acquire); }
+  std::vector<std::string> take() {
+    std::lock_guard lock(mutex_);
+    pending_.store(false, std::memory_order_relaxed);
+    return std::exchange(messages_, {});
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> messages_;
+  std::uint64_t retried_ = 0;
+  std::chrono::steady_clock::time_point next_{};
+  std::atomic<bool> pending_{false};
+};
 
 class Executor::Worker {
  public:
-  Worker(unsigned index, const Spawner& spawner, ResultQueue& results, const ExecutorOptions& options)
-      : spawner_(spawner), results_(results), options_(options), epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)) {
+  Worker(unsigned index, const Spawner& spawner, ResultQueue& results, Warnings& warnings,
+         const ExecutorOptions& options)
+      : spawner_(spawner),
+        results_(results),
+        warnings_(warnings),
+        options_(options),
+        epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)) {
     if (epoll_fd_ < 0) die("epoll_create1");
     epoll_event ev{};
     ev.events = EPOLLIN;
@@ -258,11 +305,15 @@ class Executor::Worker {
         ++spawns_this_round_;
         start(job, wall_us());
       } else {
-        waiting_.push_back({job.not_before_ns, next_order_++, std::move(job)});
-        std::push_heap(waiting_.begin(), waiting_.end(), std::greater<>{});
+        hold(job, job.not_before_ns);
       }
     }
     jobs.clear();
+  }
+
+  void hold(CheckJob& job, std::int64_t until_ns) {
+    waiting_.push_back({until_ns, next_order_++, std::move(job)});
+    std::push_heap(waiting_.begin(), waiting_.end(), std::greater<>{});
   }
 
   // Starts the held jobs whose time has come (within the start slack), earliest first, up to this round's
@@ -320,6 +371,7 @@ class Executor::Worker {
   }
 
   void start(CheckJob& job, std::int64_t dequeued_us) {
+    if (spawns_resume_ns_ != 0 && mono_ns() < spawns_resume_ns_) return hold(job, spawns_resume_ns_);
     CheckResult result;
     result.id = job.id;
     result.generation = job.generation;
@@ -329,6 +381,16 @@ class Executor::Worker {
     const std::int64_t start_ns = mono_ns();
     SpawnedChild child;
     const SpawnReport report = spawner_.spawn(job, child);
+    if (report.status != SpawnStatus::ok && is_shortage(report.error)) {
+      // Out of fds, processes or memory (pipe2, clone or execve said so): no result, which would be a
+      // false CRITICAL and a notification. This thread spawns nothing until the pause is over.
+      spawns_resume_ns_ = start_ns + retry_pause_ns_;
+      retry_pause_ns_ = std::min(retry_pause_ns_ * 2, k_longest_retry_pause_ns);
+      warnings_.note_shortage(report.error);
+      return hold(job, spawns_resume_ns_);
+    }
+    spawns_resume_ns_ = 0;
+    retry_pause_ns_ = k_first_retry_pause_ns;
     if (report.status != SpawnStatus::ok) {
       result.spawn_errno = report.error;
       result.end_us = wall_us();
@@ -568,6 +630,7 @@ class Executor::Worker {
 
   const Spawner& spawner_;
   ResultQueue& results_;
+  Warnings& warnings_;
   const ExecutorOptions options_;
   int epoll_fd_;
   clockid_t cpu_clock_{};
@@ -594,6 +657,8 @@ class Executor::Worker {
   std::vector<Waiting> waiting_;   // heap, earliest first
   std::uint64_t next_order_ = 0;
   int spawns_this_round_ = 0;  // since the last epoll wait
+  std::int64_t spawns_resume_ns_ = 0;  // after a shortage: no spawn before this (0: none)
+  std::int64_t retry_pause_ns_ = k_first_retry_pause_ns;
   bool has_pwait2_ = true;
   char scratch_[k_read_chunk];
 
@@ -601,11 +666,12 @@ class Executor::Worker {
 };
 
 Executor::Executor(ResultQueue& results, ExecutorOptions options)
-    : spawner_(std::make_unique<Spawner>(SpawnerOptions{options.use_pidfd, options.spawn_method})) {
+    : spawner_(std::make_unique<Spawner>(SpawnerOptions{options.use_pidfd, options.spawn_method})),
+      warnings_(std::make_unique<Warnings>()) {
   const unsigned n = std::max(1u, options.threads);
   workers_.reserve(n);
   for (unsigned i = 0; i < n; ++i)
-    workers_.push_back(std::make_unique<Worker>(i, *spawner_, results, options));
+    workers_.push_back(std::make_unique<Worker>(i, *spawner_, results, *warnings_, options));
 }
 
 Executor::~Executor() {
@@ -647,6 +713,14 @@ void Executor::cancel_held() {
 void Executor::shutdown() {
   accepting_.store(false, std::memory_order_release);
   for (auto& worker : workers_) worker->stop();
+}
+
+bool Executor::has_warnings() const {
+  return warnings_->pending();
+}
+
+std::vector<std::string> Executor::take_warnings() {
+  return warnings_->take();
 }
 
 std::chrono::nanoseconds Executor::cpu_time() const {

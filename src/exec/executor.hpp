@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace vedette::exec {
@@ -64,14 +65,22 @@ class Executor {
   // with itself.
   void shutdown();
 
+  // A spawn that fails for want of fds, processes or memory (EMFILE, ENFILE, EAGAIN, ENOMEM from pipe2,
+  // clone or execve) gives no result: the job is held and tried again, after 0.1 s doubling up to 5 s
+  // while the failures go on, and one warning a minute says so. Any thread; the core logs them.
+  [[nodiscard]] bool has_warnings() const;
+  [[nodiscard]] std::vector<std::string> take_warnings();
+
   // Any thread: CPU time consumed so far by the executor threads (plugins excluded).
   [[nodiscard]] std::chrono::nanoseconds cpu_time() const;
   [[nodiscard]] unsigned thread_count() const { return static_cast<unsigned>(workers_.size()); }
 
  private:
   class Worker;
+  class Warnings;
 
   std::unique_ptr<Spawner> spawner_;
+  std::unique_ptr<Warnings> warnings_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::atomic<unsigned> next_worker_{0};
   std::atomic<bool> accepting_{true};

@@ -403,8 +403,22 @@ void LogFile::write(std::int64_t epoch_seconds, std::string_view message) {
   pending_.push_back('[');
   pending_.append(epoch.data(), epoch.size());
   pending_.append("] ");
-  pending_.append(message);
+  append_one_line(message);
   pending_.push_back('\n');
+}
+
+// A line break inside a message would end the line and let the rest pose as a line of its own: a
+// Livestatus COMMAND's "\n" arrives here unescaped, and `LOG;...` or a comment carries it into the log,
+// where the log table and statehist would read a forged HOST ALERT. Written as the two characters \n
+// (\r as \r) instead, which the log's readers show as they are. Naemon writes them raw.
+void LogFile::append_one_line(std::string_view message) {
+  for (std::size_t at = message.find_first_of("\r\n"); at != std::string_view::npos;
+       at = message.find_first_of("\r\n")) {
+    pending_.append(message.substr(0, at));
+    pending_.append(message[at] == '\n' ? "\\n" : "\\r");
+    message.remove_prefix(at + 1);
+  }
+  pending_.append(message);
 }
 
 void LogFile::flush() {

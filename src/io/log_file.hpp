@@ -43,7 +43,8 @@ class LogFile {
   LogFile& operator=(const LogFile&) = delete;
 
   // Appends "[epoch] message\n" to the pending buffer: no syscall, no lock. Trailing newlines of `message`
-  // are dropped, as Naemon strips them.
+  // are dropped, as Naemon strips them; a line break inside it is written as \n or \r, so that one message
+  // is always one line.
   void write(std::int64_t epoch_seconds, std::string_view message);
 
   // Hands the pending lines to the writer: one short lock, and one wakeup only if the writer sleeps. Call
@@ -77,6 +78,7 @@ class LogFile {
  private:
   class Writer;
 
+  void append_one_line(std::string_view message);
   void write_rotation_header(std::int64_t time, std::string_view method_name);
 
   LogFileOptions options_;

@@ -26,7 +26,7 @@ void CoreChannel::wake() {
   (void)!::write(fd_, &one, sizeof one);
 }
 
-std::shared_ptr<const io::StatusSnapshot> CoreChannel::fresh_snapshot() {
+std::shared_ptr<const io::StatusSnapshot> CoreChannel::fresh_snapshot(std::uint64_t* generation) {
   std::unique_lock lock(mutex_);
   if (closed_) return nullptr;
   const std::uint64_t wanted = started_ + 1;
@@ -35,7 +35,20 @@ std::shared_ptr<const io::StatusSnapshot> CoreChannel::fresh_snapshot() {
     wake();
   }
   published_.wait(lock, [&] { return closed_ || done_ >= wanted; });
+  if (generation != nullptr) *generation = done_;
   return closed_ ? nullptr : latest_;
+}
+
+std::shared_ptr<const io::StatusSnapshot> CoreChannel::snapshot_after(std::uint64_t& seen) {
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return nullptr;
+    if (done_ > seen && latest_ != nullptr) {
+      seen = done_;
+      return latest_;
+    }
+  }
+  return fresh_snapshot(&seen);
 }
 
 std::optional<std::string> CoreChannel::run_command(std::string line) {
@@ -56,6 +69,13 @@ void CoreChannel::request_log_rotation() {
   std::lock_guard lock(mutex_);
   if (closed_) return;
   rotate_log_ = true;
+  wake();
+}
+
+void CoreChannel::post_log_line(std::string line) {
+  std::lock_guard lock(mutex_);
+  if (closed_) return;
+  log_lines_.push_back(std::move(line));
   wake();
 }
 
@@ -87,6 +107,11 @@ void CoreChannel::run_commands(const std::function<std::optional<std::string>(st
 bool CoreChannel::take_log_rotation() {
   std::lock_guard lock(mutex_);
   return std::exchange(rotate_log_, false);
+}
+
+std::vector<std::string> CoreChannel::take_log_lines() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(log_lines_, {});
 }
 
 bool CoreChannel::snapshot_wanted() {

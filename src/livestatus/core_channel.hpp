@@ -7,6 +7,7 @@
 //   // Core thread, when channel.fd() is readable:
 //   channel.clear_wakeup();
 //   channel.run_commands([&](std::string_view line) { return reader.execute(line); });
+//   for (std::string& line : channel.take_log_lines()) core.log(line);
 //   if (channel.snapshot_wanted()) channel.publish(core.status_snapshot());
 //
 // Requests coalesce: every thread waiting when the core starts a snapshot gets that one, so a hundred
@@ -38,12 +39,18 @@ class CoreChannel {
 
   // --- Livestatus threads
   // Blocks until the core has published a snapshot it started after this call; null once closed.
-  [[nodiscard]] std::shared_ptr<const io::StatusSnapshot> fresh_snapshot();
+  // `generation`, when given, gets the snapshot's generation, for snapshot_after().
+  [[nodiscard]] std::shared_ptr<const io::StatusSnapshot> fresh_snapshot(std::uint64_t* generation = nullptr);
+  // A snapshot newer than generation `seen`, which it moves on: the latest one when it is, else a fresh one.
+  // For a query that polls: any number of them polling at once cost the core one snapshot.
+  [[nodiscard]] std::shared_ptr<const io::StatusSnapshot> snapshot_after(std::uint64_t& seen);
   // Hands a command line (without "COMMAND ") to the core and waits until it ran: its error, or nothing
   // when it ran (or the channel closed first).
   [[nodiscard]] std::optional<std::string> run_command(std::string line);
   // LOGROTATE: the core rotates its log at its next wakeup.
   void request_log_rotation();
+  // A line for the core's log (the server's own warnings); the core writes it at its next wakeup.
+  void post_log_line(std::string line);
 
   // --- Core thread
   [[nodiscard]] int fd() const { return fd_; }
@@ -51,6 +58,7 @@ class CoreChannel {
   // Runs the queued command lines in order; `run` returns a line's error or nothing.
   void run_commands(const std::function<std::optional<std::string>(std::string_view line)>& run);
   [[nodiscard]] bool take_log_rotation();
+  [[nodiscard]] std::vector<std::string> take_log_lines();
   // Whether a thread waits for a snapshot; true marks the snapshot the core is about to take as the one
   // those threads wait for.
   [[nodiscard]] bool snapshot_wanted();
@@ -78,6 +86,7 @@ class CoreChannel {
   std::unordered_map<std::uint64_t, std::string> command_errors_;
   std::condition_variable commands_ran_;
   bool rotate_log_ = false;
+  std::vector<std::string> log_lines_;
   bool wakeup_pending_ = false;  // one eventfd write per wakeup, however many requests
   bool closed_ = false;
 };

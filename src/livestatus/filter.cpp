@@ -9,49 +9,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
-#include <regex.h>
 #include <utility>
 
 namespace vedette::livestatus {
-
-// ---------------------------------------------------------------------------------------------------------
-// Regex
-
-struct Regex::Compiled {
-  regex_t regex{};
-};
-
-Regex::Regex() = default;
-
-Regex::~Regex() {
-  if (compiled_ != nullptr) regfree(&compiled_->regex);
-}
-
-bool Regex::compile(const std::string& pattern, bool ignore_case) {
-  ignore_case_ = ignore_case;
-  // What POSIX EREs give a meaning to; a pattern without them matches where its text occurs.
-  if (pattern.find_first_of(".[]()*+?{}|^$\\") == std::string::npos) {
-    literal_ = pattern;
-    if (ignore_case) std::transform(literal_.begin(), literal_.end(), literal_.begin(), to_lower_ascii);
-    return true;
-  }
-  auto compiled = std::make_unique<Compiled>();
-  const int flags = REG_EXTENDED | REG_NOSUB | (ignore_case ? REG_ICASE : 0);
-  if (regcomp(&compiled->regex, pattern.c_str(), flags) != 0) return false;
-  compiled_ = std::move(compiled);
-  return true;
-}
-
-bool Regex::matches(std::string_view text, std::string& scratch) const {
-  if (compiled_ == nullptr) {
-    if (literal_.empty()) return true;
-    if (!ignore_case_) return text.find(literal_) != std::string_view::npos;
-    const auto equal = [](char a, char b) { return to_lower_ascii(a) == b; };
-    return std::search(text.begin(), text.end(), literal_.begin(), literal_.end(), equal) != text.end();
-  }
-  scratch.assign(text);  // regexec wants a C string
-  return regexec(&compiled_->regex, scratch.c_str(), 0, nullptr, 0) == 0;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // FilterSet
@@ -211,10 +171,13 @@ std::optional<FilterSet::Node> FilterSet::add_test(const Table& table, const Con
       return std::nullopt;
     }
     test.regex = std::make_unique<Regex>();
-    if (!test.regex->compile(std::string(pattern), test.op == Operator::regex_icase)) {
+    if (std::optional<RegexError> refused = test.regex->compile(pattern, test.op == Operator::regex_icase)) {
       error = RequestError{
           .code = 400,
-          .message = fmt::format("error in Filter header: invalid regular expression '{}'", value)};
+          .message = refused->unsupported
+                         ? fmt::format("error in Filter header: unsupported regular expression '{}': {}",
+                                       value, refused->message)
+                         : fmt::format("error in Filter header: invalid regular expression '{}'", value)};
       return std::nullopt;
     }
   }
@@ -404,8 +367,7 @@ bool FilterSet::accepts(Node node, const View& view, Row row, FilterScratch& scr
 
 namespace {
 
-bool string_passes(Operator op, std::string_view actual, std::string_view reference, const Regex* regex,
-                   std::string& scratch) {
+bool string_passes(Operator op, std::string_view actual, std::string_view reference, const Regex* regex) {
   switch (op) {
     case Operator::equal:
       return actual == reference;
@@ -413,7 +375,7 @@ bool string_passes(Operator op, std::string_view actual, std::string_view refere
       return equals_icase(actual, reference);
     case Operator::regex:
     case Operator::regex_icase:
-      return regex != nullptr && regex->matches(actual, scratch);
+      return regex != nullptr && regex->matches(actual);
     case Operator::greater:
       return actual > reference;
     case Operator::less:
@@ -454,11 +416,10 @@ bool FilterSet::passes(const Test& test, const View& view, Row row, FilterScratc
     case TestKind::floating:
       return compare(test.op, cell_double(cell), test.float_reference) != test.negate;
     case TestKind::string:
-      return string_passes(test.op, cell_string(cell), test.reference, test.regex.get(), scratch.text) !=
-             test.negate;
+      return string_passes(test.op, cell_string(cell), test.reference, test.regex.get()) != test.negate;
     case TestKind::dict:
-      return string_passes(test.op, dict_value(cell, test.key), test.reference, test.regex.get(),
-                           scratch.text) != test.negate;
+      return string_passes(test.op, dict_value(cell, test.key), test.reference, test.regex.get()) !=
+             test.negate;
     case TestKind::attributes: {
       const std::uint64_t actual = attribute_mask(cell);
       const std::uint64_t reference = test.mask_reference;

@@ -7,7 +7,7 @@
 //   int, time    =, >, < on the number (the reference read as atoi does); other operators accept every row
 //   float        the same, the reference read as atof does
 //   string, blob =, =~ (ASCII case-insensitive), ~ and ~~ (POSIX extended regex, ~~ case-insensitive;
-//                a '{' or '}' is refused), >, < (byte order)
+//                a '{' or '}' is refused, and what cannot match in linear time: regex.hpp), >, < (byte order)
 //   list         >= contains (an entry's first element equals the reference), < does not contain,
 //                = with an empty reference: the list is empty (!=: is not); = with a reference accepts no
 //                row; other operators accept every row
@@ -16,6 +16,7 @@
 #pragma once
 
 #include "livestatus/cell.hpp"
+#include "livestatus/regex.hpp"
 #include "livestatus/request.hpp"
 #include "livestatus/table.hpp"
 
@@ -30,30 +31,9 @@ namespace vedette::livestatus {
 
 struct View;
 
-// Per thread: the cell a test reads into and a buffer for regexec's NUL-terminated text.
+// Per thread: the cell a test reads into.
 struct FilterScratch {
   Cell cell;
-  std::string text;
-};
-
-// A POSIX extended regular expression, compiled once. A pattern without special characters is searched
-// for as plain text, which gives the same answer without regexec's cost.
-class Regex {
- public:
-  Regex();
-  ~Regex();
-  Regex(const Regex&) = delete;
-  Regex& operator=(const Regex&) = delete;
-
-  // False: regcomp refused the pattern.
-  [[nodiscard]] bool compile(const std::string& pattern, bool ignore_case);
-  [[nodiscard]] bool matches(std::string_view text, std::string& scratch) const;
-
- private:
-  struct Compiled;
-  std::unique_ptr<Compiled> compiled_;  // null: a plain text search
-  std::string literal_;
-  bool ignore_case_ = false;
 };
 
 class FilterSet {

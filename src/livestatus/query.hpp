@@ -14,6 +14,7 @@
 #include "livestatus/sorter.hpp"
 #include "livestatus/stats.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <optional>
@@ -36,6 +37,7 @@ class Query {
   struct Limits {
     std::size_t max_response_size = 0;                 // 0: none
     std::chrono::steady_clock::time_point deadline{};  // {}: none (Timelimit: is applied besides)
+    const std::atomic<bool>* cancelled = nullptr;      // set: stop (the client hung up); null: never
   };
   // Appends the body (without any fixed16 header) to `out` and returns 200; or returns the error code with
   // `error` set and `out` as it was: 400 WaitObject not found, 413 response too large or time limit passed.

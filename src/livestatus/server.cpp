@@ -16,9 +16,11 @@
 #include <cstring>
 #include <deque>
 #include <fcntl.h>
+#include <map>
 #include <mutex>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <optional>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
@@ -41,6 +43,10 @@ constexpr std::size_t k_read_chunk = 64u << 10;
 constexpr std::size_t k_max_request = 16u << 20;
 constexpr std::uint64_t k_wake_tag = ~std::uint64_t{0};
 constexpr std::uint64_t k_listener_tag = std::uint64_t{1} << 63;  // | listener index
+// accept4 failing for want of fds or memory leaves the listener readable: it is not watched for this long.
+constexpr std::chrono::milliseconds k_accept_pause{100};
+// A wait polls fresh snapshots after 10 ms, then twice as long each time up to this.
+constexpr std::chrono::milliseconds k_longest_wait_poll{500};
 
 void raise_open_files_limit() {
   rlimit limit{};
@@ -172,6 +178,41 @@ class BufferPool {
   std::size_t kept_bytes_ = 0;
 };
 
+// One log line a minute at most for one kind of trouble, with the count of those held back, so that a flood
+// of clients cannot flood the log. I/O thread only.
+class RateLimitedLog {
+ public:
+  explicit RateLimitedLog(CoreChannel& channel) : channel_(channel) {}
+  void post(SteadyClock::time_point now, std::string line) {
+    if (now < next_) {
+      ++held_back_;
+      return;
+    }
+    if (held_back_ > 0) line += fmt::format(" (and {} more times in the minute before)", held_back_);
+    channel_.post_log_line(std::move(line));
+    held_back_ = 0;
+    next_ = now + std::chrono::minutes(1);
+  }
+
+ private:
+  CoreChannel& channel_;
+  SteadyClock::time_point next_{};
+  std::uint64_t held_back_ = 0;
+};
+
+// The name of a COMMAND line's external command: Naemon's, from the second byte after the ']' to the ';',
+// and with white space trimmed as well, so that no spelling the dispatcher would run slips by.
+bool names_command(std::string_view line, std::string_view name) {
+  const std::size_t close = line.find(']');
+  if (close == std::string_view::npos) return false;
+  std::string_view field = line.substr(close + 1);
+  field = field.substr(0, field.find(';'));
+  if (!field.empty() && field.substr(1) == name) return true;
+  while (!field.empty() && (field.front() == ' ' || field.front() == '\t')) field.remove_prefix(1);
+  while (!field.empty() && (field.back() == ' ' || field.back() == '\t')) field.remove_suffix(1);
+  return field == name;
+}
+
 }  // namespace
 
 class Server::Impl {
@@ -189,7 +230,7 @@ class Server::Impl {
     for (std::thread& t : workers_)
       if (t.joinable()) t.join();
     for (auto& [id, c] : connections_) ::close(c.fd);
-    for (int fd : listeners_) ::close(fd);
+    for (const Listener& l : listeners_) ::close(l.fd);
     if (!options_.unix_socket.empty() && unix_bound_) ::unlink(options_.unix_socket.c_str());
     if (epoll_ >= 0) ::close(epoll_);
     if (wake_ >= 0) ::close(wake_);
@@ -201,12 +242,12 @@ class Server::Impl {
       const int fd = listen_unix(options_.unix_socket, options_, error);
       if (fd < 0) return false;
       unix_bound_ = true;
-      listeners_.push_back(fd);
+      listeners_.push_back(Listener{.fd = fd, .tcp = false});
     }
     if (!options_.tcp_listen.empty()) {
       const int fd = listen_tcp(options_.tcp_listen, options_, error);
       if (fd < 0) return false;
-      listeners_.push_back(fd);
+      listeners_.push_back(Listener{.fd = fd, .tcp = true});
     }
     epoll_ = ::epoll_create1(EPOLL_CLOEXEC);
     wake_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -215,7 +256,7 @@ class Server::Impl {
       return false;
     }
     watch(wake_, EPOLLIN, k_wake_tag);
-    for (std::size_t i = 0; i < listeners_.size(); ++i) watch(listeners_[i], EPOLLIN, k_listener_tag | i);
+    watch_listeners();
     io_thread_ = std::thread([this] {
       loop::set_current_thread_name("livestatus");
       io_loop();
@@ -236,21 +277,44 @@ class Server::Impl {
  private:
   enum class Phase : std::uint8_t { reading, busy, writing };
 
+  struct Listener {
+    int fd = -1;
+    bool tcp = false;
+  };
   struct Connection {
     int fd = -1;
+    bool tcp = false;
     Phase phase = Phase::reading;
     std::string in;
     std::size_t scanned = 0;  // bytes of `in` already searched for the empty line
     std::string out;
     std::size_t written = 0;
+    std::size_t pending = 0;  // what this connection adds to pending_bytes_
     bool keep_alive = false;
     bool eof = false;
     bool watched = false;
     SteadyClock::time_point since;  // start of the idle or reading time, or the last write progress
+    // Set by the I/O thread when the client hangs up while its query runs or waits: the query stops.
+    std::shared_ptr<std::atomic<bool>> hung_up;
   };
   struct Job {
     std::uint64_t id = 0;
     std::string request;
+    bool tcp = false;
+    std::shared_ptr<std::atomic<bool>> hung_up;
+  };
+  // A query waiting for its WaitCondition or WaitTrigger. It holds no thread between its polls: the query
+  // threads take it up again when it is due, as they take jobs.
+  struct Waiting {
+    std::uint64_t id = 0;
+    std::shared_ptr<std::atomic<bool>> hung_up;
+    Request request;
+    std::optional<Query> query;
+    bool polled = false;
+    std::uint64_t generation = 0;        // of the last snapshot polled (CoreChannel::snapshot_after)
+    std::uint64_t events_before = 0;     // the trigger's count by the first snapshot
+    SteadyClock::time_point deadline{};  // WaitTimeout; {}: none
+    std::chrono::milliseconds pause{10};
   };
   struct Answer {
     std::uint64_t id = 0;
@@ -266,19 +330,18 @@ class Server::Impl {
     ev.data.u64 = tag;
     (void)::epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
   }
-  // What the I/O thread waits for on a connection; none while a query runs for it (a hang-up then would
-  // be reported again and again: it is noticed when the answer cannot be written).
+  // What the I/O thread waits for on a connection. While a query runs for it: only a hang-up
+  // (EPOLLHUP/EPOLLERR, always reported), edge-triggered, so that a client which closed just its sending
+  // side, as unixcat does, is not reported again and again.
   void interest(Connection& c, std::uint64_t id, std::uint32_t events) {
-    if (events == 0) {
-      if (c.watched) (void)::epoll_ctl(epoll_, EPOLL_CTL_DEL, c.fd, nullptr);
-      c.watched = false;
-      return;
-    }
     epoll_event ev{};
     ev.events = events;
     ev.data.u64 = id;
     (void)::epoll_ctl(epoll_, c.watched ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c.fd, &ev);
     c.watched = true;
+  }
+  void watch_listeners() {
+    for (std::size_t i = 0; i < listeners_.size(); ++i) watch(listeners_[i].fd, EPOLLIN, k_listener_tag | i);
   }
   void wake_io() {
     const std::uint64_t one = 1;
@@ -289,7 +352,8 @@ class Server::Impl {
     std::vector<epoll_event> events(256);
     SteadyClock::time_point last_sweep = SteadyClock::now();
     while (!stopping_.load(std::memory_order_relaxed)) {
-      const int timeout = connections_.empty() ? -1 : 1000;
+      int timeout = connections_.empty() ? -1 : 1000;
+      if (accepts_paused_) timeout = static_cast<int>(k_accept_pause.count());
       const int n = ::epoll_wait(epoll_, events.data(), static_cast<int>(events.size()), timeout);
       if (n < 0 && errno != EINTR) break;
       for (int i = 0; i < n; ++i) {
@@ -306,6 +370,11 @@ class Server::Impl {
         }
       }
       const SteadyClock::time_point now = SteadyClock::now();
+      if (pending_bytes_ > options_.max_pending_bytes) shed_pending(now);
+      if (accepts_paused_ && now >= accepts_resume_) {
+        accepts_paused_ = false;
+        watch_listeners();
+      }
       if (now - last_sweep >= std::chrono::seconds(1)) {
         sweep(now);
         last_sweep = now;
@@ -313,13 +382,25 @@ class Server::Impl {
     }
   }
 
-  void accept_all(int listener) {
+  void accept_all(const Listener& listener) {
     for (;;) {
-      const int fd = ::accept4(listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-      if (fd < 0) return;  // EAGAIN, or out of fds: the rest wait in the backlog
+      const int fd = ::accept4(listener.fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd < 0) {
+        if (errno == EINTR || errno == ECONNABORTED) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) pause_accepts(errno);
+        return;
+      }
+      if (connections_.size() >= options_.max_connections) {
+        ::close(fd);  // at once, rather than leave the client hanging in the backlog
+        refused_log_.post(SteadyClock::now(),
+                          fmt::format("Livestatus: refused a connection: {} are open (max_connections={})",
+                                      connections_.size(), options_.max_connections));
+        continue;
+      }
       const std::uint64_t id = ++next_id_;
       Connection& c = connections_[id];
       c.fd = fd;
+      c.tcp = listener.tcp;
       c.since = SteadyClock::now();
       interest(c, id, EPOLLIN | EPOLLRDHUP);
       counters.connections.fetch_add(1, std::memory_order_relaxed);
@@ -327,11 +408,52 @@ class Server::Impl {
     }
   }
 
+  // Out of fds (EMFILE, ENFILE) or memory: the listeners stay readable, and accepting again at once would
+  // spin. They are left unwatched for k_accept_pause (the clients wait in the backlog), then watched again.
+  void pause_accepts(int error) {
+    for (const Listener& l : listeners_) (void)::epoll_ctl(epoll_, EPOLL_CTL_DEL, l.fd, nullptr);
+    accepts_paused_ = true;
+    const SteadyClock::time_point now = SteadyClock::now();
+    accepts_resume_ = now + k_accept_pause;
+    accept_log_.post(now,
+                     fmt::format("Livestatus: cannot accept connections ({} open): {}; pausing for {} ms",
+                                 connections_.size(), std::strerror(error), k_accept_pause.count()));
+  }
+
+  // Keeps pending_bytes_ the sum of every connection's unread answer and unfinished request.
+  void account(Connection& c) {
+    const std::size_t now = c.in.size() + (c.out.size() - c.written);
+    pending_bytes_ = pending_bytes_ - c.pending + now;
+    c.pending = now;
+  }
+
+  // Over max_pending_bytes: closes the connections that made no progress for the longest time (a client
+  // that reads its answer moves its `since` on) until the rest fit.
+  void shed_pending(SteadyClock::time_point now) {
+    while (pending_bytes_ > options_.max_pending_bytes) {
+      auto stalest = connections_.end();
+      for (auto it = connections_.begin(); it != connections_.end(); ++it)
+        if (it->second.pending > 0 &&
+            (stalest == connections_.end() || it->second.since < stalest->second.since))
+          stalest = it;
+      if (stalest == connections_.end()) return;
+      const auto idle = std::chrono::duration_cast<std::chrono::milliseconds>(now - stalest->second.since);
+      pending_log_.post(now, fmt::format("Livestatus: closed a connection holding {} bytes not read or not "
+                                         "complete for {} ms: {} bytes pending (max_pending_bytes={})",
+                                         stalest->second.pending, idle.count(), pending_bytes_,
+                                         options_.max_pending_bytes));
+      close_connection(stalest->first);
+    }
+  }
+
   void close_connection(std::uint64_t id) {
     auto it = connections_.find(id);
     if (it == connections_.end()) return;
-    ::close(it->second.fd);  // also drops it from the epoll set
-    buffers_.give(std::move(it->second.out));
+    Connection& c = it->second;
+    if (c.hung_up != nullptr) c.hung_up->store(true, std::memory_order_relaxed);  // a query still runs
+    ::close(c.fd);  // also drops it from the epoll set
+    pending_bytes_ -= c.pending;
+    buffers_.give(std::move(c.out));
     connections_.erase(it);
     counters.active_connections.fetch_sub(1, std::memory_order_relaxed);
   }
@@ -344,8 +466,15 @@ class Server::Impl {
       if ((what & (EPOLLERR | EPOLLHUP)) != 0) return close_connection(id);
       return write_some(id, c);
     }
-    if (c.phase == Phase::busy) return interest(c, id, 0);
-    if (!read_some(c)) return close_connection(id);
+    if (c.phase == Phase::busy) {
+      // The client is gone (a TCP client that closes sends a FIN as one that only stops sending does, so
+      // over TCP only a reset tells): its query or wait ends, and no thread stays with it.
+      if ((what & (EPOLLERR | EPOLLHUP)) != 0) close_connection(id);
+      return;
+    }
+    const bool alive = read_some(c);
+    account(c);
+    if (!alive) return close_connection(id);
     dispatch(id, c);
   }
 
@@ -398,11 +527,13 @@ class Server::Impl {
       c.scanned = c.in.size();
       return;
     }
+    account(c);
     c.phase = Phase::busy;
-    interest(c, id, 0);
+    interest(c, id, EPOLLRDHUP | EPOLLET);
+    c.hung_up = std::make_shared<std::atomic<bool>>(false);
     {
       std::lock_guard lock(jobs_mutex_);
-      jobs_.push_back(Job{id, std::move(request)});
+      jobs_.push_back(Job{.id = id, .request = std::move(request), .tcp = c.tcp, .hung_up = c.hung_up});
     }
     jobs_ready_.notify_one();
   }
@@ -417,6 +548,7 @@ class Server::Impl {
       auto it = connections_.find(a.id);
       if (it == connections_.end()) continue;
       Connection& c = it->second;
+      c.hung_up.reset();
       c.out = std::move(a.bytes);
       c.written = 0;
       c.keep_alive = a.keep_alive && !c.eof;
@@ -436,6 +568,7 @@ class Server::Impl {
       }
       if (n < 0 && errno == EINTR) continue;
       if (n < 0 && errno == EAGAIN) {
+        account(c);
         interest(c, id, EPOLLOUT);
         return;
       }
@@ -445,6 +578,7 @@ class Server::Impl {
     buffers_.give(std::move(c.out));
     c.out = std::string();
     c.written = 0;
+    account(c);
     c.phase = Phase::reading;
     c.since = SteadyClock::now();
     interest(c, id, EPOLLIN | EPOLLRDHUP);
@@ -469,20 +603,37 @@ class Server::Impl {
 
   // --- Query threads
 
+  // Each thread takes a due wait first, else the next job, and sleeps until one of them is there.
   void work() {
     for (;;) {
       Job job;
+      std::unique_ptr<Waiting> waiting;
       {
         std::unique_lock lock(jobs_mutex_);
-        jobs_ready_.wait(lock, [&] { return stopping_.load() || !jobs_.empty(); });
-        if (stopping_.load()) return;
-        job = std::move(jobs_.front());
-        jobs_.pop_front();
+        for (;;) {
+          if (stopping_.load()) return;
+          if (!waits_.empty() && waits_.begin()->first <= SteadyClock::now()) {
+            waiting = std::move(waits_.begin()->second);
+            waits_.erase(waits_.begin());
+            break;
+          }
+          if (!jobs_.empty()) {
+            job = std::move(jobs_.front());
+            jobs_.pop_front();
+            break;
+          }
+          if (waits_.empty()) {
+            jobs_ready_.wait(lock);
+          } else {
+            jobs_ready_.wait_until(lock, waits_.begin()->first);
+          }
+        }
       }
-      Answer answer = answer_request(job);
+      std::optional<Answer> answer = waiting != nullptr ? poll(std::move(waiting)) : answer_request(job);
+      if (!answer) continue;
       {
         std::lock_guard lock(answers_mutex_);
-        answers_.push_back(std::move(answer));
+        answers_.push_back(std::move(*answer));
       }
       wake_io();
     }
@@ -507,7 +658,8 @@ class Server::Impl {
     view.in_period.clear();
   }
 
-  Answer answer_request(const Job& job) {
+  // An answer, or nothing: no request at all, or a wait that goes on (waits_).
+  std::optional<Answer> answer_request(Job& job) {
     counters.requests.fetch_add(1, std::memory_order_relaxed);
     Answer answer{.id = job.id, .bytes = {}, .keep_alive = false};
     Request request;
@@ -524,8 +676,11 @@ class Server::Impl {
         // As the module: a command keeps the connection open, and only a failure is answered, with the
         // query handler's "400: <reason>" line (Monitoring::Livestatus reads it so).
         answer.keep_alive = true;
-        if (std::optional<std::string> failed = channel_.run_command(request.command))
+        if (std::optional<std::string> refused = refused_over_tcp(job, request.command)) {
+          frame_response(request.fixed16, 400, fmt::format("400: {}", *refused), answer.bytes);
+        } else if (std::optional<std::string> failed = channel_.run_command(request.command)) {
           frame_response(request.fixed16, 400, fmt::format("400: {}", *failed), answer.bytes);
+        }
         return answer;
       case Method::logrotate:
         channel_.request_log_rotation();
@@ -533,12 +688,65 @@ class Server::Impl {
       case Method::get:
         break;
     }
+    const Table* table = find_table(request.table);  // parse_request answered a missing or unknown one
+    std::optional<Query> query = Query::compile(request, *table, error);
+    if (!query) return framed_error(answer, request, error);
+    if (request.has_wait) {
+      auto waiting = std::make_unique<Waiting>();
+      waiting->id = job.id;
+      waiting->hung_up = std::move(job.hung_up);
+      if (request.wait_timeout.count() > 0) waiting->deadline = SteadyClock::now() + request.wait_timeout;
+      waiting->request = std::move(request);
+      waiting->query = std::move(query);
+      return poll(std::move(waiting));
+    }
+    View view;
+    std::shared_ptr<const Periods> periods;
+    if (!prepare_view(view, periods, channel_.fresh_snapshot()))
+      return framed_error(answer, request, error = shutting_down());
+    return run_query(answer, request, *query, view, job.hung_up.get());
+  }
+
+  // tcp_commands: what a TCP client (no authentication) may not run.
+  [[nodiscard]] std::optional<std::string> refused_over_tcp(const Job& job, std::string_view command) const {
+    using T = ServerOptions::TcpCommands;
+    if (!job.tcp || options_.tcp_commands == T::all) return std::nullopt;
+    if (options_.tcp_commands == T::none) return "COMMAND is refused on TCP connections (tcp_commands=none)";
+    if (names_command(command, "PROCESS_FILE"))
+      return "PROCESS_FILE is refused on TCP connections (tcp_commands=no_process_file)";
+    return std::nullopt;
+  }
+
+  static RequestError shutting_down() { return {452, "Query canceled, core is shutting down."}; }
+
+  static Answer framed_error(Answer& answer, const Request& request, const RequestError& error) {
+    frame_response(request.fixed16, error.code, error.message, answer.bytes);
+    return std::move(answer);
+  }
+
+  bool prepare_view(View& view, std::shared_ptr<const Periods>& periods,
+                    std::shared_ptr<const io::StatusSnapshot> snapshot) {
+    if (snapshot == nullptr) return false;
+    view.settings = &options_.settings;
+    view.counters = &counters;
+    prepare(view, std::move(snapshot), periods);
+    return true;
+  }
+
+  // Runs a compiled GET over `view` into a framed answer.
+  Answer run_query(Answer& answer, const Request& request, const Query& query, const View& view,
+                   const std::atomic<bool>* hung_up) {
     // The body goes straight into a pooled buffer, after room for the fixed16 header: no copy, and pages
     // that stay mapped from one answer to the next (a fresh 100 MB answer is mostly page faults here).
     std::string out = buffers_.take();
     if (request.fixed16) out.append(k_fixed16_size, ' ');
     const std::size_t body_start = out.size();
-    const int code = answer_get(request, out, error);
+    Query::Limits limits;
+    limits.max_response_size = options_.max_response_size;
+    limits.cancelled = hung_up;
+    if (request.timelimit > 0) limits.deadline = SteadyClock::now() + std::chrono::seconds(request.timelimit);
+    RequestError error;
+    const int code = query.run(view, limits, out, error);
     if (code == 200) {
       // The header frame_response() writes, in the room left for it.
       if (request.fixed16) fmt::format_to(out.data(), "200 {:>11}\n", out.size() - body_start);
@@ -547,28 +755,7 @@ class Server::Impl {
       frame_response(request.fixed16, code, error.message, out);
     }
     answer.bytes = std::move(out);
-    return answer;
-  }
-
-  int answer_get(const Request& request, std::string& body, RequestError& error) {
-    const Table* table = find_table(request.table);  // parse_request answered a missing or unknown one
-    std::optional<Query> query = Query::compile(request, *table, error);
-    if (!query) return error.code;
-    std::shared_ptr<const io::StatusSnapshot> snapshot = channel_.fresh_snapshot();
-    if (snapshot == nullptr) {
-      error = {452, "Query canceled, core is shutting down."};
-      return error.code;
-    }
-    std::shared_ptr<const Periods> periods;
-    View view;
-    view.settings = &options_.settings;
-    view.counters = &counters;
-    prepare(view, std::move(snapshot), periods);
-    if (request.has_wait) wait_for(*query, request, view, periods);
-    Query::Limits limits;
-    limits.max_response_size = options_.max_response_size;
-    if (request.timelimit > 0) limits.deadline = SteadyClock::now() + std::chrono::seconds(request.timelimit);
-    return query->run(view, limits, body, error);
+    return std::move(answer);
   }
 
   // How many events of the trigger's kind the core has seen, by the view's snapshot.
@@ -596,36 +783,47 @@ class Server::Impl {
            e.comment_changes + e.commands + e.program_changes;
   }
 
-  // WaitObject/WaitCondition: a fresh snapshot until the condition holds or WaitTimeout passes. A WaitTrigger
-  // without a condition waits for the next event of its kind: until the core's count of them moves. The
-  // core builds each snapshot, so the polls back off (10 ms, doubling up to 500 ms) rather than spin.
-  void wait_for(const Query& query, const Request& request, View& view,
-                std::shared_ptr<const Periods>& periods) {
-    const bool bounded = request.wait_timeout.count() > 0;
-    const SteadyClock::time_point deadline = SteadyClock::now() + request.wait_timeout;
-    const bool trigger_only = !query.has_wait_condition();
-    const std::uint64_t events_before = trigger_count(view, request.wait_trigger);
-    const auto done = [&] {
-      return trigger_only ? trigger_count(view, request.wait_trigger) != events_before
-                          : query.wait_condition_holds(view);
-    };
-    std::chrono::milliseconds pause{10};
-    while (!done() && !stopping_.load()) {
-      const SteadyClock::time_point now = SteadyClock::now();
-      if (bounded && now >= deadline) return;
-      std::this_thread::sleep_for(bounded ? std::min<SteadyClock::duration>(pause, deadline - now) : pause);
-      pause = std::min(pause * 2, std::chrono::milliseconds(500));
-      std::shared_ptr<const io::StatusSnapshot> snapshot = channel_.fresh_snapshot();
-      if (snapshot == nullptr) return;
-      prepare(view, std::move(snapshot), periods);
+  // One look at a waiting query: on a fresh snapshot, whether its WaitCondition holds (or, a WaitTrigger
+  // without a condition: whether the core's count of such events moved since the first look). Then the
+  // answer, or the wait goes back to waits_ to be polled again (10 ms, doubling up to 500 ms: the core builds
+  // each snapshot) until WaitTimeout, if any. Nothing once the client hung up: the wait just ends.
+  std::optional<Answer> poll(std::unique_ptr<Waiting> w) {
+    if (w->hung_up != nullptr && w->hung_up->load(std::memory_order_relaxed)) return std::nullopt;
+    Answer answer{.id = w->id, .bytes = {}, .keep_alive = w->request.keep_alive};
+    View view;
+    std::shared_ptr<const Periods> periods;
+    // The first look needs a snapshot taken after the request came; later ones any newer than the last.
+    if (!prepare_view(view, periods,
+                      w->polled ? channel_.snapshot_after(w->generation) : channel_.fresh_snapshot(&w->generation)))
+      return framed_error(answer, w->request, shutting_down());
+    const WaitTrigger trigger = w->request.wait_trigger;
+    const bool trigger_only = !w->query->has_wait_condition();
+    if (!w->polled) {
+      w->polled = true;
+      w->events_before = trigger_count(view, trigger);
     }
+    const bool done = trigger_only ? trigger_count(view, trigger) != w->events_before
+                                   : w->query->wait_condition_holds(view);
+    const SteadyClock::time_point now = SteadyClock::now();
+    const bool bounded = w->deadline != SteadyClock::time_point{};
+    if (done || (bounded && now >= w->deadline))
+      return run_query(answer, w->request, *w->query, view, w->hung_up.get());
+    SteadyClock::time_point due = now + w->pause;
+    if (bounded) due = std::min(due, w->deadline);
+    w->pause = std::min(w->pause * 2, k_longest_wait_poll);
+    {
+      std::lock_guard lock(jobs_mutex_);
+      waits_.emplace(due, std::move(w));
+    }
+    jobs_ready_.notify_one();
+    return std::nullopt;
   }
 
   ServerOptions options_;
   CoreChannel& channel_;
   BufferPool buffers_;
   std::atomic<bool> stopping_{false};
-  std::vector<int> listeners_;
+  std::vector<Listener> listeners_;
   bool unix_bound_ = false;
   int epoll_ = -1;
   int wake_ = -1;
@@ -634,10 +832,17 @@ class Server::Impl {
   // I/O thread only.
   std::unordered_map<std::uint64_t, Connection> connections_;
   std::uint64_t next_id_ = 0;
-  // I/O thread -> query threads.
+  std::size_t pending_bytes_ = 0;  // see account()
+  bool accepts_paused_ = false;
+  SteadyClock::time_point accepts_resume_{};
+  RateLimitedLog accept_log_{channel_};
+  RateLimitedLog refused_log_{channel_};
+  RateLimitedLog pending_log_{channel_};
+  // I/O thread -> query threads, and query threads among themselves (waits_, by when they are due).
   std::mutex jobs_mutex_;
   std::condition_variable jobs_ready_;
   std::deque<Job> jobs_;
+  std::multimap<SteadyClock::time_point, std::unique_ptr<Waiting>> waits_;
   // Query threads -> I/O thread.
   std::mutex answers_mutex_;
   std::vector<Answer> answers_;

@@ -1,7 +1,9 @@
 // The Livestatus server: a Unix socket and/or a TCP port, one I/O thread ("livestatus") that accepts, reads
 // requests and writes answers for every connection without blocking on any of them, and query threads
 // ("livestatus-N") that answer complete requests from a fresh snapshot (core_channel.hpp). A slow reader or
-// a client that vanishes mid-answer costs the I/O thread a buffer, never a query thread or the core.
+// a client that vanishes mid-answer costs the I/O thread a buffer, never a query thread or the core; a
+// waiting query holds no thread between its polls. What all clients together may hold is bounded
+// (max_connections, max_pending_bytes), and the server's warnings go to the core's log, rate-limited.
 //
 //   std::string error;
 //   std::unique_ptr<Server> server = Server::start(options, channel, error);  // null: error says why

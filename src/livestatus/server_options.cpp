@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <arpa/inet.h>
 #include <charconv>
+#include <netinet/in.h>
 
 namespace vedette::livestatus {
 
@@ -63,6 +65,24 @@ void apply(ServerOptions& o, std::string_view key, std::string_view value, std::
       o.threads = static_cast<int>(*v);
     else
       notes.push_back(fmt::format("Livestatus: num_client_threads must be 1 to 256, not '{}'", value));
+  } else if (key == "max_connections" || key == "max_pending_bytes") {
+    if (const auto v = number(value); v && *v >= 1) {
+      (key == "max_connections" ? o.max_connections : o.max_pending_bytes) = static_cast<std::size_t>(*v);
+    } else {
+      notes.push_back(fmt::format("Livestatus: {} must be a number >= 1, not '{}'", key, value));
+    }
+  } else if (key == "tcp_commands") {
+    using T = ServerOptions::TcpCommands;
+    if (value == "all") {
+      o.tcp_commands = T::all;
+    } else if (value == "no_process_file") {
+      o.tcp_commands = T::no_process_file;
+    } else if (value == "none") {
+      o.tcp_commands = T::none;
+    } else {
+      notes.push_back(
+          fmt::format("Livestatus: tcp_commands must be all, no_process_file or none, not '{}'", value));
+    }
   } else if (key == "max_backlog") {
     if (const auto v = number(value); v && *v >= 0 && *v <= 65535) o.max_backlog = static_cast<int>(*v);
   } else if (key == "service_authorization") {
@@ -91,6 +111,26 @@ void apply(ServerOptions& o, std::string_view key, std::string_view value, std::
 }
 
 }  // namespace
+
+std::optional<std::string> exposure_warning(const ServerOptions& o) {
+  if (o.tcp_listen.empty()) return std::nullopt;
+  std::string host = o.tcp_listen.substr(0, o.tcp_listen.rfind(':'));
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  in_addr v4{};
+  in6_addr v6{};
+  const bool loopback = host == "localhost" ||
+                        (::inet_pton(AF_INET, host.c_str(), &v4) == 1 && (ntohl(v4.s_addr) >> 24) == 127) ||
+                        (::inet_pton(AF_INET6, host.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6));
+  if (loopback) return std::nullopt;
+  const char* commands = o.tcp_commands == ServerOptions::TcpCommands::none ? "refused (tcp_commands=none)"
+                         : o.tcp_commands == ServerOptions::TcpCommands::no_process_file
+                             ? "accepted but PROCESS_FILE (tcp_commands=no_process_file)"
+                             : "accepted, PROCESS_FILE too (tcp_commands=none refuses them)";
+  return fmt::format(
+      "Livestatus listens on TCP {}{}, which other hosts can reach: it has no authentication, "
+      "every client may read all of the status, and COMMAND is {}",
+      o.tcp_listen, host.empty() ? " (every address)" : "", commands);
+}
 
 bool is_livestatus_module(std::string_view path) {
   const std::size_t slash = path.rfind('/');
@@ -134,6 +174,7 @@ std::optional<ServerOptions> server_options(const config::MainConfig& main, std:
     o.unix_socket = o.tcp_listen;
     o.tcp_listen.clear();
   }
+  if (std::optional<std::string> warning = exposure_warning(o)) notes.push_back("Warning: " + *warning);
   o.settings.interval_length = main.interval_length;
   o.settings.check_external_commands = main.check_external_commands;
   o.settings.log_file = main.log_file;

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,13 +29,25 @@ struct ServerOptions {
   std::size_t max_response_size = 500u << 20;
   int max_backlog = 256;
   unsigned socket_mode = 0660;
+  // Vedette's own limits against clients that hold the server's memory (docs/livestatus.md): connections
+  // open at once, and the bytes kept for all of them together (answers not read yet, requests not ended).
+  std::size_t max_connections = 4096;
+  std::size_t max_pending_bytes = std::size_t{1} << 30;
+  // What COMMAND may do over TCP, which has no authentication (tcp_commands=all|no_process_file|none).
+  enum class TcpCommands : std::uint8_t { all, no_process_file, none };
+  TcpCommands tcp_commands = TcpCommands::all;
   Settings settings;
 };
 
 // Whether `path` names Livestatus' module (any path ending in livestatus.o or livestatus.so).
 [[nodiscard]] bool is_livestatus_module(std::string_view path);
 
+// `notes` also gets exposure_warning()'s line.
 [[nodiscard]] std::optional<ServerOptions> server_options(const config::MainConfig& main,
                                                           std::vector<std::string>& notes);
+
+// A warning (without "Warning: ") when the TCP listener is reachable from other hosts (any address but a
+// loopback one: ":6557" listens on all of them), which get every query and COMMAND without authentication.
+[[nodiscard]] std::optional<std::string> exposure_warning(const ServerOptions& options);
 
 }  // namespace vedette::livestatus

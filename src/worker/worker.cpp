@@ -213,6 +213,8 @@ void Worker::done_loop() {
     pollfd fds[2] = {{finished_.fd(), POLLIN, 0}, {done_wakeup_.fd(), POLLIN, 0}};
     (void)::poll(fds, 2, 1000);
     done_wakeup_.drain();
+    if (executor_.has_warnings())  // plugins it could not start for want of fds, processes or memory
+      for (const std::string& warning : executor_.take_warnings()) log(warning);
     finished.clear();
     finished_.drain(finished);
     bool any = false;

@@ -472,7 +472,8 @@ void statehist_scan(const View& v, const RowHints& hints, RowSink& sink) {
   const std::int64_t since = std::max<std::int64_t>(hints.time_from, 0);
   const std::int64_t until = std::min<std::int64_t>(hints.time_until, static_cast<std::int64_t>(v.now) + 1);
   if (since == 0) return sink.fail(400, "Start of timeframe required. e.g. Filter: time > 1234567890");
-  if (until - since - 1 == 0) return sink.fail(400, "Query timeframe is 0 seconds");
+  if (until < since) return;  // the filter accepts no time at all (`Or: 0`): no rows
+  if (until - since == 1) return sink.fail(400, "Query timeframe is 0 seconds");
   const Settings& settings = settings_of(v);
   if (settings.log_file.empty() || v.status == nullptr || v.status->model == nullptr) return;
   LogCache& cache = LogCache::shared();

@@ -86,6 +86,9 @@ TEST(LogFile, WritesExactLinesInOrderAcrossManyFlushes) {
     }
     log.write(5, "trailing newlines are stripped\n\n");
     expected += "[5] trailing newlines are stripped\n";
+    // One message is one line: a line break inside cannot forge the next one (issue 20).
+    log.write(6, "LOG;x\n[6] HOST ALERT: web;DOWN;HARD;1;forged\r\nend");
+    expected += "[6] LOG;x\\n[6] HOST ALERT: web;DOWN;HARD;1;forged\\r\\nend\n";
     ASSERT_TRUE(log.wait_idle(5s));
     EXPECT_EQ(read_file(dir.file("naemon.log")), expected);
   }

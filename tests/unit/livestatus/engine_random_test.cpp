@@ -13,7 +13,6 @@
 #include <cstring>
 #include <map>
 #include <random>
-#include <regex.h>
 #include <string>
 #include <tuple>
 
@@ -97,32 +96,6 @@ TEST(LivestatusFloatFormat, MatchesPrintf) {
     std::array<char, 64> theirs{};
     std::snprintf(theirs.data(), theirs.size(), "%.10e", d);
     ASSERT_EQ(ours, theirs.data()) << d;
-  }
-}
-
-TEST(LivestatusRegex, PlainTextShortcutMatchesRegexec) {
-  std::mt19937 random(11);
-  const std::string alphabet = "abAB-_ \xc3\xa9";
-  const auto word = [&](int max) {
-    std::string s;
-    const int n = static_cast<int>(random() % static_cast<unsigned>(max + 1));
-    for (int i = 0; i < n; ++i) s.push_back(alphabet[random() % alphabet.size()]);
-    return s;
-  };
-  std::string scratch;
-  for (int i = 0; i < 5000; ++i) {
-    const std::string pattern = word(3);
-    const std::string text = word(8);
-    for (const bool icase : {false, true}) {
-      Regex ours;
-      ASSERT_TRUE(ours.compile(pattern, icase));
-      regex_t theirs;
-      ASSERT_EQ(regcomp(&theirs, pattern.c_str(), REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0)), 0);
-      const bool want = regexec(&theirs, text.c_str(), 0, nullptr, 0) == 0;
-      regfree(&theirs);
-      ASSERT_EQ(ours.matches(text, scratch), want)
-          << "'" << pattern << "' in '" << text << "' icase " << icase;
-    }
   }
 }
 

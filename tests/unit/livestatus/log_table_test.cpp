@@ -691,6 +691,8 @@ TEST_F(StateHistTable, TheRangeNeedsAStart) {
   EXPECT_EQ(ask(fmt::format("GET statehist\nColumns: state\nFilter: time >= {}\nFilter: time < {}\n", k_s,
                             k_s + 1)),
             "400 Query timeframe is 0 seconds");
+  // A filter that accepts no time at all: no rows, and no overflow of the empty range (issue 20).
+  EXPECT_EQ(ask("GET statehist\nColumns: state\nOr: 0\n"), "");
   // Only a start: up to now.
   EXPECT_EQ(ask(fmt::format("GET statehist\nColumns: until\nFilter: host_name = db\nFilter: time >= {}\n",
                             k_s + 50)),

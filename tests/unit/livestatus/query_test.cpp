@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
 
@@ -200,6 +201,10 @@ TEST_F(LivestatusQuery, SortLimitOffset) {
   EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: name\nLimit: 10\nOffset: 3\n"), "web\n");
   EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: name\nOffset: 3\n"), "web\n");
   EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: name\nLimit: 0\n"), "");
+  // Limit + Offset past INT_MAX: a window behind every row, not an overflow (issue 20).
+  EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: name\nLimit: 2147483647\nOffset: 2147483647\n"), "");
+  EXPECT_EQ(ask("GET hosts\nStatsGroupBy: state\nStats: state >= 0\nLimit: 2147483647\nOffset: 2147483647\n"),
+            "");
   EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: groups\n"),
             "app\ndb\nmail\nweb\n");  // lists: by natural order
   EXPECT_EQ(ask("GET hosts\nColumns: name\nLimit: 2\nOffset: 1\n"), "db\nmail\n");
@@ -304,6 +309,23 @@ TEST_F(LivestatusQuery, Limits) {
   EXPECT_EQ(ask("GET hosts\nColumns: name\n", limits), "web\ndb\nmail\napp\n");
   limits.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
   EXPECT_EQ(ask("GET hosts\nColumns: name\n", limits), "413 Maximum query time of 0 seconds exceeded!");
+}
+
+// The time limit holds while the filter rejects rows too, every 64 of them (issue 20: a filter that takes
+// each row's time and passes none ran unbounded); a client that hung up stops the query.
+TEST_F(LivestatusQuery, TimeLimitAndCancelWhileRowsAreRejected) {
+  test_hosts().resize(200);
+  EXPECT_EQ(ask("GET hosts\nColumns: name\nTimelimit: 0\nFilter: state = 9\n"),
+            "413 Maximum query time of 0 seconds exceeded!");
+  EXPECT_EQ(ask("GET hosts\nStats: state = 9\nTimelimit: 0\nFilter: state = 9\n"),
+            "413 Maximum query time of 0 seconds exceeded!");
+  std::atomic<bool> hung_up{true};
+  Query::Limits limits;
+  limits.cancelled = &hung_up;
+  EXPECT_EQ(ask("GET hosts\nColumns: name\nFilter: state = 9\n", limits),
+            "400 Query canceled: the client hung up");
+  hung_up = false;
+  EXPECT_EQ(ask("GET hosts\nColumns: name\nFilter: state = 9\n", limits), "");
 }
 
 TEST_F(LivestatusQuery, ErrorLeavesOutputAsItWas) {

@@ -57,6 +57,51 @@ TEST(LivestatusServerOptions, InetAddrAndVedettesOwnOptions) {
   EXPECT_EQ(o->tcp_listen, "[::1]:6557");
 }
 
+TEST(LivestatusServerOptions, LimitsAndTcpCommands) {
+  std::vector<std::string> notes;
+  auto o = server_options(with_module("/opt/livestatus.o",
+                                      "live max_connections=10 max_pending_bytes=2000 "
+                                      "tcp_commands=no_process_file"),
+                          notes);
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->max_connections, 10u);
+  EXPECT_EQ(o->max_pending_bytes, 2000u);
+  EXPECT_EQ(o->tcp_commands, ServerOptions::TcpCommands::no_process_file);
+  EXPECT_TRUE(notes.empty());
+  o = server_options(with_module("/opt/livestatus.o", "live max_connections=0 tcp_commands=some"), notes);
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->max_connections, 4096u);
+  EXPECT_EQ(o->tcp_commands, ServerOptions::TcpCommands::all);
+  EXPECT_EQ(notes.size(), 2u);
+}
+
+// A TCP listener other hosts can reach is warned about (at start, and by -v); a loopback one is not.
+TEST(LivestatusServerOptions, ExposureWarning) {
+  ServerOptions o;
+  EXPECT_FALSE(exposure_warning(o));
+  for (const char* loopback : {"127.0.0.1:6557", "127.1.2.3:6557", "localhost:6557", "[::1]:6557"}) {
+    o.tcp_listen = loopback;
+    EXPECT_FALSE(exposure_warning(o)) << loopback;
+  }
+  o.tcp_listen = ":6557";
+  EXPECT_EQ(exposure_warning(o),
+            "Livestatus listens on TCP :6557 (every address), which other hosts can reach: it has no "
+            "authentication, every client may read all of the status, and COMMAND is accepted, PROCESS_FILE "
+            "too (tcp_commands=none refuses them)");
+  for (const char* open : {"0.0.0.0:6557", "[::]:6557", "10.0.0.5:6557", "monitor.example.com:6557"}) {
+    o.tcp_listen = open;
+    EXPECT_TRUE(exposure_warning(o)) << open;
+  }
+  o.tcp_commands = ServerOptions::TcpCommands::none;
+  EXPECT_NE(exposure_warning(o)->find("COMMAND is refused (tcp_commands=none)"), std::string::npos);
+  std::vector<std::string> notes;
+  config::MainConfig main;
+  main.livestatus_listen = ":6557";
+  ASSERT_TRUE(server_options(main, notes));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rfind("Warning: Livestatus listens on TCP :6557", 0), 0u);
+}
+
 TEST(LivestatusServerOptions, BadValuesAreNotedAndTheDefaultsKept) {
   std::vector<std::string> notes;
   auto o =

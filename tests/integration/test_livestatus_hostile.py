@@ -1,0 +1,305 @@
+"""Livestatus against hostile clients and bad input, on the real daemon and socket (issue 20): waits of
+clients that hung up, catastrophic regular expressions, Timelimit, connection and pending-bytes caps, the fd
+limit, forged log lines, signed overflows from a socket, and the TCP listener's exposure."""
+import os
+import resource
+import socket
+import subprocess
+import time
+import unittest
+
+import livestatus_client as ls
+import vedette_test
+
+from running_daemon import HOST, RunningVedette, service
+
+
+def passive(description):
+    return service(description, "check_dummy!0!unused", interval=3600).replace(
+        "  contacts admin\n}", "  contacts admin\n  active_checks_enabled 0\n}")
+
+
+OBJECTS = HOST + passive("HTTP") + passive("DISK")
+
+
+def many_hosts(count):
+    return "".join("""
+define host {
+  host_name h%05d
+  alias a host with a long alias to make the answer big %s
+  address 10.0.%d.%d
+  max_check_attempts 1
+  check_interval 0
+  active_checks_enabled 0
+}
+""" % (i, "x" * 200, i // 250, i % 250) for i in range(count))
+
+
+def start(testcase, options="", main="", objects=OBJECTS):
+    line = "broker_module=/usr/lib/naemon/naemon-livestatus/livestatus.o live %s\n" % options
+    v = RunningVedette(testcase, objects=objects, main_extra=line + main)
+    ls.wait_for_socket(v.path("live"))
+    return v
+
+
+def command(v, text):
+    return ls.query(v.path("live"), "COMMAND [%d] %s" % (int(time.time()), text))
+
+
+def sockets_open(pid):
+    count = 0
+    for fd in os.listdir("/proc/%d/fd" % pid):
+        try:
+            if os.readlink("/proc/%d/fd/%s" % (pid, fd)).startswith("socket:"):
+                count += 1
+        except OSError:
+            pass
+    return count
+
+
+def cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_tcp(port):
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            ls.connect(("127.0.0.1", port), 1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+class Waits(unittest.TestCase):
+    def test_waits_hold_no_thread_and_end_when_the_client_hangs_up(self):
+        v = start(self, "num_client_threads=1")
+        base = sockets_open(v.proc.pid)
+        # WaitTrigger without WaitTimeout: the module waits forever. Six of them, on one query thread.
+        waiters = []
+        for _ in range(6):
+            s = ls.connect(v.path("live"))
+            s.sendall(b"GET status\nWaitTrigger: program\nColumns: program_version\n\n")
+            waiters.append(s)
+        time.sleep(0.3)
+        started = time.monotonic()
+        self.assertEqual(ls.query(v.path("live"), "GET hosts\nColumns: name", timeout=5), "web01\n")
+        self.assertLess(time.monotonic() - started, 2)
+        # The clients hang up: their waits end and their connections close.
+        for s in waiters:
+            s.close()
+        vedette_test.wait_until("the waiters' connections to close", lambda: sockets_open(v.proc.pid) <= base,
+                                timeout=10, describe=lambda: "%d sockets open, %d before" % (
+                                    sockets_open(v.proc.pid), base))
+        # A live waiter still gets its answer when the event comes.
+        s = ls.connect(v.path("live"))
+        s.sendall(b"GET status\nWaitTrigger: program\nColumns: enable_notifications\n\n")
+        s.shutdown(socket.SHUT_WR)  # as unixcat: a half-close is no hang-up
+        time.sleep(0.3)
+        self.assertEqual(command(v, "DISABLE_NOTIFICATIONS"), "")
+        self.assertEqual(ls.read_all(s), "0\n")
+        s.close()
+
+
+class Regexes(unittest.TestCase):
+    def test_catastrophic_patterns_answer_at_once_and_back_references_are_refused(self):
+        v = start(self)
+        self.assertEqual(command(v, "PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;0;" + "a" * 3000), "")
+        started = time.monotonic()
+        # glibc's regexec takes minutes on this one; it is refused with the reason.
+        code, body = ls.query_fixed16(v.path("live"), "GET services\nColumns: description\n"
+                                      "Filter: plugin_output ~ ^(a*)*\\1b", timeout=10)
+        self.assertEqual(code, 400)
+        self.assertIn("unsupported regular expression '^(a*)*\\1b': back references (\\1) cannot be matched "
+                      "in linear time", body)
+        for pattern in ("(a+)+$", "(a|aa)*!", "((a+)+)+b"):
+            self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: description\n"
+                                      "Filter: plugin_output ~ %s" % pattern, timeout=10),
+                             "HTTP\n" if pattern == "(a+)+$" else "")
+        self.assertLess(time.monotonic() - started, 3)
+        # POSIX meanings stay: a backslash inside brackets is itself, ~~ ignores case.
+        self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: description\n"
+                                  "Filter: description ~~ ^h[t]TP$"), "HTTP\n")
+        self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: description\n"
+                                  "Filter: description ~ [\\d]"), "")
+
+
+class Limits(unittest.TestCase):
+    def test_max_connections(self):
+        v = start(self, "max_connections=5")
+        # A query answered means the server closed it and the probe of start() before it.
+        self.assertEqual(ls.query(v.path("live"), "GET hosts\nColumns: name"), "web01\n")
+        idle = [ls.connect(v.path("live")) for _ in range(5)]
+        time.sleep(0.2)
+        extra = ls.connect(v.path("live"))
+        try:
+            extra.sendall(b"GET hosts\nColumns: name\n\n")
+            got = extra.recv(100)
+        except (BrokenPipeError, ConnectionResetError):  # closed before or with the request unread
+            got = b""
+        self.assertEqual(got, b"", "the sixth connection is closed at once")
+        extra.close()
+        v.wait_for(r"Livestatus: refused a connection: 5 are open \(max_connections=5\)")
+        idle.pop().close()
+        vedette_test.wait_until("a free connection", lambda: self._answers(v))
+        for s in idle:
+            s.close()
+
+    def _answers(self, v):
+        try:
+            return ls.query(v.path("live"), "GET hosts\nColumns: name\nFilter: name = web01", timeout=2) == "web01\n"
+        except OSError:
+            return False
+
+    def test_max_pending_bytes_closes_the_stalest_readers(self):
+        v = start(self, "max_pending_bytes=3000000", objects=OBJECTS + many_hosts(3000))
+        full = ls.query(v.path("live"), "GET hosts")
+        self.assertGreater(len(full), 1500000)
+        stalled = []
+        for _ in range(3):  # each holds about 1.5 MB it never reads
+            s = ls.connect(v.path("live"))
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(b"GET hosts\n\n")
+            stalled.append(s)
+            time.sleep(0.5)
+        v.wait_for(r"Livestatus: closed a connection holding \d+ bytes not read or not complete for \d+ ms")
+        got = ls.read_all(stalled[0])
+        self.assertLess(len(got), len(full), "the first, stalest reader was dropped")
+        newest = ls.read_all(stalled[2])
+        self.assertEqual(newest.count("\n"), full.count("\n"), "the newest one is served in full")
+        for s in stalled:
+            s.close()
+        self.assertEqual(ls.query(v.path("live"), "GET hosts").count("\n"), full.count("\n"))
+
+    def test_accepting_at_the_fd_limit_does_not_spin(self):
+        v = start(self)
+        open_now = len(os.listdir("/proc/%d/fd" % v.proc.pid))
+        hard = resource.prlimit(v.proc.pid, resource.RLIMIT_NOFILE)[1]
+        resource.prlimit(v.proc.pid, resource.RLIMIT_NOFILE, (open_now + 5, hard))
+        clients = [ls.connect(v.path("live")) for _ in range(20)]  # the last ones wait in the backlog
+        time.sleep(0.5)
+        before = cpu_seconds(v.proc.pid)
+        time.sleep(2)
+        used = cpu_seconds(v.proc.pid) - before
+        self.assertLess(used, 0.5, "the daemon used %.2f s of CPU in 2 s at the fd limit" % used)
+        v.wait_for(r"Livestatus: cannot accept connections \(\d+ open\): Too many open files; pausing for 100 ms")
+        for s in clients:
+            s.close()
+        resource.prlimit(v.proc.pid, resource.RLIMIT_NOFILE, (hard, hard))
+        self.assertEqual(ls.query(v.path("live"), "GET hosts\nColumns: name", timeout=10), "web01\n")
+
+
+class LogForging(unittest.TestCase):
+    FORGED = "HOST ALERT: web01;DOWN;HARD;1;forged"
+
+    def assert_not_forged(self, v):
+        v.wait_for(r"forged")
+        lines = [line for line in v.log().splitlines() if "forged" in line]
+        self.assertTrue(lines)
+        for line in lines:
+            self.assertNotRegex(line, r"^\[\d+\] HOST ALERT", v.log())
+        self.assertEqual(ls.query(v.path("live"), "GET log\nColumns: type\nFilter: time >= %d\nFilter: class = 1"
+                                  % (int(time.time()) - 600)), "")
+        self.assertEqual(ls.query(v.path("live"), "GET statehist\nColumns: host_name\nFilter: host_name = web01\n"
+                                  "Filter: state = 1\nFilter: time >= %d" % (int(time.time()) - 600)), "")
+
+    def test_a_newline_in_a_livestatus_command_is_escaped_in_the_log(self):
+        v = start(self)
+        now = int(time.time())
+        self.assertEqual(command(v, "LOG;hello\\n[%d] %s" % (now, self.FORGED)), "")
+        self.assertEqual(command(v, "PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;0;fine\\n[%d] %s" % (now, self.FORGED)),
+                         "")
+        self.assert_not_forged(v)
+        self.assertIn("[%d] hello\\n[%d] %s\n" % (now, now, self.FORGED), v.log())
+        # The long output still gets the line break: only the log line is escaped.
+        self.assertEqual(ls.query_json(v.path("live"), "GET services\nColumns: plugin_output long_plugin_output\n"
+                                       "Filter: description = HTTP"), [["fine", "[%d] %s" % (now, self.FORGED)]])
+
+    def test_a_carriage_return_through_the_command_file_is_escaped(self):
+        v = start(self)
+        v.command("LOG;hello\r[%d] %s" % (int(time.time()), self.FORGED))
+        self.assert_not_forged(v)
+        self.assertIn("hello\\r[", v.log())
+
+
+class Overflows(unittest.TestCase):
+    def test_huge_limit_offset_and_an_empty_statehist_range(self):
+        v = start(self)
+        self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: description\nSort: description\n"
+                                  "Limit: 2147483647\nOffset: 2147483647"), "")
+        self.assertEqual(ls.query(v.path("live"), "GET statehist\nColumns: state\nOr: 0"), "")
+
+    def test_a_forced_check_at_the_end_of_time_is_not_run_now(self):
+        v = start(self)
+        self.assertEqual(command(v, "SCHEDULE_FORCED_SVC_CHECK;web01;HTTP;9223372036854775807"), "")
+        time.sleep(1.5)
+        rows = ls.query_json(v.path("live"), "GET services\nColumns: next_check last_check\n"
+                             "Filter: description = HTTP")
+        self.assertGreater(rows[0][0], time.time() + 50 * 365 * 86400)
+        self.assertEqual(rows[0][1], 0, "the check did not run")
+
+    def test_a_downtime_ending_at_the_end_of_time_does_not_spin(self):
+        v = start(self)
+        now = int(time.time())
+        for start_time in (now, -1):
+            self.assertEqual(command(v, "SCHEDULE_SVC_DOWNTIME;web01;HTTP;%d;-9223372036854775809;1;0;0;admin;x"
+                                     % start_time), "")
+        self.assertEqual(command(v, "SCHEDULE_SVC_DOWNTIME;web01;DISK;%d;%d;0;0;18446744073709551615;admin;x"
+                                 % (now, now + 3600)), "")
+        rows = ls.query_json(v.path("live"), "GET downtimes\nColumns: service_description end_time\n"
+                             "Filter: service_description = HTTP")
+        self.assertEqual(rows, [["HTTP", 9223372036854775807]] * 2)
+        before = cpu_seconds(v.proc.pid)
+        time.sleep(2)
+        self.assertLess(cpu_seconds(v.proc.pid) - before, 0.5)
+        self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: scheduled_downtime_depth\n"
+                                  "Filter: description = HTTP"), "2\n")
+        self.assertIsNone(v.proc.poll())
+
+
+class TcpExposure(unittest.TestCase):
+    def test_an_open_listener_is_warned_about_and_commands_can_be_refused(self):
+        port = free_port()
+        v = start(self, "tcp_commands=none", main="livestatus_listen=:%d\n" % port)
+        wait_for_tcp(port)
+        v.wait_for(r"Warning: Livestatus listens on TCP :%d \(every address\), which other hosts can reach: it has "
+                   r"no authentication, every client may read all of the status, and COMMAND is refused "
+                   r"\(tcp_commands=none\)" % port)
+        answer = ls.query(("127.0.0.1", port), "COMMAND [%d] DISABLE_NOTIFICATIONS" % int(time.time()))
+        self.assertEqual(answer, "400: COMMAND is refused on TCP connections (tcp_commands=none)\n")
+        self.assertEqual(ls.query(("127.0.0.1", port), "GET status\nColumns: enable_notifications"), "1\n")
+        self.assertEqual(command(v, "DISABLE_NOTIFICATIONS"), "", "the Unix socket still takes commands")
+        self.assertEqual(ls.query(("127.0.0.1", port), "GET status\nColumns: enable_notifications"), "0\n")
+        verify = subprocess.run([vedette_test.vedette_bin(), "-v", v.path("vedette.cfg")], capture_output=True,
+                                text=True, timeout=60)
+        self.assertEqual(verify.returncode, 0, verify.stdout)
+        self.assertIn("Warning: Livestatus listens on TCP :%d (every address), which other hosts can reach"
+                      % port, verify.stdout)
+
+    def test_process_file_can_be_refused_alone_and_loopback_is_not_warned_about(self):
+        port = free_port()
+        v = start(self, "tcp_commands=no_process_file", main="livestatus_listen=127.0.0.1:%d\n" % port)
+        wait_for_tcp(port)
+        secret = v.path("secret.txt")
+        with open(secret, "w") as f:
+            f.write("[%d] LOG;the secret\n" % int(time.time()))
+        answer = ls.query(("127.0.0.1", port), "COMMAND [%d] PROCESS_FILE;%s;0" % (int(time.time()), secret))
+        self.assertEqual(answer, "400: PROCESS_FILE is refused on TCP connections (tcp_commands=no_process_file)\n")
+        self.assertEqual(ls.query(("127.0.0.1", port), "COMMAND [%d] DISABLE_NOTIFICATIONS" % int(time.time())), "")
+        self.assertEqual(ls.query(("127.0.0.1", port), "GET status\nColumns: enable_notifications"), "0\n")
+        self.assertNotIn("the secret", v.log())
+        self.assertNotIn("which other hosts can reach", v.log())
+
+
+if __name__ == "__main__":
+    unittest.main()
