@@ -831,7 +831,7 @@ class Core::Impl final : public loop::TimerHandler,
       }
       if (e.notify) {
         NotificationType type = NotificationType::downtime_end;
-        NotificationNote note{e.downtime.author, e.downtime.comment, e.depth};
+        NotificationNote note{e.downtime.author, e.downtime.comment, e.depth, e.host_depth};
         if (e.kind == DowntimeEvent::Kind::started) type = NotificationType::downtime_start;
         if (e.kind == DowntimeEvent::Kind::cancelled) {
           type = NotificationType::downtime_cancelled;
@@ -1453,9 +1453,9 @@ class Core::Impl final : public loop::TimerHandler,
       host_perfdata_->after_result(ctx, hosts_[model::index(ctx.host)], *this);
     }
     if (distributor_ != nullptr && distributor_->distributes_perfdata())
-      distributor_->send_perfdata(ctx, state_of(check), model_->hosts[model::index(ctx.host)].name,
-                                  is_service(check) ? std::string_view(model_->services[check].description)
-                                                    : std::string_view());
+      distributor_->send_perfdata(
+          ctx, state_of(check), model_->hosts[model::index(ctx.host)].name,
+          is_service(check) ? std::string_view(model_->services[check].description) : std::string_view());
   }
 
   // Each check runs as of its due time (or now, if that has passed): it is rescheduled from there, its
@@ -1811,7 +1811,7 @@ class Core::Impl final : public loop::TimerHandler,
     // of ours asked for does not have.
     const ResultOrigin origin{
         .source = res.source.empty() || res.source == "(null)" ? CheckSources::k_mod_gearman
-                                                                : check_sources_.intern(res.source),
+                                                               : check_sources_.intern(res.source),
         .scheduled = distributor_->take(check),
         .extra_latency = static_cast<double>(std::max<std::int64_t>(0, res.latency_us)) / 1e6};
     exec::CheckResult r = remote_check_result(in);
@@ -2578,7 +2578,7 @@ class Core::Impl final : public loop::TimerHandler,
   std::vector<loop::WallTime> scheduled_at_;   // the same instant on the wall clock
   std::vector<loop::WallTime> submitted_at_;   // by check id: the scheduled time of the running check
   CheckSources check_sources_{static_cast<int>(::getpid())};  // the names CheckState::check_source indexes
-  std::vector<std::uint32_t> generation_;      // by check id: the last check started (unique numbers)
+  std::vector<std::uint32_t> generation_;  // by check id: the last check started (unique numbers)
   std::uint32_t last_generation_ = 0;
   std::vector<std::uint8_t> forced_;  // by check id: its next run is a forced one (SCHEDULE_FORCED_*)
   // Checks started before the last reload and still out: generation -> their object's id now.

@@ -276,7 +276,8 @@ DowntimeAdded DowntimeBook::load(DowntimeTarget target, state::Downtime record) 
 
 void DowntimeBook::push_event(std::vector<DowntimeEvent>& events, DowntimeEvent::Kind kind, bool alert,
                               bool notify, int depth, const Entry& e) const {
-  events.push_back(DowntimeEvent{kind, alert, notify, depth, e.target, e.d});
+  const int host_depth = e.target.is_service ? this->depth(e.target.host) : depth;
+  events.push_back(DowntimeEvent{kind, alert, notify, depth, host_depth, e.target, e.d});
 }
 
 void DowntimeBook::handle(std::uint32_t slot, Time now, std::vector<DowntimeEvent>& events) {

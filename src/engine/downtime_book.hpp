@@ -67,6 +67,9 @@ struct DowntimeEvent {
   // The object's scheduled_downtime_depth at the moment Naemon notifies: the notification's viability test
   // drops a service's downtime notification while it is > 0 (only possible for `expired`).
   int depth = 0;
+  // Its host's depth at that moment (for a host downtime, `depth`): a service's DOWNTIMEEND in the same
+  // second as its host's shows $HOSTDOWNTIME$ as it was before or after the host's, in Naemon's order.
+  int host_depth = 0;
   DowntimeTarget target;
   state::Downtime downtime;  // as it was at the event
 };

@@ -696,9 +696,8 @@ bool Resolver::host_macro(M code, model::HostId id, Value& v) {
     case M::HOSTGROUPNAMES:
       return join_group_names(h.hostgroups, m_.hostgroups, v);
     case M::HOSTDOWNTIME:
-      if (ctx_.notification != nullptr && ctx_.notification->downtime_depth >= 0 &&
-          !model::is_set(ctx_.service) && id == ctx_.host) {
-        v.set_int(ctx_.notification->downtime_depth);
+      if (ctx_.notification != nullptr && ctx_.notification->host_downtime_depth >= 0 && id == ctx_.host) {
+        v.set_int(ctx_.notification->host_downtime_depth);
         return true;
       }
       v.set_int(ctx_.downtimes != nullptr ? ctx_.downtimes->depth(id) : 0);

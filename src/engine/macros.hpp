@@ -44,6 +44,7 @@ struct NotificationMacros {
   // >= 0: the notified object's $HOSTDOWNTIME$ / $SERVICEDOWNTIME$. Naemon sends DOWNTIMESTART before the
   // starting downtime counts in the object's depth, and DOWNTIMEEND after the ending one left it.
   int downtime_depth = -1;
+  int host_downtime_depth = -1;  // >= 0: $HOSTDOWNTIME$ of the notified object's host, at the same moment
 };
 
 // Everything a macro may read. Nothing is owned; all of it must outlive the call it is passed to.

@@ -79,7 +79,8 @@ void Notifier::notify(const NotifierWorld& w, model::ServiceId id, NotificationT
   view.notification_period = changed_notification_period(w.model, st);
   view.host_notification_period = changed_notification_period(w.model, host);
   view.host_state = host.current_state;
-  view.host_scheduled_downtime_depth = w.downtimes.depth(cfg.host);
+  view.host_scheduled_downtime_depth =
+      note.host_downtime_depth >= 0 ? note.host_downtime_depth : w.downtimes.depth(cfg.host);
   view.all_parents_failing = all_service_parents_failing(cfg, w.services);
   if (type == NotificationType::normal)  // the service's own, then its host's
     view.dependencies_failed = service_notification_dependencies_failed(ctx, id, w.services) ||
@@ -172,6 +173,7 @@ void Notifier::run_commands(const NotifierWorld& w, const NotificationPlan& plan
       .comment = note.comment,
       .acknowledgement = plan.type == NotificationType::acknowledgement,
       .downtime_depth = note.downtime_depth,
+      .host_downtime_depth = note.host_downtime_depth,
   };
   MacroContext ctx{.model = w.model,
                    .main = w.main,

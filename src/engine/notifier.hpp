@@ -45,6 +45,7 @@ struct NotificationNote {
   // Downtime notifications: the object's scheduled_downtime_depth when the downtime event happened (the
   // book may have moved on by the time the core notifies); -1: as the book says now.
   int downtime_depth = -1;
+  int host_downtime_depth = -1;  // the host's, likewise (a service's notification shows it too)
 };
 
 class Notifier {

@@ -152,6 +152,23 @@ TEST_F(DowntimeBookTest, FlexibleAndTriggeredDowntimesTakeThePhaseThatStartsThem
                                                     {Kind::stopped, child, true, true}}));
 }
 
+// The core notifies after the whole batch: each event carries the depths of the moment it happened, so a
+// service's DOWNTIMEEND just before its host's still shows the host in downtime, as Naemon's does.
+TEST_F(DowntimeBookTest, EventsCarryTheirHostsDepthOfTheMoment) {
+  const unsigned long svc = book_.schedule(k_svc0, fixed(k_now, k_now + 20), k_now, 100'000).downtime_id;
+  const unsigned long host = book_.schedule(k_host0, fixed(k_now, k_now + 20), k_now, 200'000).downtime_id;
+  const std::vector<DowntimeEvent> started = book_.advance(k_now);
+  ASSERT_EQ(seen(started),
+            (std::vector<Seen>{{Kind::started, svc, true, true}, {Kind::started, host, true, true}}));
+  EXPECT_EQ(started[0].host_depth, 0) << "the host's downtime starts after the service's";
+  EXPECT_EQ(started[1].host_depth, 0) << "a host's own event: its depth before it started";
+  const std::vector<DowntimeEvent> stopped = book_.advance(k_now + 20);
+  ASSERT_EQ(seen(stopped),
+            (std::vector<Seen>{{Kind::stopped, svc, true, true}, {Kind::stopped, host, true, true}}));
+  EXPECT_EQ(stopped[0].host_depth, 1) << "the host is still in downtime when the service's ends";
+  EXPECT_EQ(stopped[1].host_depth, 0);
+}
+
 TEST_F(DowntimeBookTest, ScheduleRefusesBadTimesWithoutUsingAnId) {
   EXPECT_EQ(book_.schedule(k_host0, fixed(k_now + 10, k_now + 10), k_now).error, DowntimeError::bad_times);
   EXPECT_EQ(book_.schedule(k_host0, fixed(k_now - 20, k_now), k_now).error, DowntimeError::bad_times);
