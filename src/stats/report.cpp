@@ -14,12 +14,19 @@ namespace {
 
 // printf into the output: "%.3f" must round exactly as naemonstats' printf does.
 [[gnu::format(printf, 2, 3)]] void appendf(std::string& out, const char* format, ...) {
-  char buffer[512];
   va_list args;
   va_start(args, format);
-  const int n = std::vsnprintf(buffer, sizeof buffer, format, args);
+  va_list again;
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, format, args);
   va_end(args);
-  if (n > 0) out.append(buffer, std::min<std::size_t>(static_cast<std::size_t>(n), sizeof buffer - 1));
+  if (n > 0) {
+    const std::size_t at = out.size();
+    out.resize(at + static_cast<std::size_t>(n) + 1);
+    std::vsnprintf(out.data() + at, static_cast<std::size_t>(n) + 1, format, again);
+    out.resize(at + static_cast<std::size_t>(n));
+  }
+  va_end(again);
 }
 
 std::uint64_t age(std::int64_t now, std::int64_t then) {
