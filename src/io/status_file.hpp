@@ -11,6 +11,7 @@
 // thread. Differences from Naemon's file are listed in docs/compatibility.md ("status.dat").
 #pragma once
 
+#include "io/check_stat.hpp"
 #include "state/attributes.hpp"
 #include "state/check_state.hpp"
 #include "state/comments.hpp"
@@ -34,22 +35,6 @@ struct Model;
 }  // namespace vedette::model
 
 namespace vedette::io {
-
-// Naemon's check statistics lines of programstatus, in the order it writes them.
-enum class CheckStat : std::uint8_t {
-  active_scheduled_host,
-  active_ondemand_host,
-  passive_host,
-  active_scheduled_service,
-  active_ondemand_service,
-  passive_service,
-  cached_host,
-  cached_service,
-  external_command,
-  parallel_host,
-  serial_host,
-  count
-};
 
 // What the core has done since it started, by kind. Livestatus' status counters and WaitTrigger read them
 // (a trigger fires when its count moves); status.dat has no place for them.
