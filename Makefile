@@ -22,11 +22,9 @@ $(BUILD_DIR)/build.ninja:
 build: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The demo sets no naemon_user: started as root (a container, CI), it runs as root, which Naemon and Vedette
-# only do with --allow-root.
+# Prints where the demo's files, socket and pipe are, then runs Vedette on etc/demo/ in the foreground.
 run: build
-	@mkdir -p build/demo-run
-	$(BUILD_DIR)/vedette --allow-root etc/demo/vedette.cfg
+	@scripts/demo-run.sh $(BUILD_DIR)/vedette etc/demo/vedette.cfg
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
