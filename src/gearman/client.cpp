@@ -154,8 +154,10 @@ void GearmanLink::submit_loop() {
       // A job handed over ahead of its time waits for it. Jobs come in the order they fall due, so the
       // first one's time is the next to wait for.
       while (!stopping_ && !jobs_.empty() &&
-             jobs_.front().submission.not_before > std::chrono::steady_clock::now())
-        jobs_cv_.wait_until(lock, jobs_.front().submission.not_before);
+             jobs_.front().submission.not_before > std::chrono::steady_clock::now()) {
+        const auto due = jobs_.front().submission.not_before;  // a copy: wait_until reads it after waking
+        jobs_cv_.wait_until(lock, due);
+      }
       if (stopping_) return;
       const auto now = std::chrono::steady_clock::now();
       while (batch.size() < k_send_batch && !jobs_.empty() && jobs_.front().submission.not_before <= now) {

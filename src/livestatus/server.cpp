@@ -625,7 +625,10 @@ class Server::Impl {
           if (waits_.empty()) {
             jobs_ready_.wait(lock);
           } else {
-            jobs_ready_.wait_until(lock, waits_.begin()->first);
+            // A copy: wait_until reads its deadline again after waking, and another thread may have taken
+            // (and freed) that wait meanwhile.
+            const SteadyClock::time_point until = waits_.begin()->first;
+            jobs_ready_.wait_until(lock, until);
           }
         }
       }
