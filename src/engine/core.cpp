@@ -65,15 +65,20 @@ std::int64_t to_epoch_us(loop::WallTime t) {
   return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
 }
 
-// From `now` until epoch second `when`: never negative and at most a century, so that any 64-bit time a
-// command gives (9223372036854775807, a negative one read as a ulong) stays clear of the nanosecond
-// arithmetic's overflow. A time that far off is never reached either way.
-Duration until_epoch(Time when, loop::WallTime now) {
+// From `now` until `phase_us` microseconds into epoch second `when`: never negative and at most a century,
+// so that any 64-bit time a command gives (9223372036854775807, a negative one read as a ulong) stays clear
+// of the nanosecond arithmetic's overflow. A time that far off is never reached either way.
+Duration until_epoch(Time when, std::uint32_t phase_us, loop::WallTime now) {
   constexpr Time k_century = Time{100} * 366 * 86400;
   const Time now_s = to_epoch(now);
   if (when > now_s + k_century) return std::chrono::seconds(k_century);
-  if (when <= now_s) return Duration::zero();
-  return std::chrono::seconds(when) - now.time_since_epoch();
+  if (when < now_s) return Duration::zero();
+  const Duration until = std::chrono::seconds(when) + std::chrono::microseconds(phase_us) - now.time_since_epoch();
+  return std::max(until, Duration::zero());
+}
+
+Duration until_epoch(Time when, loop::WallTime now) {
+  return until_epoch(when, 0, now);
 }
 
 Duration seconds(double s) {
@@ -812,9 +817,11 @@ class Core::Impl final : public loop::TimerHandler,
     arm_downtime_timer();
   }
 
+  // At the exact microsecond: the loop may run the timer up to k_dispatch_ahead early (timer slack), and
+  // the handler then finds nothing due and re-arms it here.
   void arm_downtime_timer() {
-    if (const std::optional<Time> next = downtimes_->next_event_time()) {
-      arm_at_epoch(downtime_timer_, *next);
+    if (const std::optional<DowntimeBook::Due> next = downtimes_->next_event()) {
+      loop_.arm_timer(downtime_timer_, loop_.now() + until_epoch(next->at, next->phase_us, clock_.wall_now()));
     } else {
       loop_.disarm_timer(downtime_timer_);
     }
@@ -1292,7 +1299,8 @@ class Core::Impl final : public loop::TimerHandler,
       return;
     }
     if (id == downtime_timer_) {
-      run_downtime_events(downtimes_->advance(now_epoch()));
+      const loop::WallTime wall = clock_.wall_now();
+      run_downtime_events(downtimes_->advance(to_epoch(wall), phase_us(wall)));
       return;
     }
     if (id == host_perfdata_timer_ || id == service_perfdata_timer_) {

@@ -402,14 +402,15 @@ void DowntimeBook::remove(std::uint32_t slot, Removal how) {
   changed();
 }
 
-std::optional<Time> DowntimeBook::next_event_time() const {
+std::optional<DowntimeBook::Due> DowntimeBook::next_event() const {
   if (timers_.empty()) return std::nullopt;
-  return timers_.front().at;  // settle_timers() keeps a live timer on top
+  return Due{timers_.front().at, timers_.front().phase_us};  // settle_timers() keeps a live timer on top
 }
 
-std::vector<DowntimeEvent> DowntimeBook::advance(Time now) {
+std::vector<DowntimeEvent> DowntimeBook::advance(Time now, std::uint32_t phase_us) {
   std::vector<DowntimeEvent> events;
-  while (!timers_.empty() && timers_.front().at <= now) {
+  const auto due = [&](const Timer& t) { return t.at < now || (t.at == now && t.phase_us <= phase_us); };
+  while (!timers_.empty() && due(timers_.front())) {
     std::pop_heap(timers_.begin(), timers_.end(), later<Timer>);
     const Timer timer = timers_.back();
     timers_.pop_back();

@@ -7,7 +7,7 @@
 //   DowntimeAdded added = downtimes.schedule(target, request, now);  // SCHEDULE_SVC_DOWNTIME
 //   if (added.ok()) ensure_downtime_comment(downtimes, comments, added.downtime_id, now, date_format);
 //   std::size_t armed = downtimes.on_problem(service, now);  // it went non-OK: flexible ones arm
-//   for (const DowntimeEvent& e : downtimes.advance(now)) apply(e);  // at next_event_time()
+//   for (const DowntimeEvent& e : downtimes.advance(now, phase_us)) apply(e);  // at next_event()
 //
 // Cost: lookup by id O(1) (NaemonIdTable); schedule, start, stop and delete O(log n) (binary heaps);
 // per-object queries touch that object's downtimes only; snapshot() O(n log n), and only after a change.
@@ -142,11 +142,18 @@ class DowntimeBook {
   std::size_t on_problem(model::HostId host, Time now, std::uint32_t phase_us = 0);
   std::size_t on_problem(model::ServiceId service, Time now, std::uint32_t phase_us = 0);
 
-  // The earliest armed start, stop or expiry, if any; the core's timer.
-  [[nodiscard]] std::optional<Time> next_event_time() const;
-  // Runs every start, stop and expiry due at `now`, in time order (in a second: by phase, then in the order
-  // they were armed), including those their own transitions make due.
-  std::vector<DowntimeEvent> advance(Time now);
+  // When the earliest armed start, stop or expiry is due, if any: its second and the microseconds into it
+  // (its downtime's phase: Naemon runs the event that late in the second). The core's timer.
+  struct Due {
+    Time at;
+    std::uint32_t phase_us;
+  };
+  [[nodiscard]] std::optional<Due> next_event() const;
+  // Runs every start, stop and expiry due by `phase_us` microseconds into second `now` (by default: all of
+  // it), in time order (in a second: by phase, then in the order they were armed), including those their
+  // own transitions make due.
+  static constexpr std::uint32_t k_whole_second = 999'999;
+  std::vector<DowntimeEvent> advance(Time now, std::uint32_t phase_us = k_whole_second);
 
   // DEL_HOST_DOWNTIME / DEL_SVC_DOWNTIME (unschedule_downtime): removes the downtime, then every downtime
   // triggered by it, recursively, in effect or not. matched is 0 when no downtime of that type has that id.

@@ -80,6 +80,10 @@ class DowntimeBookTest : public ::testing::Test {
     EXPECT_TRUE(added.ok());
     return added.downtime_id;
   }
+  std::optional<Time> next_at() const {
+    const std::optional<DowntimeBook::Due> due = book_.next_event();
+    return due ? std::optional<Time>(due->at) : std::nullopt;
+  }
   std::vector<Seen> advance(Time now) {
     auto events = book_.advance(now);
     EXPECT_TRUE(book_.check_invariants());
@@ -92,26 +96,26 @@ class DowntimeBookTest : public ::testing::Test {
 TEST_F(DowntimeBookTest, FixedStartsAtStartTimeAndStopsAtEndTime) {
   const unsigned long id = schedule(k_host0, fixed(k_now + 100, k_now + 200));
   EXPECT_EQ(id, 1u);
-  EXPECT_EQ(book_.next_event_time(), k_now + 100);
+  EXPECT_EQ(next_at(), k_now + 100);
   EXPECT_TRUE(advance(k_now + 99).empty());
   EXPECT_EQ(advance(k_now + 100), (std::vector<Seen>{{Kind::started, id, true, true}}));
   EXPECT_EQ(book_.depth(HostId{0}), 1);
   EXPECT_TRUE(book_.find(id)->is_in_effect);
   EXPECT_TRUE(book_.find(id)->start_notification_sent);
-  EXPECT_EQ(book_.next_event_time(), k_now + 200);
+  EXPECT_EQ(next_at(), k_now + 200);
   EXPECT_TRUE(advance(k_now + 199).empty());
   const auto events = book_.advance(k_now + 200);
   EXPECT_EQ(seen(events), (std::vector<Seen>{{Kind::stopped, id, true, true}}));
   EXPECT_EQ(events[0].depth, 0);
   EXPECT_EQ(book_.depth(HostId{0}), 0);
   EXPECT_EQ(book_.find(id), nullptr);
-  EXPECT_EQ(book_.next_event_time(), std::nullopt);
+  EXPECT_EQ(next_at(), std::nullopt);
   EXPECT_TRUE(book_.check_invariants());
 }
 
 TEST_F(DowntimeBookTest, FixedStartingNowStartsAtTheNextAdvance) {
   const unsigned long id = schedule(k_svc0, fixed(k_now - 50, k_now + 10));
-  EXPECT_EQ(book_.next_event_time(), k_now - 50);
+  EXPECT_EQ(next_at(), k_now - 50);
   EXPECT_EQ(advance(k_now), (std::vector<Seen>{{Kind::started, id, true, true}}));
   EXPECT_EQ(book_.depth(ServiceId{0}), 1);
   EXPECT_EQ(book_.depth(HostId{0}), 0) << "a service's downtime is not its host's";
@@ -134,6 +138,19 @@ TEST_F(DowntimeBookTest, EventsDueInTheSameSecondGoInTheOrderOfTheirPhases) {
   EXPECT_EQ(advance(k_now + 20), (std::vector<Seen>{{Kind::stopped, early, true, true},
                                                     {Kind::stopped, middle, true, true},
                                                     {Kind::stopped, late, true, true}}));
+}
+
+// ... and runs that far into its second, not at the second: a downtime scheduled 0.6 s into a second starts
+// 0.6 s into its start second, so a look at 0.3 s still sees it pending, as in Naemon.
+TEST_F(DowntimeBookTest, AnEventIsDueOnlyOnceItsPhaseOfTheSecondHasCome) {
+  const unsigned long id = book_.schedule(k_host0, fixed(k_now + 10, k_now + 20), k_now, 600'000).downtime_id;
+  ASSERT_TRUE(book_.next_event().has_value());
+  EXPECT_EQ(book_.next_event()->at, k_now + 10);
+  EXPECT_EQ(book_.next_event()->phase_us, 600'000u);
+  EXPECT_TRUE(book_.advance(k_now + 10, 300'000).empty());
+  EXPECT_EQ(seen(book_.advance(k_now + 10, 600'000)), (std::vector<Seen>{{Kind::started, id, true, true}}));
+  EXPECT_TRUE(book_.advance(k_now + 20, 599'999).empty());
+  EXPECT_EQ(seen(book_.advance(k_now + 21, 0)), (std::vector<Seen>{{Kind::stopped, id, true, true}}));
 }
 
 // A flexible downtime takes the phase of the problem that starts it; a triggered one its trigger's.
@@ -191,7 +208,7 @@ TEST_F(DowntimeBookTest, FlexibleStartsOnAProblemInsideItsWindowOnly) {
   EXPECT_EQ(book_.on_problem(ServiceId{0}, k_now + 150), 1u);
   EXPECT_EQ(book_.find(id)->flex_downtime_start, k_now + 150);
   EXPECT_FALSE(book_.find(id)->is_in_effect) << "it starts at the next advance, as Naemon's start event";
-  EXPECT_EQ(book_.next_event_time(), k_now + 150);
+  EXPECT_EQ(next_at(), k_now + 150);
   EXPECT_EQ(advance(k_now + 150), (std::vector<Seen>{{Kind::started, id, true, true}}));
   EXPECT_EQ(book_.on_problem(ServiceId{0}, k_now + 160), 0u) << "already in effect";
 
@@ -212,7 +229,7 @@ TEST_F(DowntimeBookTest, FlexibleWindowEdgesAreInclusive) {
 
 TEST_F(DowntimeBookTest, FlexibleThatNeverStartsExpires) {
   const unsigned long id = schedule(k_host0, flexible(k_now, k_now + 100, 60));
-  EXPECT_EQ(book_.next_event_time(), k_now + 101);
+  EXPECT_EQ(next_at(), k_now + 101);
   EXPECT_EQ(book_.on_problem(HostId{0}, k_now + 101), 0u) << "after the window";
   EXPECT_TRUE(advance(k_now + 100).empty());
   const auto events = book_.advance(k_now + 101);
@@ -246,7 +263,7 @@ TEST_F(DowntimeBookTest, TriggeredDowntimesStartAndStopWithTheirTrigger) {
   const unsigned long parent = schedule(k_host0, fixed(k_now + 10, k_now + 100));
   const unsigned long child_svc = schedule(k_svc0, fixed(k_now + 10, k_now + 500, parent));
   const unsigned long child_host = schedule(k_host1, fixed(k_now + 10, k_now + 500, parent));
-  EXPECT_EQ(book_.next_event_time(), k_now + 10) << "triggered ones arm no timer";
+  EXPECT_EQ(next_at(), k_now + 10) << "triggered ones arm no timer";
   EXPECT_EQ(advance(k_now + 10), (std::vector<Seen>{{Kind::started, parent, true, true},
                                                     {Kind::started, child_svc, true, true},
                                                     {Kind::started, child_host, true, true}}));
@@ -255,7 +272,7 @@ TEST_F(DowntimeBookTest, TriggeredDowntimesStartAndStopWithTheirTrigger) {
                                                      {Kind::stopped, child_svc, true, true},
                                                      {Kind::stopped, child_host, true, true}}));
   EXPECT_EQ(book_.size(), 0u);
-  EXPECT_EQ(book_.next_event_time(), std::nullopt);
+  EXPECT_EQ(next_at(), std::nullopt);
 }
 
 TEST_F(DowntimeBookTest, ATriggeredDowntimeAddedLateBlipsWhenItsTriggerEnds) {
@@ -305,7 +322,7 @@ TEST_F(DowntimeBookTest, CancellingInEffectAlertsAndPendingDoesNot) {
   EXPECT_EQ(book_.depth(HostId{0}), 0);
   removal = book_.unschedule(pending);
   EXPECT_EQ(seen(removal.events), (std::vector<Seen>{{Kind::cancelled, pending, false, false}}));
-  EXPECT_EQ(book_.next_event_time(), std::nullopt) << "its timers went with it";
+  EXPECT_EQ(next_at(), std::nullopt) << "its timers went with it";
   EXPECT_EQ(book_.unschedule(pending).matched, 0u);
   EXPECT_TRUE(book_.check_invariants());
 }
@@ -481,7 +498,7 @@ TEST_F(DowntimeBookTest, LoadRestoresDowntimesInEffect) {
   ASSERT_TRUE(book_.load(k_svc0, running).ok());
   EXPECT_EQ(book_.depth(ServiceId{0}), 1);
   EXPECT_EQ(book_.next_downtime_id(), 13u) << "the counter moves past loaded ids";
-  EXPECT_EQ(book_.next_event_time(), k_now + 550) << "flex_downtime_start + duration";
+  EXPECT_EQ(next_at(), k_now + 550) << "flex_downtime_start + duration";
   EXPECT_TRUE(advance(k_now).empty()) << "no second STARTED for one already in effect";
   EXPECT_EQ(advance(k_now + 550), (std::vector<Seen>{{Kind::stopped, 12, true, true}}));
 
@@ -541,14 +558,14 @@ TEST_F(DowntimeBookTest, ManyCancellationsLeaveTheTimersRight) {
       expired += e.kind == Kind::expired;
     }
     ASSERT_TRUE(book_.check_invariants());
-    const std::optional<Time> next = book_.next_event_time();
+    const std::optional<Time> next = next_at();
     ASSERT_TRUE(!next || *next > now) << "a due timer was left behind";
   }
   EXPECT_EQ(started, 300u);  // every fixed one left
   EXPECT_EQ(stopped, 300u);
   EXPECT_EQ(expired, 300u);  // every flexible one left: no problem came
   EXPECT_EQ(book_.size(), 0u);
-  EXPECT_EQ(book_.next_event_time(), std::nullopt);
+  EXPECT_EQ(next_at(), std::nullopt);
 }
 
 TEST_F(DowntimeBookTest, ClearForgetsEverythingButTheCounter) {
@@ -557,7 +574,7 @@ TEST_F(DowntimeBookTest, ClearForgetsEverythingButTheCounter) {
   book_.clear();
   EXPECT_EQ(book_.size(), 0u);
   EXPECT_EQ(book_.depth(HostId{0}), 0);
-  EXPECT_EQ(book_.next_event_time(), std::nullopt);
+  EXPECT_EQ(next_at(), std::nullopt);
   EXPECT_EQ(book_.next_downtime_id(), 2u);
   EXPECT_TRUE(book_.check_invariants());
 }
