@@ -1313,7 +1313,8 @@ class Core::Impl final : public loop::TimerHandler,
                                .now = now_epoch(),
                                .all_hosts = &hosts_,
                                .all_services = &services_,
-                               .program_start = program_start_});
+                               .program_start = program_start_,
+                               .downtimes = downtimes_.get()});
       return;
     }
     if (id == ack_timer_) {
@@ -1530,7 +1531,8 @@ class Core::Impl final : public loop::TimerHandler,
                              .all_hosts = &hosts_,
                              .all_services = &services_,
                              .timeperiods = &evaluator_,
-                             .program_start = program_start_});
+                             .program_start = program_start_,
+                             .downtimes = downtimes_.get()});
   }
 
   void run_host_check(model::HostId hid, Instant at) {
@@ -1572,7 +1574,8 @@ class Core::Impl final : public loop::TimerHandler,
                              .all_hosts = &hosts_,
                              .all_services = &services_,
                              .timeperiods = &evaluator_,
-                             .program_start = program_start_});
+                             .program_start = program_start_,
+                             .downtimes = downtimes_.get()});
   }
 
   // ---- Dependencies (engine/dependencies.hpp) ----

@@ -1246,8 +1246,12 @@ bool Resolver::is_contact_for_service(model::ContactId c, const model::Service& 
 bool Resolver::summary_macro(M code, Value& v) {
   if (!ctx_.all_hosts || !ctx_.all_services) return false;
   const bool filter = model::is_set(ctx_.contact);
-  // Downtimes and acknowledgements are not tracked yet: every problem of an object with active checks
-  // enabled counts as unhandled.
+  // As Naemon: a problem is handled when it is in a downtime, acknowledged, or its active checks are
+  // disabled at run time; a service's also when its host is DOWN or UNREACHABLE.
+  const auto handled = [&](const auto& id, const auto& state) {
+    return (ctx_.downtimes != nullptr && ctx_.downtimes->depth(id) > 0) || state.problem_has_been_acknowledged ||
+           !state.enabled(state::Flag::active_checks);
+  };
   int up = 0, down = 0, unreachable = 0, down_unhandled = 0;
   for (std::uint32_t i = 0; i < m_.hosts.size() && i < ctx_.all_hosts->size(); ++i) {
     const model::Host& h = m_.hosts[i];
@@ -1258,7 +1262,7 @@ bool Resolver::summary_macro(M code, Value& v) {
     } else if (s.current_state == k_host_down || s.current_state == k_host_unreachable) {
       // Naemon counts unhandled UNREACHABLE hosts as unhandled DOWN ones; TOTALHOSTSUNREACHABLEUNHANDLED
       // stays 0. Kept for compatibility.
-      if (h.active_checks_enabled) ++down_unhandled;
+      if (!handled(model::HostId{i}, s)) ++down_unhandled;
       (s.current_state == k_host_down ? down : unreachable)++;
     }
   }
@@ -1273,7 +1277,7 @@ bool Resolver::summary_macro(M code, Value& v) {
     }
     if (s.current_state < 1 || s.current_state > 3) continue;
     const auto st = static_cast<std::size_t>(s.current_state);
-    bool problem = sv.active_checks_enabled;
+    bool problem = !handled(model::ServiceId{i}, s);
     if (model::is_set(sv.host) && model::index(sv.host) < ctx_.all_hosts->size()) {
       const int hs = (*ctx_.all_hosts)[model::index(sv.host)].current_state;
       if (hs == k_host_down || hs == k_host_unreachable) problem = false;

@@ -4,6 +4,7 @@
 
 #include "config/command_compiler.hpp"
 #include "config/loader.hpp"
+#include "engine/downtime_book.hpp"
 
 #include <gtest/gtest.h>
 
@@ -269,6 +270,43 @@ TEST_F(MacroTest, GroupsGlobalsAndTimes) {
   EXPECT_EQ(value("TOTALSERVICESCRITICAL"), "1");
   EXPECT_EQ(value("TOTALHOSTSERVICES"), "1");
   EXPECT_EQ(value("TOTALHOSTSERVICESCRITICAL"), "1");
+}
+
+// macros.c: a problem in a downtime, acknowledged, or with active checks disabled at run time is handled;
+// a service's also when its host is down. UNREACHABLE hosts count with the DOWN ones.
+TEST_F(MacroTest, UnhandledTotalsLeaveOutHandledProblems) {
+  HostState& db = hosts_[model::index(db01_)];
+  ServiceState& http = services_[model::index(http_)];
+  db.set_enabled(state::Flag::active_checks, true);
+  http.set_enabled(state::Flag::active_checks, true);
+  EXPECT_EQ(value("TOTALHOSTSDOWNUNHANDLED"), "1");
+  EXPECT_EQ(value("TOTALHOSTPROBLEMSUNHANDLED"), "1");
+  EXPECT_EQ(value("TOTALSERVICESCRITICALUNHANDLED"), "1");
+  EXPECT_EQ(value("TOTALSERVICEPROBLEMSUNHANDLED"), "1");
+
+  db.problem_has_been_acknowledged = true;
+  http.set_enabled(state::Flag::active_checks, false);
+  EXPECT_EQ(value("TOTALHOSTSDOWNUNHANDLED"), "0") << "acknowledged";
+  EXPECT_EQ(value("TOTALSERVICESCRITICALUNHANDLED"), "0") << "active checks disabled by a command";
+  EXPECT_EQ(value("TOTALHOSTSDOWN"), "1");
+  EXPECT_EQ(value("TOTALSERVICESCRITICAL"), "1");
+
+  db.problem_has_been_acknowledged = false;
+  db.current_state = k_host_unreachable;
+  http.set_enabled(state::Flag::active_checks, true);
+  DowntimeBook downtimes;
+  state::Downtime d;
+  d.start_time = now_ - 10;
+  d.end_time = now_ + 100;
+  d.fixed = true;
+  d.duration = 110;
+  ASSERT_TRUE(downtimes.schedule(DowntimeTarget::of_service(web01_, http_), d, now_).ok());
+  (void)downtimes.advance(now_);
+  MacroContext ctx = service_ctx();
+  ctx.downtimes = &downtimes;
+  EXPECT_EQ(value("TOTALSERVICESCRITICALUNHANDLED", ctx), "0") << "in a downtime";
+  EXPECT_EQ(value("TOTALHOSTSDOWNUNHANDLED", ctx), "1") << "Naemon counts an unhandled UNREACHABLE host here";
+  EXPECT_EQ(value("TOTALHOSTSUNREACHABLEUNHANDLED", ctx), "0");
 }
 
 TEST_F(MacroTest, NotesAreExpandedAndUrlsEncoded) {
