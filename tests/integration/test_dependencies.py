@@ -95,6 +95,12 @@ def service_status(v, name, predicate, what, timeout=15):
             if k == "servicestatus" and dict(f)["service_description"] == name][0]
 
 
+def passed_over(v, name, since):
+    """The status of `name` once the scheduler has reached its check twice after `since` (an epoch time): each
+    time it moves next_check on, whether it ran the check or not, so this marks a check not run."""
+    return service_status(v, name, lambda d: int(d["next_check"]) >= since + 2, "%s's check reached" % name)
+
+
 class DependencyTest(unittest.TestCase):
     def start(self, main_extra=""):
         v = RunningVedette(self, objects=OBJECTS, main_extra=MAIN + main_extra, start=False)
@@ -107,12 +113,11 @@ class DependencyTest(unittest.TestCase):
         service_status(v, "APP", lambda d: d["has_been_checked"] == "1", "APP checked")
         v.command("PROCESS_SERVICE_CHECK_RESULT;web01;DATABASE;2;db down")
         v.wait_for(r"SERVICE ALERT: web01;DATABASE;CRITICAL;HARD;1;db down")
-        time.sleep(1.5)  # a check of APP may have been under way
-        before = service_status(v, "APP", lambda d: True, "APP")["last_check"]
+        # A check of APP may have been under way: once its due time has passed twice since, none is.
+        before = passed_over(v, "APP", time.time())
         v.set_state("app.state", 2, "app broken")
-        time.sleep(3)
-        after = service_status(v, "APP", lambda d: True, "APP")
-        self.assertEqual(after["last_check"], before, "no check of APP while DATABASE is CRITICAL")
+        after = passed_over(v, "APP", int(before["next_check"]))
+        self.assertEqual(after["last_check"], before["last_check"], "no check of APP while DATABASE is CRITICAL")
         self.assertEqual(after["current_state"], "0")
         self.assertNotIn("SERVICE ALERT: web01;APP;", v.log())
         # The master recovers: APP is checked again and finds its own problem.
@@ -125,8 +130,7 @@ class DependencyTest(unittest.TestCase):
         v.command("PROCESS_SERVICE_CHECK_RESULT;web01;DATABASE;3;db unknown")
         app = service_status(v, "APP", lambda d: d["current_state"] == "3", "APP UNKNOWN")
         self.assertEqual(app["plugin_output"], "(service dependency check failed) was: app fine")
-        time.sleep(1.5)
-        app = service_status(v, "APP", lambda d: True, "APP")
+        app = passed_over(v, "APP", int(app["next_check"]))
         self.assertEqual(app["plugin_output"], "(service dependency check failed) was: app fine", "said once")
 
     def test_a_failed_notification_dependency_suppresses_notifications(self):

@@ -99,7 +99,11 @@ class ProgramCommands(unittest.TestCase):
 
         # Service checks stopped: the state file turns CRITICAL, no check notices.
         v.set_state("disk.state", 2, "DISK CRITICAL")
-        time.sleep(2.5)
+        since = time.time()
+        # The scheduler moves DISK's next_check on each time it reaches it, running the check or not.
+        status_dat.wait_until(v.path("status.dat"), lambda b: any(
+            k == "servicestatus" and int(dict(f)["next_check"]) >= since + 2 for k, f in b), 10,
+            "DISK's check reached twice")
         self.assertNotIn("SERVICE ALERT: web01;DISK;CRITICAL", v.log())
         v.command("START_EXECUTING_SVC_CHECKS")
         v.wait_for(r"SERVICE ALERT: web01;DISK;CRITICAL;HARD;1;DISK CRITICAL")
