@@ -2,6 +2,7 @@
 process and of its named threads from /proc, percentiles. Import with the bench/ folder on sys.path."""
 import os
 import socket
+import subprocess
 import time
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -90,3 +91,13 @@ def pct(values, p):
     if not values:
         return float("nan")
     return values[min(len(values) - 1, int(p / 100.0 * len(values)))]
+
+
+def stop(proc, timeout=60):
+    """SIGTERM, then SIGKILL if `proc` has not exited within `timeout` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

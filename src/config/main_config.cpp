@@ -554,6 +554,7 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
       // Checks and scheduling.
       {"interval_length", [](D& d) { d.integer(d.cfg.interval_length, 1); }},
       {"max_concurrent_checks", [](D& d) { d.integer(d.cfg.max_concurrent_checks, 0); }},
+      {"max_timing_out_checks", [](D& d) { d.integer(d.cfg.max_timing_out_checks, -1); }},
       {"check_result_reaper_frequency", [](D& d) { d.integer(d.cfg.check_result_reaper_frequency, 1); }},
       {"service_reaper_frequency", [](D& d) { d.integer(d.cfg.check_result_reaper_frequency, 1); }},
       {"max_check_result_reaper_time", [](D& d) { d.integer(d.cfg.max_check_result_reaper_time, 1); }},

@@ -91,6 +91,9 @@ struct MainConfig {
   // ---------------------------------------------------------------------------------
   int interval_length = 60;
   int max_concurrent_checks = 0;  // 0 = unlimited
+  // Vedette's own: how many checks expected to time out may run at once (engine/timing_out.hpp); 0 =
+  // automatic (a quarter of max_concurrent_checks, else 8 per executor thread), -1 = no bound.
+  int max_timing_out_checks = 0;
   int check_result_reaper_frequency = 10;
   int max_check_result_reaper_time = 30;
   unsigned long max_check_result_file_age = 3600;

@@ -17,6 +17,7 @@
 #include "engine/retained_status.hpp"
 #include "engine/state_machine.hpp"
 #include "engine/status_snapshot.hpp"
+#include "engine/timing_out.hpp"
 #include "exec/executor.hpp"
 #include "exec/plugin_output.hpp"
 #include "exec/result_queue.hpp"
@@ -141,9 +142,20 @@ unsigned executor_threads(const config::MainConfig& main, const CoreOptions& opt
   return static_cast<unsigned>(n);
 }
 
+// max_timing_out_checks: -1 no bound; 0 (default) a quarter of max_concurrent_checks if that is set, else
+// k_timing_out_slots_per_thread per executor thread.
+constexpr unsigned k_timing_out_slots_per_thread = 8;
+
 exec::ExecutorOptions executor_options(const config::MainConfig& main, const CoreOptions& options) {
   exec::ExecutorOptions out;
   out.threads = executor_threads(main, options);
+  if (main.max_timing_out_checks > 0) {
+    out.timing_out_slots = static_cast<unsigned>(main.max_timing_out_checks);
+  } else if (main.max_timing_out_checks == 0) {
+    out.timing_out_slots = main.max_concurrent_checks > 0
+                               ? std::max(1u, static_cast<unsigned>(main.max_concurrent_checks) / 4)
+                               : out.threads * k_timing_out_slots_per_thread;
+  }
   return out;
 }
 
@@ -207,6 +219,7 @@ class Core::Impl final : public loop::TimerHandler,
     generation_.resize(checks, 0);
     forced_.resize(checks, 0);
     freshening_.resize(checks, 0);
+    timing_out_.resize(checks, model_->commands.size());
     rng_.seed(options.random_seed != 0 ? options.random_seed
                                        : static_cast<std::uint64_t>(clock_.now().time_since_epoch().count()));
     gearman::OptionMessages messages;
@@ -1482,9 +1495,13 @@ class Core::Impl final : public loop::TimerHandler,
     due_.clear();
   }
 
+  // Timing-out checks beyond their slots wait in the executor without a process: they do not count.
   bool max_concurrent_reached() const {
-    return main_.max_concurrent_checks != 0 &&
-           running_ >= static_cast<std::uint32_t>(main_.max_concurrent_checks);
+    if (main_.max_concurrent_checks == 0) return false;
+    const std::uint32_t slots = executor_.timing_out_slots();
+    const std::uint32_t waiting = slots != 0 && timing_out_out_ > slots ? timing_out_out_ - slots : 0;
+    const std::uint32_t running = running_ > waiting ? running_ - waiting : 0;
+    return running >= static_cast<std::uint32_t>(main_.max_concurrent_checks);
   }
 
   // Naemon's handle_service_check_event() for a scheduled check.
@@ -1679,8 +1696,19 @@ class Core::Impl final : public loop::TimerHandler,
     job.env = std::move(command.env);
     job.timeout_ms = static_cast<std::uint32_t>(std::max(1, timeout_s)) * 1000u;
     job.not_before_ns = static_cast<std::int64_t>(loop::to_key(start_at));  // steady_clock is CLOCK_MONOTONIC
+    job.timing_out = timing_out_.expects_timeout(check, configured_command_of(check));
+    if (job.timing_out) ++timing_out_out_;
     submitted_at_[check] = scheduled;
     jobs_.push_back(std::move(job));
+  }
+
+  // The check's configured command (TimingOutChecks' class), none while CHANGE_*_CHECK_COMMAND replaces it.
+  std::uint32_t configured_command_of(std::uint32_t check) const {
+    const CheckState& st = state_of(check);
+    if (st.overrides != nullptr && st.overrides->check_command) return TimingOutChecks::k_no_command;
+    const model::CommandCall& call = is_service(check) ? model_->services[check].check_command
+                                                       : model_->host(host_of(check)).check_command;
+    return call.is_set() ? model::index(call.command) : TimingOutChecks::k_no_command;
   }
 
   // Naemon counts an active check when it hands it to a worker, a host check as a parallel one too.
@@ -2049,6 +2077,7 @@ class Core::Impl final : public loop::TimerHandler,
       return;
     }
     if (running_ > 0) --running_;  // every check comes back once, whatever its fate
+    if (r.timing_out && timing_out_out_ > 0) --timing_out_out_;
     if (!started_before_reload_.empty()) {
       // A check started under the previous configuration: it counts for the same object in this one.
       if (auto it = started_before_reload_.find(r.generation); it != started_before_reload_.end()) {
@@ -2062,6 +2091,8 @@ class Core::Impl final : public loop::TimerHandler,
       state_of(r.id).is_executing = false;
       return;
     }
+    if (r.outcome != exec::Outcome::spawn_failed)
+      timing_out_.record(r.id, configured_command_of(r.id), r.outcome == exec::Outcome::timed_out);
     finish_check(r);
   }
 
@@ -2427,6 +2458,7 @@ class Core::Impl final : public loop::TimerHandler,
     generation_ = std::move(generation);
     forced_ = std::move(forced);
     freshening_.assign(new_checks, 0);
+    timing_out_.remap(old_of_new, model_->commands.size());
     started_before_reload_ = std::move(started);
     retention_carried_ = std::move(p.retained.carried);
     retention_counters_ = p.retained.program;
@@ -2603,6 +2635,8 @@ class Core::Impl final : public loop::TimerHandler,
   std::vector<exec::CheckResult> results_batch_;
   ExpandedCommand expanded_;
   std::uint32_t running_ = 0;
+  TimingOutChecks timing_out_;
+  std::uint32_t timing_out_out_ = 0;  // checks handed over as CheckJob::timing_out, not back yet
   loop::TimerId rotation_timer_ = 0;
   loop::TimerId status_timer_ = 0;
   loop::TimerId retention_timer_ = 0;

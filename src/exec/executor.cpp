@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <mutex>
@@ -118,11 +119,12 @@ class Executor::Warnings {
 class Executor::Worker {
  public:
   Worker(unsigned index, const Spawner& spawner, ResultQueue& results, Warnings& warnings,
-         const ExecutorOptions& options)
+         const ExecutorOptions& options, unsigned timing_out_limit)
       : spawner_(spawner),
         results_(results),
         warnings_(warnings),
         options_(options),
+        timing_out_limit_(timing_out_limit),
         epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)) {
     if (epoll_fd_ < 0) die("epoll_create1");
     epoll_event ev{};
@@ -190,6 +192,13 @@ class Executor::Worker {
     std::uint32_t cap = 0;
     bool reaped = false;
     bool pipes_watched = false;
+    bool timing_out = false;  // holds one of the thread's timing_out_limit_ slots
+  };
+
+  // A CheckJob::timing_out job that fell due while every slot for those was taken.
+  struct Parked {
+    std::int64_t dequeued_us;
+    CheckJob job;
   };
 
   // A job handed over before its start time, in a min-heap on (not_before_ns, order): equal times start
@@ -268,6 +277,7 @@ class Executor::Worker {
       start_waiting(now);
       expire_deadlines(now);
       if (!polled_.empty()) poll_children();
+      start_parked();
       results_.push_batch(done_);
     }
   }
@@ -293,6 +303,8 @@ class Executor::Worker {
     for (const CheckJob& job : queued) cancel(job);
     for (const Waiting& w : waiting_) cancel(w.job);
     waiting_.clear();
+    for (const Parked& p : parked_) cancel(p.job);
+    parked_.clear();
   }
 
   // Starts the jobs of `jobs` whose time has come (up to this round's spawns), holds the others; leaves
@@ -330,6 +342,21 @@ class Executor::Worker {
     }
   }
 
+  // Timing-out jobs that queued for a slot, oldest first, as far as slots were freed (by reaping) and this
+  // round's spawns allow; the rest wait for the next round (next_wake_ns()) or the next reap.
+  void start_parked() {
+    while (!parked_.empty() && has_timing_out_slot() && spawns_this_round_ < k_spawns_per_round) {
+      ++spawns_this_round_;
+      Parked p = std::move(parked_.front());
+      parked_.pop_front();
+      start(p.job, p.dequeued_us);
+    }
+  }
+
+  bool has_timing_out_slot() const {
+    return timing_out_limit_ == 0 || timing_out_running_ < timing_out_limit_;
+  }
+
   // epoll_wait until `wake_at` (CLOCK_MONOTONIC ns; k_never: no timeout). epoll_pwait2 takes the timeout
   // in ns: a job due in 0.3 ms is not started up to 1 ms late.
   int wait(epoll_event* events, int max, std::int64_t wake_at) {
@@ -353,6 +380,7 @@ class Executor::Worker {
     if (!waiting_.empty()) at = std::min(at, waiting_.front().not_before_ns);
     if (!polled_.empty())
       at = std::min(at, mono_ns() + std::chrono::nanoseconds(options_.poll_interval).count());
+    if (!parked_.empty() && has_timing_out_slot()) at = 0;  // a round's spawns ran out, slots did not
     return at;
   }
 
@@ -371,11 +399,16 @@ class Executor::Worker {
   }
 
   void start(CheckJob& job, std::int64_t dequeued_us) {
+    if (job.timing_out && !has_timing_out_slot()) {
+      parked_.push_back({dequeued_us, std::move(job)});
+      return;
+    }
     if (spawns_resume_ns_ != 0 && mono_ns() < spawns_resume_ns_) return hold(job, spawns_resume_ns_);
     CheckResult result;
     result.id = job.id;
     result.generation = job.generation;
     result.kind = job.kind;
+    result.timing_out = job.timing_out;
     result.dequeued_us = dequeued_us;
     result.start_us = wall_us();
     const std::int64_t start_ns = mono_ns();
@@ -425,6 +458,8 @@ class Executor::Worker {
     r.cap = job.output_cap_bytes;
     r.reaped = false;
     r.pipes_watched = false;
+    r.timing_out = job.timing_out && timing_out_limit_ != 0;
+    if (r.timing_out) ++timing_out_running_;
     // Most plugins exit within milliseconds, their output waiting in the pipes: then the pidfd alone
     // reports the end and both pipes are read once, which saves two epoll_ctl calls and a wakeup or two
     // per check. The pipes are watched only for a plugin still running after pipe_watch_delay (a pipe
@@ -542,6 +577,7 @@ class Executor::Worker {
     close_child_fds(r.child);
     r.result = CheckResult{};
     r.state = State::free;
+    if (std::exchange(r.timing_out, false)) --timing_out_running_;  // start_parked() takes it up
     ++r.serial;  // invalidates tokens and deadlines still pointing here
     free_.push_back(slot);
   }
@@ -622,6 +658,7 @@ class Executor::Worker {
     }
     done_.clear();
     waiting_.clear();
+    parked_.clear();
     std::lock_guard lock(inbox_mutex_);
     inbox_.clear();
     cpu_at_exit_ns_.store(cpu_time().count(), std::memory_order_release);
@@ -632,6 +669,7 @@ class Executor::Worker {
   ResultQueue& results_;
   Warnings& warnings_;
   const ExecutorOptions options_;
+  const unsigned timing_out_limit_;  // 0: no bound
   int epoll_fd_;
   clockid_t cpu_clock_{};
   std::atomic<std::int64_t> cpu_at_exit_ns_{0};
@@ -655,6 +693,8 @@ class Executor::Worker {
   std::vector<std::uint32_t> polled_copy_;
   std::vector<CheckResult> done_;  // pushed to results_ once per iteration
   std::vector<Waiting> waiting_;   // heap, earliest first
+  std::deque<Parked> parked_;      // timing-out jobs waiting for a slot, in the order they fell due
+  unsigned timing_out_running_ = 0;
   std::uint64_t next_order_ = 0;
   int spawns_this_round_ = 0;  // since the last epoll wait
   std::int64_t spawns_resume_ns_ = 0;  // after a shortage: no spawn before this (0: none)
@@ -670,8 +710,14 @@ Executor::Executor(ResultQueue& results, ExecutorOptions options)
       warnings_(std::make_unique<Warnings>()) {
   const unsigned n = std::max(1u, options.threads);
   workers_.reserve(n);
-  for (unsigned i = 0; i < n; ++i)
-    workers_.push_back(std::make_unique<Worker>(i, *spawner_, results, *warnings_, options));
+  // Jobs are dealt to the threads in turn, so each holds its share of the slots; a thread without one
+  // would keep its timing-out jobs queued for ever.
+  const unsigned slots = options.timing_out_slots;
+  timing_out_slots_ = slots == 0 ? 0 : std::max(slots, n);
+  for (unsigned i = 0; i < n; ++i) {
+    const unsigned share = slots == 0 ? 0 : std::max(1u, slots / n + (i < slots % n ? 1u : 0u));
+    workers_.push_back(std::make_unique<Worker>(i, *spawner_, results, *warnings_, options, share));
+  }
 }
 
 Executor::~Executor() {

@@ -39,6 +39,10 @@ struct ExecutorOptions {
   // Jobs whose start times lie this close together start in the same wakeup (the later ones this much
   // early at most).
   std::chrono::microseconds start_slack{500};
+  // How many jobs marked CheckJob::timing_out may run at once (from their spawn until they are reaped),
+  // shared out over the threads, at least one each; the others wait in their thread's queue, in the order
+  // they fell due, for one of them to be reaped. 0: no bound.
+  unsigned timing_out_slots = 0;
 };
 
 class Executor {
@@ -74,6 +78,9 @@ class Executor {
   // Any thread: CPU time consumed so far by the executor threads (plugins excluded).
   [[nodiscard]] std::chrono::nanoseconds cpu_time() const;
   [[nodiscard]] unsigned thread_count() const { return static_cast<unsigned>(workers_.size()); }
+  // The bound actually applied to CheckJob::timing_out jobs (timing_out_slots, raised to one per
+  // thread); 0: none.
+  [[nodiscard]] unsigned timing_out_slots() const { return timing_out_slots_; }
 
  private:
   class Worker;
@@ -84,6 +91,7 @@ class Executor {
   std::vector<std::unique_ptr<Worker>> workers_;
   std::atomic<unsigned> next_worker_{0};
   std::atomic<bool> accepting_{true};
+  unsigned timing_out_slots_ = 0;
 };
 
 }  // namespace vedette::exec

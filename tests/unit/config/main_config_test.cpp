@@ -191,6 +191,15 @@ TEST_F(MainConfigTest, ObjectCacheFormatIsNaemonOrNagios) {
   EXPECT_EQ(cfg.object_cache_format, ObjectCacheFormat::naemon);
 }
 
+TEST_F(MainConfigTest, MaxTimingOutChecksIsAutomaticACountOrNone) {
+  EXPECT_EQ(load("").max_timing_out_checks, 0);
+  EXPECT_EQ(load("max_timing_out_checks=12\n").max_timing_out_checks, 12);
+  EXPECT_EQ(load("max_timing_out_checks=-1\n").max_timing_out_checks, -1);
+  EXPECT_FALSE(diags_.has_errors());
+  EXPECT_EQ(load("max_timing_out_checks=-2\n").max_timing_out_checks, 0);
+  EXPECT_TRUE(diags_.has_errors());
+}
+
 TEST_F(MainConfigTest, MalformedLinesAndUnknownOptions) {
   const MainConfig cfg = load(
       "log_file\n"

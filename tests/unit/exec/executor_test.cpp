@@ -540,6 +540,75 @@ TEST_P(ExecExecutorHeldJobs, ShutdownDropsHeldJobs) {
   EXPECT_TRUE(out.empty());
 }
 
+// ExecutorOptions::timing_out_slots: jobs marked timing_out beyond the bound wait, without a process, until
+// one of theirs is reaped; the others pass them.
+CheckJob timing_out_job(std::uint32_t id) {
+  CheckJob job = argv_job({"/bin/sleep", "30"}, 300);
+  job.id = id;
+  job.timing_out = true;
+  return job;
+}
+
+TEST(ExecTimingOutSlots, BeyondTheBoundTheyWaitAndHealthyJobsPassThem) {
+  ResultQueue queue;
+  Executor executor(queue, {.threads = 1, .timing_out_slots = 1});
+  EXPECT_EQ(executor.timing_out_slots(), 1u);
+  for (std::uint32_t i = 0; i < 3; ++i) ASSERT_TRUE(executor.submit(timing_out_job(i)));
+  CheckJob healthy = argv_job({"/bin/true"});
+  healthy.id = 9;
+  ASSERT_TRUE(executor.submit(std::move(healthy)));
+  auto results = collect(queue, 4);
+  ASSERT_EQ(results.size(), 4u);
+  // The healthy job did not wait for the timing-out ones: its result came first.
+  EXPECT_EQ(results[0].id, 9u);
+  EXPECT_EQ(results[0].outcome, Outcome::exited);
+  EXPECT_FALSE(results[0].timing_out);
+  // One at a time, in order, each started only after the one before was killed; still a timeout each.
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    const CheckResult& r = results[i + 1];
+    EXPECT_EQ(r.id, i);
+    EXPECT_EQ(r.outcome, Outcome::timed_out);
+    EXPECT_TRUE(r.timing_out);
+    if (i > 0) {
+      EXPECT_GE(r.start_us, results[i].end_us);
+    }
+  }
+}
+
+TEST(ExecTimingOutSlots, SharedOutOverTheThreadsAtLeastOneEach) {
+  ResultQueue queue;
+  EXPECT_EQ(Executor(queue, {.threads = 4, .timing_out_slots = 2}).timing_out_slots(), 4u);
+  EXPECT_EQ(Executor(queue, {.threads = 2, .timing_out_slots = 7}).timing_out_slots(), 7u);
+  EXPECT_EQ(Executor(queue, {.threads = 2}).timing_out_slots(), 0u);
+}
+
+TEST(ExecTimingOutSlots, UnboundedByDefault) {
+  ResultQueue queue;
+  Executor executor(queue, {.threads = 1});
+  for (std::uint32_t i = 0; i < 3; ++i) ASSERT_TRUE(executor.submit(timing_out_job(i)));
+  auto results = collect(queue, 3);
+  ASSERT_EQ(results.size(), 3u);
+  for (const auto& r : results) {
+    EXPECT_EQ(r.outcome, Outcome::timed_out);
+    EXPECT_LT(r.start_us, results[0].end_us);  // all ran at once
+  }
+}
+
+TEST(ExecTimingOutSlots, CancelHeldReturnsTheWaitingOnes) {
+  ResultQueue queue;
+  Executor executor(queue, {.threads = 1, .timing_out_slots = 1});
+  CheckJob first = timing_out_job(0);
+  first.timeout_ms = 10'000;
+  ASSERT_TRUE(executor.submit(std::move(first)));
+  ASSERT_TRUE(executor.submit(timing_out_job(1)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  executor.cancel_held();
+  auto results = collect(queue, 1, std::chrono::seconds(5));
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].id, 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::cancelled);
+}
+
 TEST(ExecResultQueue, PolledModeSetsAFlagInsteadOfWritingTheEventfd) {
   ResultQueue queue;
   queue.use_polling();
