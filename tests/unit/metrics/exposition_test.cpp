@@ -38,7 +38,7 @@ TEST(ExpositionTest, ValuesAsTheFormatSpellsThem) {
 }
 
 TEST(ExpositionTest, HistogramHasCumulativeBucketsInfSumAndCount) {
-  Histogram h{0.01, 0.1};
+  Histogram h(Writers::any, {0.01, 0.1});
   h.observe(0.005);
   h.observe(0.05);
   h.observe(2);
