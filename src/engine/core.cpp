@@ -2074,7 +2074,8 @@ class Core::Impl final : public loop::TimerHandler,
     finish_check(r);
   }
 
-  // Three relaxed atomic adds per result and two bucket scans (metrics/core_metrics.hpp).
+  // The metrics of an active or distributed result: one counter and two histogram observations, all
+  // written by this thread alone (Writers::one), ~7 ns per result (bench/metrics/core_metrics_bench).
   static void count_active_metrics(bool service, bool distributed, const CheckOutcome& out) {
     metrics::CoreMetrics& m = metrics::core_metrics();
     const metrics::ObjectKind object = service ? metrics::ObjectKind::service : metrics::ObjectKind::host;

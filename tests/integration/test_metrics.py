@@ -9,7 +9,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 import unittest
 
 import vedette_test
@@ -162,6 +161,35 @@ class MetricsEndpoint(unittest.TestCase):
         vedette_test.wait_until(
             "active checks to go on", lambda: value(samples(self.scrape()), "vedette_checks_total",
                                                     kind="active", object="service") > checks)
+
+
+class GearmanMetrics(unittest.TestCase):
+    def test_distributed_checks_and_the_link_are_counted(self):
+        import gearman_fixture as gf
+        if text_string_to_metric_families is None:
+            self.skipTest("python3-prometheus-client is not installed (scripts/install-deps.sh)")
+        gm = gf.Gearmand(self)  # skips without gearmand
+        gf.VedetteWorker(self, gm, "w1", "services=yes", "hosts=yes", "encryption=no")
+        gm.wait_for_workers("service")
+        port = free_port()
+        RunningVedette(self, objects=OBJECTS, main_extra="""\
+            metrics_listen=127.0.0.1:%d
+            gearman_options=server=%s encryption=no services=yes hosts=yes
+            """ % (port, gm.server))
+        parsed = vedette_test.wait_until(
+            "two distributed service checks",
+            lambda: (lambda p: p if (value(p, "vedette_checks_total", kind="distributed", object="service") or 0) >= 2
+                     else None)(samples(request(port)[2])))
+        self.assertEqual(value(parsed, "vedette_checks_total", kind="active", object="service"), 0)
+        self.assertGreaterEqual(value(parsed, "vedette_check_execution_time_seconds_count", object="service"), 2)
+        parsed = vedette_test.wait_until(
+            "the link's counters, published once a second",
+            lambda: (lambda p: p if (value(p, "vedette_gearman_jobs_sent_total") or 0) >= 2 else None)(
+                samples(request(port)[2])))
+        self.assertGreaterEqual(value(parsed, "vedette_gearman_results_total"), 1)
+        self.assertGreaterEqual(value(parsed, "vedette_gearman_jobs_queued"), 0)
+        self.assertGreaterEqual(value(parsed, "vedette_gearman_checks_in_flight"), 0)
+        self.assertLessEqual(value(parsed, "vedette_gearman_checks_in_flight"), 1)
 
 
 class MetricsConfiguration(unittest.TestCase):
