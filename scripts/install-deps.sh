@@ -21,6 +21,8 @@ packages=(
   libmonitoring-livestatus-perl
   # distributed checks: the job server, its client library, and libcrypto for Mod-Gearman's AES
   gearman-job-server libgearman-dev libssl-dev
+  # real readers of the metrics endpoint: promtool and the Python client's parser (tests/integration/test_metrics.py)
+  prometheus python3-prometheus-client
 )
 # `install-deps.sh fuzz` (make fuzz) adds what the libFuzzer build needs: clang and its fuzzer runtime.
 if [ "${1:-}" = "fuzz" ]; then

@@ -5,6 +5,7 @@
 #include "config/loader.hpp"
 #include "engine/distribution.hpp"
 #include "livestatus/server_options.hpp"
+#include "metrics/http_server.hpp"
 
 #include <fmt/format.h>
 
@@ -97,6 +98,9 @@ int run_cli(int argc, char** argv) {
       if (std::optional<std::string> warning = livestatus::exposure_warning(*o))
         diags.warning(std::move(*warning));
   }
+  if (verify && cfg.main_config_ok)
+    if (std::optional<std::string> warning = metrics::exposure_warning(cfg.main.metrics_listen))
+      diags.warning(std::move(*warning));
   if (verify) return print_verify_report(cfg, diags, stdout);
 
   // A configuration with errors is refused with the same report -v prints, as Naemon refuses to start.

@@ -8,6 +8,7 @@
 #include "engine/reload.hpp"
 #include "loop/signals.hpp"
 #include "loop/thread_name.hpp"
+#include "metrics/http_server.hpp"
 
 #include <fmt/format.h>
 
@@ -82,7 +83,22 @@ int run_daemon(config::Configuration configuration, DaemonOptions options) {
     fmt::print(stderr, "Error: {}\n", livestatus_error);
     return 1;
   }
+  // The metrics endpoint reads only what the threads publish (metrics/core_metrics.hpp), so it may start
+  // before the core runs and stop after it. Started once: a reload does not move it.
+  std::unique_ptr<metrics::MetricsServer> metrics_server;
+  if (const std::string& listen = core.main_config().metrics_listen; !listen.empty()) {
+    std::string error;
+    metrics_server = metrics::MetricsServer::start(listen, metrics::render_core_metrics, error);
+    if (metrics_server == nullptr) {
+      core.log(fmt::format("Error: {}", error));
+      fmt::print(stderr, "Error: {}\n", error);
+      return 1;
+    }
+    if (std::optional<std::string> warning = metrics::exposure_warning(listen))
+      core.log("Warning: " + *warning);
+  }
   const int rc = core.run();
+  metrics_server.reset();
   livestatus.reset();  // before the reader its commands go through
   reader.reset();      // removes the command file, as Naemon does at shutdown
   return rc;

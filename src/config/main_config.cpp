@@ -449,6 +449,27 @@ void set_object_cache_format(Directive& d) {
   }
 }
 
+// host:port with a port from 1 to 65535; the host a name, an IPv4 address, an [IPv6] one, or empty (every
+// address). Whether it can be listened on is seen at start, as for livestatus_listen.
+void set_metrics_listen(Directive& d) {
+  const std::string_view v = d.value;
+  const std::size_t colon = v.rfind(':');
+  const std::string_view host = colon == std::string_view::npos ? v : v.substr(0, colon);
+  const std::string_view port = colon == std::string_view::npos ? std::string_view() : v.substr(colon + 1);
+  int port_number = 0;
+  const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), port_number);
+  const bool bracketed = host.size() >= 2 && host.front() == '[' && host.back() == ']';
+  if (v.empty()) {
+    d.cfg.metrics_listen.clear();
+  } else if (port.empty() || ec != std::errc{} || end != port.data() + port.size() || port_number < 1 ||
+             port_number > 65535 || (!bracketed && host.find_first_of(":[]") != std::string_view::npos) ||
+             host.find_first_of(" \t/") != std::string_view::npos) {
+    d.invalid("host:port (such as 127.0.0.1:9645 or [::1]:9645) with a port from 1 to 65535");
+  } else {
+    d.cfg.metrics_listen = d.value;
+  }
+}
+
 void set_timeout_state(Directive& d) {
   static constexpr std::string_view letters = "owcu";
   const std::size_t state = d.value.size() == 1 ? letters.find(d.value[0]) : std::string_view::npos;
@@ -523,6 +544,7 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
       {"livestatus_socket", [](D& d) { d.path(d.cfg.livestatus_socket); }},
       {"livestatus_listen", [](D& d) { d.text(d.cfg.livestatus_listen); }},
       {"gearman_options", [](D& d) { d.text(d.cfg.gearman_options); }},
+      {"metrics_listen", set_metrics_listen},
 
       // Logging.
       {"use_syslog", [](D& d) { d.boolean(d.cfg.use_syslog); }},

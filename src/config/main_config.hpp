@@ -58,6 +58,7 @@ struct MainConfig {
   std::string livestatus_socket;  // Vedette's own: Unix socket path for the built-in Livestatus
   std::string livestatus_listen;  // Vedette's own: host:port for the built-in Livestatus
   std::string gearman_options;    // Vedette's own: Mod-Gearman's NEB module arguments (docs/distributed.md)
+  std::string metrics_listen;     // Vedette's own: host:port of the Prometheus endpoint (docs/metrics.md)
 
   // --- Logging
   // -----------------------------------------------------------------------------------------------

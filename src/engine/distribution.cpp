@@ -248,6 +248,7 @@ bool Distributor::send(gearman::Submission&& submission) {
 
 void Distributor::expect(std::uint32_t check, std::uint32_t generation, loop::MonoTime deadline) {
   if (check >= out_.size()) return;
+  if (out_[check] == 0) ++checks_out_;
   out_[check] = generation;
   deadlines_.push(Out{deadline, check, generation});
 }
@@ -255,6 +256,7 @@ void Distributor::expect(std::uint32_t check, std::uint32_t generation, loop::Mo
 bool Distributor::take(std::uint32_t check) {
   if (check >= out_.size() || out_[check] == 0) return false;
   out_[check] = 0;
+  --checks_out_;
   return true;
 }
 
@@ -271,6 +273,7 @@ std::vector<Orphan> Distributor::orphans(loop::MonoTime now) {
     deadlines_.pop();
     if (out_[o.check] != o.generation) continue;  // its result came, or a newer job replaced it
     out_[o.check] = 0;
+    --checks_out_;
     out.push_back(Orphan{o.check, queue_names_[check_queue_[o.check]]});
   }
   return out;
@@ -298,6 +301,8 @@ bool Distributor::reconfigure(gearman::Options options, const model::Model& mode
     deadlines.push(Out{o.deadline, c, o.generation});
   }
   out_ = std::move(out);
+  checks_out_ = static_cast<std::size_t>(
+      std::count_if(out_.begin(), out_.end(), [](std::uint32_t g) { return g != 0; }));
   deadlines_ = std::move(deadlines);
   if (relink) {
     link_.reset();

@@ -93,6 +93,10 @@ class Distributor {
 
   // Whether `check` had a job out; it has none afterwards.
   bool take(std::uint32_t check);
+  // Checks with a job out (sent, no result or deadline yet).
+  [[nodiscard]] std::size_t checks_out() const { return checks_out_; }
+  // The link's counters and queue (takes its lock briefly).
+  [[nodiscard]] gearman::LinkStats link_stats() const { return link_->stats(); }
   // The earliest deadline of a check still out; nothing when none is.
   [[nodiscard]] std::optional<loop::MonoTime> next_deadline();
   // Checks still out past their deadline at `now`, forgotten here.
@@ -129,6 +133,7 @@ class Distributor {
   // Per check: the queue index of its check, its event handlers and its notifications.
   std::vector<std::uint16_t> check_queue_, handler_queue_, notification_queue_;
   std::vector<std::uint32_t> out_;  // per check: the generation of the job out, 0 none
+  std::size_t checks_out_ = 0;      // how many of out_ are not 0
   std::priority_queue<Out, std::vector<Out>, std::greater<>> deadlines_;  // may hold stale entries
   std::unique_ptr<gearman::GearmanLink> link_;
   std::string host_perfdata_template_, service_perfdata_template_;  // prepared (engine/perfdata.hpp)

@@ -1,6 +1,7 @@
 #include "engine/notifier.hpp"
 
 #include "engine/downtime_book.hpp"
+#include "metrics/core_metrics.hpp"
 
 #include <fmt/format.h>
 
@@ -239,6 +240,10 @@ void Notifier::run_commands(const NotifierWorld& w, const NotificationPlan& plan
     state::ContactState& cs = w.contacts[model::index(contact)];
     (is_service ? cs.last_service_notification : cs.last_host_notification) = w.now;
     ++notified;
+    metrics::core_metrics()
+        .notifications[static_cast<std::size_t>(is_service ? metrics::ObjectKind::service
+                                                           : metrics::ObjectKind::host)]
+        .add();
   }
   if (!plan.contacts.empty() && w.contacts_changed) w.contacts_changed();
   st.notification.current_notification_number = number_before;

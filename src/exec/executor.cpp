@@ -3,6 +3,7 @@
 #include "exec/result_queue.hpp"
 #include "exec/spawner.hpp"
 #include "loop/wakeup.hpp"
+#include "metrics/core_metrics.hpp"
 
 #include <fmt/format.h>
 
@@ -245,6 +246,8 @@ class Executor::Worker {
         jobs.swap(inbox_);
       }
       if (!done_.empty()) results_.push_batch(done_);  // jobs that failed to spawn
+      publish_depth(static_cast<std::int64_t>(waiting_.size()),
+                    static_cast<std::int64_t>(slots_.size() - free_.size()));
       const int n = wait(events, 64, wake_at);
       spawns_this_round_ = 0;
       if (n < 0 && errno != EINTR) die("epoll_wait");
@@ -641,7 +644,18 @@ class Executor::Worker {
     }
   }
 
+  // The metrics' gauges, once per iteration before sleeping (not per job): this thread's change since the
+  // last time, so the executor threads together add up to their sum.
+  void publish_depth(std::int64_t waiting, std::int64_t running) {
+    metrics::CoreMetrics& m = metrics::core_metrics();
+    if (waiting != published_waiting_)
+      m.executor_waiting.add(waiting - std::exchange(published_waiting_, waiting));
+    if (running != published_running_)
+      m.executor_running.add(running - std::exchange(published_running_, running));
+  }
+
   void shut_down() {
+    publish_depth(0, 0);
     for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
       Running& r = slots_[slot];
       if (r.state == State::free) continue;
@@ -697,6 +711,8 @@ class Executor::Worker {
   unsigned timing_out_running_ = 0;
   std::uint64_t next_order_ = 0;
   int spawns_this_round_ = 0;  // since the last epoll wait
+  // publish_depth(): what this thread last added to the gauges.
+  std::int64_t published_waiting_ = 0, published_running_ = 0;
   std::int64_t spawns_resume_ns_ = 0;  // after a shortage: no spawn before this (0: none)
   std::int64_t retry_pause_ns_ = k_first_retry_pause_ns;
   bool has_pwait2_ = true;

@@ -1,11 +1,16 @@
 #include "exec/result_queue.hpp"
 
+#include "metrics/core_metrics.hpp"
+
 #include <iterator>
 #include <utility>
 
 namespace vedette::exec {
 
+// The pending gauge goes up before the results are visible to drain(), which takes it down, so it never
+// reads below zero.
 void ResultQueue::push(CheckResult&& result) {
+  metrics::core_metrics().results_pending.add(1);
   bool was_empty;
   {
     std::lock_guard lock(mutex_);
@@ -17,6 +22,7 @@ void ResultQueue::push(CheckResult&& result) {
 
 void ResultQueue::push_batch(std::vector<CheckResult>& results) {
   if (results.empty()) return;
+  metrics::core_metrics().results_pending.add(static_cast<std::int64_t>(results.size()));
   bool was_empty;
   {
     std::lock_guard lock(mutex_);
@@ -49,6 +55,7 @@ void ResultQueue::drain(std::vector<CheckResult>& out) {
     wakeup_.drain();
   std::lock_guard lock(mutex_);
   items_.swap(out);
+  if (!out.empty()) metrics::core_metrics().results_pending.add(-static_cast<std::int64_t>(out.size()));
 }
 
 }  // namespace vedette::exec

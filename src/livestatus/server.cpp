@@ -3,7 +3,9 @@
 #include "livestatus/query.hpp"
 #include "livestatus/request.hpp"
 #include "livestatus/tables.hpp"
+#include "loop/tcp_listen.hpp"
 #include "loop/thread_name.hpp"
+#include "metrics/core_metrics.hpp"
 
 #include <fmt/format.h>
 
@@ -88,39 +90,8 @@ int listen_unix(const std::string& path, const ServerOptions& o, std::string& er
 }
 
 int listen_tcp(const std::string& where, const ServerOptions& o, std::string& error) {
-  const std::size_t colon = where.rfind(':');
-  if (colon == std::string::npos || colon + 1 == where.size()) {
-    error = fmt::format("Livestatus: '{}' is not host:port", where);
-    return -1;
-  }
-  std::string host = where.substr(0, colon);
-  const std::string port = where.substr(colon + 1);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  if (const int rc = ::getaddrinfo(host.empty() ? nullptr : host.c_str(), port.c_str(), &hints, &found);
-      rc != 0) {
-    error = fmt::format("Livestatus: cannot resolve '{}': {}", where, ::gai_strerror(rc));
-    return -1;
-  }
-  int fd = -1;
-  std::string last = "no address";
-  for (addrinfo* a = found; a != nullptr && fd < 0; a = a->ai_next) {
-    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd < 0) continue;
-    const int one = 1;
-    (void)::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, o.max_backlog) != 0) {
-      last = std::strerror(errno);
-      ::close(fd);
-      fd = -1;
-    }
-  }
-  ::freeaddrinfo(found);
-  if (fd < 0) error = fmt::format("Livestatus: cannot listen on {}: {}", where, last);
+  const int fd = loop::listen_tcp(where, o.max_backlog, error);
+  if (fd < 0) error = "Livestatus: " + error;
   return fd;
 }
 
@@ -632,7 +603,18 @@ class Server::Impl {
           }
         }
       }
-      std::optional<Answer> answer = waiting != nullptr ? poll(std::move(waiting)) : answer_request(job);
+      std::optional<Answer> answer;
+      if (waiting != nullptr) {
+        answer = poll(std::move(waiting));
+      } else {
+        // The metrics time a request from here (a wait is timed only to its first poll).
+        const SteadyClock::time_point start = SteadyClock::now();
+        answer = answer_request(job);
+        metrics::CoreMetrics& m = metrics::core_metrics();
+        m.livestatus_requests.add();
+        m.livestatus_latency.observe_us(
+            std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - start).count());
+      }
       if (!answer) continue;
       {
         std::lock_guard lock(answers_mutex_);

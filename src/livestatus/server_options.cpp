@@ -1,10 +1,10 @@
 #include "livestatus/server_options.hpp"
 
+#include "loop/tcp_listen.hpp"
+
 #include <fmt/format.h>
 
-#include <arpa/inet.h>
 #include <charconv>
-#include <netinet/in.h>
 
 namespace vedette::livestatus {
 
@@ -114,14 +114,8 @@ void apply(ServerOptions& o, std::string_view key, std::string_view value, std::
 
 std::optional<std::string> exposure_warning(const ServerOptions& o) {
   if (o.tcp_listen.empty()) return std::nullopt;
-  std::string host = o.tcp_listen.substr(0, o.tcp_listen.rfind(':'));
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  in_addr v4{};
-  in6_addr v6{};
-  const bool loopback = host == "localhost" ||
-                        (::inet_pton(AF_INET, host.c_str(), &v4) == 1 && (ntohl(v4.s_addr) >> 24) == 127) ||
-                        (::inet_pton(AF_INET6, host.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6));
-  if (loopback) return std::nullopt;
+  const std::string host = loop::listen_host(o.tcp_listen);
+  if (loop::is_loopback_host(host)) return std::nullopt;
   const char* commands = o.tcp_commands == ServerOptions::TcpCommands::none ? "refused (tcp_commands=none)"
                          : o.tcp_commands == ServerOptions::TcpCommands::no_process_file
                              ? "accepted but PROCESS_FILE (tcp_commands=no_process_file)"

@@ -2,6 +2,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/naemon_lines.hpp"
+#include "metrics/core_metrics.hpp"
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -560,9 +561,13 @@ class Writer::Worker {
       return;
     }
     error_reported_ = false;
+    const std::uint64_t write_us = micros_since(start);
+    metrics::core_metrics()
+        .state_file_write[static_cast<std::size_t>(metrics::StateFile::retention)]
+        .observe_us(static_cast<std::int64_t>(write_us));
     std::lock_guard lock(mutex_);
     ++stats_.writes;
-    stats_.last_write_us = micros_since(start);
+    stats_.last_write_us = write_us;
     stats_.last_format_us = report.format_us;
     stats_.last_bytes = report.bytes;
   }

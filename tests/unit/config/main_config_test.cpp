@@ -200,6 +200,32 @@ TEST_F(MainConfigTest, MaxTimingOutChecksIsAutomaticACountOrNone) {
   EXPECT_TRUE(diags_.has_errors());
 }
 
+TEST_F(MainConfigTest, MetricsListenIsHostAndPort) {
+  EXPECT_EQ(load("").metrics_listen, "");
+  EXPECT_EQ(load("metrics_listen=127.0.0.1:9645\n").metrics_listen, "127.0.0.1:9645");
+  EXPECT_EQ(load("metrics_listen=[::1]:9645\n").metrics_listen, "[::1]:9645");
+  EXPECT_EQ(load("metrics_listen=:9645\n").metrics_listen, ":9645");
+  EXPECT_EQ(load("metrics_listen=localhost:1\n").metrics_listen, "localhost:1");
+  EXPECT_FALSE(diags_.has_errors());
+  const MainConfig cfg = load(
+      "metrics_listen=127.0.0.1\n"
+      "metrics_listen=127.0.0.1:0\n"
+      "metrics_listen=127.0.0.1:65536\n"
+      "metrics_listen=::1:9645\n"
+      "metrics_listen=host:http\n");
+  const std::string expected =
+      "expected host:port (such as 127.0.0.1:9645 or [::1]:9645) with a port from 1 to 65535";
+  EXPECT_EQ(messages(),
+            (std::vector<std::string>{
+                "Error: invalid value '127.0.0.1' for option 'metrics_listen': " + expected + at(1),
+                "Error: invalid value '127.0.0.1:0' for option 'metrics_listen': " + expected + at(2),
+                "Error: invalid value '127.0.0.1:65536' for option 'metrics_listen': " + expected + at(3),
+                "Error: invalid value '::1:9645' for option 'metrics_listen': " + expected + at(4),
+                "Error: invalid value 'host:http' for option 'metrics_listen': " + expected + at(5),
+            }));
+  EXPECT_EQ(cfg.metrics_listen, "");
+}
+
 TEST_F(MainConfigTest, MalformedLinesAndUnknownOptions) {
   const MainConfig cfg = load(
       "log_file\n"
