@@ -21,6 +21,9 @@ packages=(
   libmonitoring-livestatus-perl
   # distributed checks: the job server, its client library, and libcrypto for Mod-Gearman's AES
   gearman-job-server libgearman-dev libssl-dev
+  # perfdata writers: real Graphite (carbon-cache, whisper-fetch) and InfluxDB 1.x servers
+  # (tests/integration/test_perfdata_writers.py)
+  graphite-carbon python3-whisper influxdb
 )
 # `install-deps.sh fuzz` (make fuzz) adds what the libFuzzer build needs: clang and its fuzzer runtime.
 if [ "${1:-}" = "fuzz" ]; then

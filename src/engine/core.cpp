@@ -13,6 +13,7 @@
 #include "engine/macros.hpp"
 #include "engine/notifier.hpp"
 #include "engine/perfdata_output.hpp"
+#include "engine/tsdb_output.hpp"
 #include "engine/reload.hpp"
 #include "engine/retained_status.hpp"
 #include "engine/state_machine.hpp"
@@ -109,9 +110,10 @@ struct PerfdataEvents {
   std::vector<std::string> messages;  // guarded by mutex
   std::atomic<bool> pending{false};
 
-  void add(const io::PerfdataEvent& e) {
+  void add(const io::PerfdataEvent& e) { add(e.message); }
+  void add(std::string message) {
     std::lock_guard lock(mutex);
-    messages.push_back(e.message);
+    messages.push_back(std::move(message));
     pending.store(true, std::memory_order_relaxed);
   }
 };
@@ -189,6 +191,7 @@ class Core::Impl final : public loop::TimerHandler,
     downtime_timer_ = loop_.add_timer(*this);
     host_perfdata_timer_ = loop_.add_timer(*this);
     service_perfdata_timer_ = loop_.add_timer(*this);
+    tsdb_timer_ = loop_.add_timer(*this);
     service_freshness_timer_ = loop_.add_timer(*this);
     host_freshness_timer_ = loop_.add_timer(*this);
     status_timer_ = loop_.add_timer(*this);
@@ -1295,6 +1298,7 @@ class Core::Impl final : public loop::TimerHandler,
       run_downtime_events(downtimes_->advance(now_epoch()));
       return;
     }
+    if (id == tsdb_timer_) return;  // before_poll hands the samples over
     if (id == host_perfdata_timer_ || id == service_perfdata_timer_) {
       const bool hosts = id == host_perfdata_timer_;
       PerfdataOutput& out = hosts ? *host_perfdata_ : *service_perfdata_;
@@ -1385,11 +1389,18 @@ class Core::Impl final : public loop::TimerHandler,
     if (status_errors_.pending.load(std::memory_order_relaxed)) report_writer_errors(status_errors_);
     if (host_perfdata_) host_perfdata_->flush();
     if (service_perfdata_) service_perfdata_->flush();
+    if (tsdb_ != nullptr) flush_tsdb();
     if (perfdata_events_.pending.load(std::memory_order_relaxed)) report_perfdata_events();
     if (executor_.has_warnings())
       for (const std::string& warning : executor_.take_warnings()) log(warning);
     if (distributor_ != nullptr) log_distribution_events();
     log_.flush();
+  }
+
+  void flush_tsdb() {
+    for (const std::string& line : tsdb_->flush(loop_.now())) log(line);
+    if (tsdb_->has_pending() && !loop_.is_armed(tsdb_timer_))
+      loop_.arm_timer(tsdb_timer_, loop_.now() + tsdb_->flush_interval());
   }
 
   void report_perfdata_events() {
@@ -1409,6 +1420,9 @@ class Core::Impl final : public loop::TimerHandler,
     host_perfdata_due_ = service_perfdata_due_ = {};
     std::vector<std::string> warnings;
     auto on_event = [this](const io::PerfdataEvent& e) { perfdata_events_.add(e); };
+    tsdb_.reset();
+    tsdb_ = std::make_unique<TsdbOutput>(main_, [this](std::string line) { perfdata_events_.add(std::move(line)); });
+    if (!tsdb_->has_writers()) tsdb_.reset();
     host_perfdata_ =
         std::make_unique<PerfdataOutput>(*model_, main_, PerfdataObject::host, on_event, warnings);
     service_perfdata_ =
@@ -1452,6 +1466,7 @@ class Core::Impl final : public loop::TimerHandler,
     } else {
       host_perfdata_->after_result(ctx, hosts_[model::index(ctx.host)], *this);
     }
+    if (tsdb_ != nullptr) tsdb_->after_result(ctx, state_of(check));
     if (distributor_ != nullptr && distributor_->distributes_perfdata())
       distributor_->send_perfdata(
           ctx, state_of(check), model_->hosts[model::index(ctx.host)].name,
@@ -2508,6 +2523,7 @@ class Core::Impl final : public loop::TimerHandler,
     report_perfdata_events();
     host_perfdata_.reset();  // the last lines are written (or reported lost) before the log closes
     service_perfdata_.reset();
+    tsdb_.reset();
     report_perfdata_events();
     if (main_.retain_state_information) {
       publish_retention();
@@ -2559,6 +2575,8 @@ class Core::Impl final : public loop::TimerHandler,
   PerfdataEvents perfdata_events_;      // before the outputs, whose threads report into it
   std::unique_ptr<PerfdataOutput> host_perfdata_;
   std::unique_ptr<PerfdataOutput> service_perfdata_;
+  std::unique_ptr<TsdbOutput> tsdb_;  // null: no graphite_writer / influxdb_writer
+  loop::TimerId tsdb_timer_ = 0;     // wakes the loop for samples still waiting for their hand-over
   loop::TimerId host_perfdata_timer_ = 0;
   loop::TimerId service_perfdata_timer_ = 0;
   MonoTime host_perfdata_due_{};
