@@ -23,6 +23,9 @@ packages=(
   gearman-job-server libgearman-dev libssl-dev
   # real readers of the metrics endpoint: promtool and the Python client's parser (tests/integration/test_metrics.py)
   prometheus python3-prometheus-client
+  # perfdata writers: real Graphite (carbon-cache, whisper-fetch) and InfluxDB 1.x servers
+  # (tests/integration/test_perfdata_writers.py)
+  graphite-carbon python3-whisper influxdb
 )
 # `install-deps.sh fuzz` (make fuzz) adds what the libFuzzer build needs: clang and its fuzzer runtime.
 if [ "${1:-}" = "fuzz" ]; then

@@ -317,6 +317,10 @@ class Loader {
         it->second(d);
         continue;
       }
+      if (std::string problem; apply_perfdata_writer_option(cfg_.perfdata_writers, name, value, at, problem)) {
+        if (!problem.empty()) error(at, std::move(problem));
+        continue;
+      }
       // Naemon skips every option starting with 'x' as data for external add-ons.
       if (name.starts_with('x')) continue;
       warning(at, fmt::format("unknown option '{}' ignored", name));
@@ -331,6 +335,8 @@ class Loader {
     } else if (!cfg_.temp_file.starts_with('/')) {
       cfg_.temp_file = absolute_path(cfg_.temp_file, cfg_.temp_path);
     }
+    // The perfdata writers' options that depend on each other, once all are read.
+    for (auto& [at, problem] : check_perfdata_writers(cfg_.perfdata_writers)) error(at, std::move(problem));
   }
 
   MainConfig& cfg_;

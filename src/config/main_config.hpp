@@ -4,6 +4,7 @@
 #pragma once
 
 #include "config/diagnostics.hpp"
+#include "config/perfdata_writers.hpp"
 
 #include <array>
 #include <string>
@@ -188,6 +189,7 @@ struct MainConfig {
   std::string service_perfdata_file_processing_command;
   bool host_perfdata_process_empty_results = true;
   bool service_perfdata_process_empty_results = true;
+  PerfdataWriters perfdata_writers;  // Vedette's own: graphite_writer=, influxdb_writer=, … (perfdata_writers.hpp)
 
   // --- Miscellaneous
   // -----------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@
 #include "engine/macros.hpp"
 #include "engine/notifier.hpp"
 #include "engine/perfdata_output.hpp"
+#include "engine/tsdb_output.hpp"
 #include "engine/reload.hpp"
 #include "engine/retained_status.hpp"
 #include "engine/state_machine.hpp"
@@ -116,9 +117,10 @@ struct PerfdataEvents {
   std::vector<std::string> messages;  // guarded by mutex
   std::atomic<bool> pending{false};
 
-  void add(const io::PerfdataEvent& e) {
+  void add(const io::PerfdataEvent& e) { add(e.message); }
+  void add(std::string message) {
     std::lock_guard lock(mutex);
-    messages.push_back(e.message);
+    messages.push_back(std::move(message));
     pending.store(true, std::memory_order_relaxed);
   }
 };
@@ -207,6 +209,7 @@ class Core::Impl final : public loop::TimerHandler,
     downtime_timer_ = loop_.add_timer(*this);
     host_perfdata_timer_ = loop_.add_timer(*this);
     service_perfdata_timer_ = loop_.add_timer(*this);
+    tsdb_timer_ = loop_.add_timer(*this);
     service_freshness_timer_ = loop_.add_timer(*this);
     host_freshness_timer_ = loop_.add_timer(*this);
     status_timer_ = loop_.add_timer(*this);
@@ -1320,6 +1323,7 @@ class Core::Impl final : public loop::TimerHandler,
       run_downtime_events(downtimes_->advance(to_epoch(wall), phase_us(wall)));
       return;
     }
+    if (id == tsdb_timer_) return;  // before_poll hands the samples over
     if (id == host_perfdata_timer_ || id == service_perfdata_timer_) {
       const bool hosts = id == host_perfdata_timer_;
       PerfdataOutput& out = hosts ? *host_perfdata_ : *service_perfdata_;
@@ -1411,6 +1415,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (status_errors_.pending.load(std::memory_order_relaxed)) report_writer_errors(status_errors_);
     if (host_perfdata_) host_perfdata_->flush();
     if (service_perfdata_) service_perfdata_->flush();
+    if (tsdb_ != nullptr) flush_tsdb();
     if (perfdata_events_.pending.load(std::memory_order_relaxed)) report_perfdata_events();
     if (executor_.has_warnings())
       for (const std::string& warning : executor_.take_warnings()) log(warning);
@@ -1433,6 +1438,12 @@ class Core::Impl final : public loop::TimerHandler,
     m.gearman_results.set(static_cast<std::int64_t>(link.results));
   }
 
+  void flush_tsdb() {
+    for (const std::string& line : tsdb_->flush(loop_.now())) log(line);
+    if (tsdb_->has_pending() && !loop_.is_armed(tsdb_timer_))
+      loop_.arm_timer(tsdb_timer_, loop_.now() + tsdb_->flush_interval());
+  }
+
   void report_perfdata_events() {
     std::lock_guard lock(perfdata_events_.mutex);
     for (const std::string& m : perfdata_events_.messages) log(m);
@@ -1450,6 +1461,9 @@ class Core::Impl final : public loop::TimerHandler,
     host_perfdata_due_ = service_perfdata_due_ = {};
     std::vector<std::string> warnings;
     auto on_event = [this](const io::PerfdataEvent& e) { perfdata_events_.add(e); };
+    tsdb_.reset();
+    tsdb_ = std::make_unique<TsdbOutput>(main_, [this](std::string line) { perfdata_events_.add(std::move(line)); });
+    if (!tsdb_->has_writers()) tsdb_.reset();
     host_perfdata_ =
         std::make_unique<PerfdataOutput>(*model_, main_, PerfdataObject::host, on_event, warnings);
     service_perfdata_ =
@@ -1493,6 +1507,7 @@ class Core::Impl final : public loop::TimerHandler,
     } else {
       host_perfdata_->after_result(ctx, hosts_[model::index(ctx.host)], *this);
     }
+    if (tsdb_ != nullptr) tsdb_->after_result(ctx, state_of(check));
     if (distributor_ != nullptr && distributor_->distributes_perfdata())
       distributor_->send_perfdata(
           ctx, state_of(check), model_->hosts[model::index(ctx.host)].name,
@@ -2583,6 +2598,7 @@ class Core::Impl final : public loop::TimerHandler,
     report_perfdata_events();
     host_perfdata_.reset();  // the last lines are written (or reported lost) before the log closes
     service_perfdata_.reset();
+    tsdb_.reset();
     report_perfdata_events();
     if (main_.retain_state_information) {
       publish_retention();
@@ -2634,6 +2650,8 @@ class Core::Impl final : public loop::TimerHandler,
   PerfdataEvents perfdata_events_;      // before the outputs, whose threads report into it
   std::unique_ptr<PerfdataOutput> host_perfdata_;
   std::unique_ptr<PerfdataOutput> service_perfdata_;
+  std::unique_ptr<TsdbOutput> tsdb_;  // null: no graphite_writer / influxdb_writer
+  loop::TimerId tsdb_timer_ = 0;     // wakes the loop for samples still waiting for their hand-over
   loop::TimerId host_perfdata_timer_ = 0;
   loop::TimerId service_perfdata_timer_ = 0;
   MonoTime host_perfdata_due_{};
