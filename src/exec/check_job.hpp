@@ -3,6 +3,8 @@
 // Any thread; owned by whoever holds the value.
 #pragma once
 
+#include "model/native_plugin.hpp"
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -34,6 +36,9 @@ struct CheckJob {
   // CLOCK_MONOTONIC ns before which the plugin is not started; 0 (or a time past) starts it at once. The
   // core hands checks over a little before they are due, so that it need not wake for each one.
   std::int64_t not_before_ns = 0;
+  // Set from the command at load (model::Command::native): run inside the executor if argv parses as the
+  // plugin's supported options, else as a process (docs/native-checks.md).
+  model::NativePlugin native = model::NativePlugin::none;
 };
 
 enum class Outcome : std::uint8_t {
@@ -72,6 +77,7 @@ struct CheckResult {
   // CPU of the plugin process itself (wait4 rusage; grandchildren it did not wait for are not counted).
   std::int64_t plugin_user_us = 0;
   std::int64_t plugin_system_us = 0;
+  bool native = false;  // ran inside the executor (native/), no process; the plugin CPU fields are 0
 };
 
 }  // namespace vedette::exec

@@ -2,7 +2,10 @@
 
 #include "exec/result_queue.hpp"
 #include "exec/spawner.hpp"
+#include "loop/raw_time.hpp"
 #include "loop/wakeup.hpp"
+#include "native/native_runner.hpp"
+#include "native/resolver.hpp"
 
 #include <fmt/format.h>
 
@@ -31,17 +34,8 @@
 namespace vedette::exec {
 namespace {
 
-std::int64_t mono_ns() {
-  timespec ts;
-  ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-std::int64_t wall_us() {
-  timespec ts;
-  ::clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000 + ts.tv_nsec / 1000;
-}
+constexpr auto& mono_ns = loop::raw_mono_ns;  // loop/raw_time.hpp, by their short local names
+constexpr auto& wall_us = loop::raw_wall_us;
 
 std::int64_t timeval_us(const timeval& tv) {
   return static_cast<std::int64_t>(tv.tv_sec) * 1'000'000 + tv.tv_usec;
@@ -54,7 +48,7 @@ std::int64_t timeval_us(const timeval& tv) {
 
 // epoll tokens: serial (32) | slot (30) | stream (2). The serial rejects events that were already in the
 // ready array when their job finished and its slot was reused in the same iteration.
-enum Stream : std::uint64_t { k_stdout = 0, k_stderr = 1, k_pidfd = 2 };
+enum Stream : std::uint64_t { k_stdout = 0, k_stderr = 1, k_pidfd = 2, k_native = 3 };
 constexpr std::uint64_t k_inbox_token = ~std::uint64_t{0};
 
 std::uint64_t make_token(std::uint32_t serial, std::uint32_t slot, Stream stream) {
@@ -118,7 +112,7 @@ class Executor::Warnings {
 class Executor::Worker {
  public:
   Worker(unsigned index, const Spawner& spawner, ResultQueue& results, Warnings& warnings,
-         const ExecutorOptions& options)
+         const ExecutorOptions& options, native::Resolver& resolver)
       : spawner_(spawner),
         results_(results),
         warnings_(warnings),
@@ -129,6 +123,7 @@ class Executor::Worker {
     ev.events = EPOLLIN;
     ev.data.u64 = k_inbox_token;
     if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, inbox_wakeup_.fd(), &ev) != 0) die("epoll_ctl");
+    native_ = std::make_unique<native::NativeRunner>(epoll_fd_, k_native, resolver);
     thread_ = std::thread([this] { run(); });
     // Named from here, not from inside the thread, so the name is in place when the constructor returns.
     ::pthread_setname_np(thread_.native_handle(), fmt::format("exec-{}", index).c_str());
@@ -137,6 +132,7 @@ class Executor::Worker {
 
   ~Worker() {
     stop();
+    native_.reset();
     ::close(epoll_fd_);
   }
 
@@ -235,7 +231,8 @@ class Executor::Worker {
         }
         jobs.swap(inbox_);
       }
-      if (!done_.empty()) results_.push_batch(done_);  // jobs that failed to spawn
+      take_native();
+      if (!done_.empty()) results_.push_batch(done_);  // jobs that failed to spawn, native ones done at once
       const int n = wait(events, 64, wake_at);
       spawns_this_round_ = 0;
       if (n < 0 && errno != EINTR) die("epoll_wait");
@@ -245,6 +242,10 @@ class Executor::Worker {
           inbox_wakeup_.drain();
           if (stopping_.load(std::memory_order_acquire)) return shut_down();
           continue;  // the inbox is taken at the top of the loop
+        }
+        if ((token & 3) == k_native) {
+          native_->on_event(token, events[i].events);
+          continue;
         }
         const auto slot = static_cast<std::uint32_t>((token & 0xffffffffu) >> 2);
         const auto serial = static_cast<std::uint32_t>(token >> 32);
@@ -261,13 +262,17 @@ class Executor::Worker {
           case k_pidfd:
             try_reap(slot);
             break;
+          case k_native:
+            break;  // handled above
         }
         if (r.serial == serial) settle(slot);
       }
       const std::int64_t now = mono_ns();
       start_waiting(now);
       expire_deadlines(now);
+      native_->expire(now);
       if (!polled_.empty()) poll_children();
+      take_native();
       results_.push_batch(done_);
     }
   }
@@ -353,7 +358,7 @@ class Executor::Worker {
     if (!waiting_.empty()) at = std::min(at, waiting_.front().not_before_ns);
     if (!polled_.empty())
       at = std::min(at, mono_ns() + std::chrono::nanoseconds(options_.poll_interval).count());
-    return at;
+    return std::min(at, native_->next_deadline_ns());
   }
 
   bool deadline_is_live(const Deadline& d) const {
@@ -371,6 +376,10 @@ class Executor::Worker {
   }
 
   void start(CheckJob& job, std::int64_t dequeued_us) {
+    if (job.native != model::NativePlugin::none && !job.use_shell && start_native(job, dequeued_us)) {
+      --spawns_this_round_;  // the callers counted a spawn; a native check is no spawn to throttle
+      return;
+    }
     if (spawns_resume_ns_ != 0 && mono_ns() < spawns_resume_ns_) return hold(job, spawns_resume_ns_);
     CheckResult result;
     result.id = job.id;
@@ -605,7 +614,50 @@ class Executor::Worker {
     }
   }
 
+  // A native check (native/native_runner.hpp) in this thread's epoll; false if its arguments are not run
+  // natively, so the process runs instead. Its result waits in native_results_[ticket].
+  bool start_native(const CheckJob& job, std::int64_t dequeued_us) {
+    std::uint64_t ticket;
+    if (native_free_.empty()) {
+      ticket = native_results_.size();
+      native_results_.emplace_back();
+    } else {
+      ticket = native_free_.back();
+      native_free_.pop_back();
+    }
+    CheckResult& result = native_results_[ticket];
+    result = CheckResult{};
+    result.id = job.id;
+    result.generation = job.generation;
+    result.kind = job.kind;
+    result.dequeued_us = dequeued_us;
+    const std::int64_t timeout_ms = job.timeout_ms == 0 ? 60'000 : job.timeout_ms;
+    if (native_->start(job.native, job.argv, mono_ns() + timeout_ms * 1'000'000, ticket)) return true;
+    native_free_.push_back(ticket);
+    return false;
+  }
+
+  void take_native() {
+    for (native::NativeDone& d : native_->finished()) {
+      CheckResult& result = native_results_[d.ticket];
+      result.start_us = d.start_us;
+      result.end_us = d.end_us;
+      result.native = true;
+      if (d.killed) {
+        result.outcome = Outcome::timed_out;
+      } else {
+        result.outcome = Outcome::exited;
+        result.exit_code = d.run.exit_code;
+        result.output = std::move(d.run.output);
+      }
+      done_.push_back(std::move(result));
+      native_free_.push_back(d.ticket);
+    }
+    native_->finished().clear();
+  }
+
   void shut_down() {
+    native_->abort_all();
     for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
       Running& r = slots_[slot];
       if (r.state == State::free) continue;
@@ -656,6 +708,9 @@ class Executor::Worker {
   std::vector<CheckResult> done_;  // pushed to results_ once per iteration
   std::vector<Waiting> waiting_;   // heap, earliest first
   std::uint64_t next_order_ = 0;
+  std::unique_ptr<native::NativeRunner> native_;
+  std::vector<CheckResult> native_results_;  // by ticket, while the native check runs
+  std::vector<std::uint64_t> native_free_;
   int spawns_this_round_ = 0;  // since the last epoll wait
   std::int64_t spawns_resume_ns_ = 0;  // after a shortage: no spawn before this (0: none)
   std::int64_t retry_pause_ns_ = k_first_retry_pause_ns;
@@ -667,11 +722,12 @@ class Executor::Worker {
 
 Executor::Executor(ResultQueue& results, ExecutorOptions options)
     : spawner_(std::make_unique<Spawner>(SpawnerOptions{options.use_pidfd, options.spawn_method})),
-      warnings_(std::make_unique<Warnings>()) {
+      warnings_(std::make_unique<Warnings>()),
+      resolver_(std::make_unique<native::Resolver>()) {
   const unsigned n = std::max(1u, options.threads);
   workers_.reserve(n);
   for (unsigned i = 0; i < n; ++i)
-    workers_.push_back(std::make_unique<Worker>(i, *spawner_, results, *warnings_, options));
+    workers_.push_back(std::make_unique<Worker>(i, *spawner_, results, *warnings_, options, *resolver_));
 }
 
 Executor::~Executor() {
@@ -713,6 +769,8 @@ void Executor::cancel_held() {
 void Executor::shutdown() {
   accepting_.store(false, std::memory_order_release);
   for (auto& worker : workers_) worker->stop();
+  // Before the workers go: its thread may still be answering into their inboxes.
+  resolver_.reset();
 }
 
 bool Executor::has_warnings() const {
