@@ -28,8 +28,8 @@ std::vector<std::string> args(std::initializer_list<const char*> words) {
 
 TEST(TcpOptions, ReadsShortLongAndAttachedForms) {
   const auto o =
-      parse_tcp_options(args({"check_tcp", "-H10.0.0.1", "--port=22", "-w", "1.5", "--crit", "3", "-E", "-s",
-                              "a\\r\\n", "-q", "bye", "-e", "x", "-e", "y", "-A", "-6"}));
+      parse_tcp_options(args({"check_tcp", "-H10.0.0.1", "--port=22", "--warning", "1.5", "--critical", "3",
+                              "-E", "-s", "a\\r\\n", "-q", "bye", "-e", "x", "-e", "y", "-A", "-6"}));
   ASSERT_TRUE(o.has_value());
   EXPECT_EQ(o->address, "10.0.0.1");
   EXPECT_TRUE(o->host_specified);
@@ -56,7 +56,8 @@ TEST(TcpOptions, RefusesWhatThePluginWouldNotConnectFor) {
   EXPECT_FALSE(parse_tcp_options(args({"check_tcp", "-H", "h"})));             // no port
   EXPECT_FALSE(parse_tcp_options(args({"check_tcp", "-H", "h", "-p", "0"})));  // usage
   EXPECT_FALSE(parse_tcp_options(args({"check_tcp", "-H", "h", "-p", "1", "-S"})));
-  EXPECT_FALSE(parse_tcp_options(args({"check_tcp", "-H", "h", "-p", "1", "--c=1"})));  // ambiguous
+  EXPECT_FALSE(
+      parse_tcp_options(args({"check_tcp", "-H", "h", "-p", "1", "--crit=1"})));  // ambiguous, as for getopt
   EXPECT_FALSE(parse_tcp_options(args({"check_tcp", "-H", "/run/x.sock", "-p", "1"})));
   EXPECT_FALSE(parse_tcp_options(args({"check_tcp", "-H", "h", "-p", "1", "-E", "-s", "x\\"})));
   EXPECT_FALSE(parse_tcp_options(args({"check_tcp", "-H", "h", "-p", "1", "-r", "maybe"})));
