@@ -36,7 +36,7 @@ struct Fixture {
     main.retain_state_information = true;
     model.timeperiods.push_back({model.strings.intern("24x7"), model.strings.intern("24x7"), {}, {}});
     model.timeperiod_by_name.emplace(model.timeperiods[0].name, model::TimeperiodId{0});
-    model.commands.push_back({model.strings.intern("check_ping"), {}});
+    model.commands.emplace_back().name = model.strings.intern("check_ping");
     model.command_by_name.emplace(model.commands[0].name, model::CommandId{0});
     const auto period = model::TimeperiodId{0};
     model.hosts.reserve(k_hosts);

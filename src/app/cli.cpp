@@ -1,6 +1,7 @@
 #include "app/cli.hpp"
 
 #include "app/daemon.hpp"
+#include "app/native_check_cli.hpp"
 #include "app/verify_report.hpp"
 #include "config/loader.hpp"
 #include "engine/distribution.hpp"
@@ -27,7 +28,9 @@ void print_usage(std::FILE* out, const char* argv0) {
              "  --allow-root                 Run as root when started as root with no naemon_user set.\n"
              "                               NOT RECOMMENDED.\n"
              "  -h, --help                   Print this help and exit\n"
-             "  -V, --version                Print the version and exit\n\n"
+             "  -V, --version                Print the version and exit\n"
+             "  --native-check PLUGIN [ARG...]  Run one check_dummy/check_tcp command line natively, print\n"
+             "                               what the plugin would (docs/native-checks.md)\n\n"
              "Naemon's -T, -x, -p, -u and -W are accepted for compatibility and ignored.\n"
              "Started as root, Vedette switches to naemon_user/naemon_group from the main config file.\n"
              "The main config file is an unchanged naemon.cfg or nagios.cfg.\n",
@@ -43,6 +46,7 @@ int run_cli(int argc, char** argv) {
   std::string config_path;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
+    if (arg == "--native-check") return run_native_check(argc - i - 1, argv + i + 1);
     if (arg == "-v" || arg == "--verify-config" || arg == "-vv") {
       verify = true;
     } else if (arg == "-h" || arg == "--help") {

@@ -2,12 +2,47 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <string>
+#include <string_view>
+
 namespace vedette::app {
 
 namespace {
 
 void print_diagnostics(const config::Diagnostics& diags, std::FILE* out) {
   for (const config::Diagnostic& d : diags.all()) fmt::print(out, "{}\n", config::Diagnostics::format(d));
+}
+
+// One line per command kind (plugin name, or "other commands"): how many run natively, and why the others
+// do not (docs/native-checks.md).
+void print_native_summary(const model::Model& m, std::FILE* out) {
+  struct Kind {
+    std::size_t native = 0;
+    std::map<std::string_view, std::size_t> reasons;
+  };
+  std::map<std::string_view, Kind> kinds;
+  std::size_t native = 0;
+  for (const model::Command& c : m.commands) {
+    Kind& k = kinds[c.native_kind];
+    if (c.native != model::NativePlugin::none) {
+      ++k.native;
+      ++native;
+    } else {
+      ++k.reasons[c.native_reason];
+    }
+  }
+  fmt::print(out, "\t{} of {} commands run natively\n", native, m.commands.size());
+  auto print_kind = [&](std::string_view name, const Kind& k) {
+    std::string line = fmt::format("\t{}:", name);
+    if (k.native != 0) line += fmt::format(" {} native", k.native);
+    for (const auto& [reason, count] : k.reasons)
+      line += fmt::format("{} {} as a process ({})", line.back() == ':' ? "" : ",", count, reason);
+    fmt::print(out, "{}\n", line);
+  };
+  for (const auto& [name, k] : kinds)
+    if (name != "other commands") print_kind(name, k);
+  if (const auto it = kinds.find("other commands"); it != kinds.end()) print_kind(it->first, it->second);
 }
 
 void print_problems_footer(std::FILE* out, const char* stage) {
@@ -60,6 +95,8 @@ int print_verify_report(const config::Configuration& cfg, const config::Diagnost
   fmt::print(out, "Checking global event handlers...\n");
   fmt::print(out, "Checking obsessive compulsive processor commands...\n");
   fmt::print(out, "Checking misc settings...\n");
+  fmt::print(out, "Checking native checks...\n");
+  print_native_summary(m, out);
   fmt::print(out, "\nTotal Warnings: {}\nTotal Errors:   {}\n", diags.warning_count(), diags.error_count());
   if (diags.has_errors()) {
     print_problems_footer(out, "running the pre-flight check");

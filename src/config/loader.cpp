@@ -79,6 +79,7 @@ Configuration load_configuration(const std::string& main_config_path, SourceFile
   options.allow_circular_dependencies = cfg.main.allow_circular_dependencies != 0;
   options.illegal_object_name_chars = cfg.main.illegal_object_name_chars;
   for (const std::string& value : cfg.main.user_macros) options.user_macros.push_back(value);
+  options.native_checks = cfg.main.native_checks;
   options.sources = std::move(spans);
   cfg.model = build_model(store, options, diags);
   check_global_commands(cfg.main, *cfg.model, diags);

@@ -588,6 +588,7 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
       {"max_check_result_reaper_time", [](D& d) { d.integer(d.cfg.max_check_result_reaper_time, 1); }},
       {"max_check_result_file_age", [](D& d) { d.unsigned_long(d.cfg.max_check_result_file_age); }},
       {"check_workers", [](D& d) { d.integer(d.cfg.check_workers); }},
+      {"native_checks", [](D& d) { d.boolean(d.cfg.native_checks); }},
       {"execute_service_checks", [](D& d) { d.boolean(d.cfg.execute_service_checks); }},
       {"accept_passive_service_checks", [](D& d) { d.boolean(d.cfg.accept_passive_service_checks); }},
       {"execute_host_checks", [](D& d) { d.boolean(d.cfg.execute_host_checks); }},

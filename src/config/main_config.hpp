@@ -100,6 +100,8 @@ struct MainConfig {
   int max_check_result_reaper_time = 30;
   unsigned long max_check_result_file_age = 3600;
   int check_workers = 0;  // 0 = decide automatically
+  // Vedette's own: run supported monitoring-plugins inside the executor (docs/native-checks.md).
+  bool native_checks = true;
   bool execute_service_checks = true;
   bool accept_passive_service_checks = true;
   bool execute_host_checks = true;

@@ -1,5 +1,7 @@
 #include "config/model_builder.hpp"
 
+#include "native/classify.hpp"
+
 #include "config/command_compiler.hpp"
 #include "config/list_items_internal.hpp"
 #include "config/naemon_order.hpp"
@@ -578,6 +580,10 @@ class Builder {
   }
 
   void build_commands() {
+    native::ClassifyContext native_ctx;
+    native_ctx.enabled = options_.native_checks;
+    native_ctx.user_macros = model_->user_macros;
+    native_ctx.locale_refusal = native::plugins_locale_refusal();
     std::vector<const RawObject*> raws;
     for_each_registered(ObjectType::command, [&](const RawObject& obj) {
       if (!named(obj, "command_name")) return;
@@ -586,7 +592,14 @@ class Builder {
       check_name(name, "command", obj);
       if (!obj.has_value("command_line"))
         diags_.error(fmt::format("Command '{}' has no command_line", name), obj.at);
-      model_->commands.push_back({name, compile_command_line(obj.get("command_line"), model_->strings)});
+      model::Command command;
+      command.name = name;
+      command.compiled = compile_command_line(obj.get("command_line"), model_->strings);
+      native::NativeDecision native = native::classify_command(command.compiled, native_ctx);
+      command.native = native.plugin;
+      command.native_kind = intern(native.kind);
+      command.native_reason = intern(native.reason);
+      model_->commands.push_back(command);
     });
   }
 

@@ -33,6 +33,7 @@ struct BuildOptions {
   bool allow_circular_dependencies = false;  // skips the circular path checks, as Naemon does
   std::string illegal_object_name_chars;
   std::vector<std::string> user_macros;  // $USER1$ …
+  bool native_checks = true;             // main config native_checks (docs/native-checks.md)
   // The object sources in main-config order. Naemon reads every cfg_file first, then every cfg_dir, each
   // kind last-named first; the lists objects.cache shows follow that order (config/naemon_order.hpp).
   // Empty: the store's order is taken as Naemon's.

@@ -1697,11 +1697,14 @@ class Core::Impl final : public loop::TimerHandler,
       const auto it = model_->command_by_name.find(changed.name);
       if (it == model_->command_by_name.end()) return;
       std::vector<std::string_view> args(changed.args.begin(), changed.args.end());
-      expand_command(model_->commands[model::index(it->second)].compiled, ctx, args, expanded_);
+      const model::Command& command = model_->commands[model::index(it->second)];
+      expand_command(command.compiled, ctx, args, expanded_);
+      expanded_.native = command.native;
     } else {
       if (!call.is_set()) return;
       const model::Command& command = model_->commands[model::index(call.command)];
       expand_command(command.compiled, ctx, model_->args_of(call), expanded_);
+      expanded_.native = command.native;
     }
     if (distributor_ != nullptr) {
       const gearman::Work work =
@@ -1728,6 +1731,7 @@ class Core::Impl final : public loop::TimerHandler,
     job.argv = std::move(command.argv);
     job.use_shell = command.shell;
     job.env = std::move(command.env);
+    job.native = command.native;
     job.timeout_ms = static_cast<std::uint32_t>(std::max(1, timeout_s)) * 1000u;
     job.not_before_ns = static_cast<std::int64_t>(loop::to_key(start_at));  // steady_clock is CLOCK_MONOTONIC
     job.timing_out = timing_out_.expects_timeout(check, configured_command_of(check));

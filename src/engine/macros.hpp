@@ -95,6 +95,8 @@ struct ExpandedCommand {
   // Leading NAME=value words of the line, after the environment macros when enable_environment_macros=1;
   // apply in order (a later entry wins).
   std::vector<std::pair<std::string, std::string>> env;
+  // The command's load-time decision, for the executor (set by the caller, not by expand_command).
+  model::NativePlugin native = model::NativePlugin::none;
 };
 
 // The command line of `tmpl` with `raw_args` as $ARG1$…, each macro-expanded first as Naemon does (an

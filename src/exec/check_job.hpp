@@ -3,6 +3,8 @@
 // Any thread; owned by whoever holds the value.
 #pragma once
 
+#include "model/native_plugin.hpp"
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -38,6 +40,9 @@ struct CheckJob {
   // in the few slots ExecutorOptions::timing_out_slots grants them and queue for one otherwise, so that
   // hanging plugins cannot take every spawn and every process while healthy checks wait behind them.
   bool timing_out = false;
+  // Set from the command at load (model::Command::native): run inside the executor if argv parses as the
+  // plugin's supported options, else as a process (docs/native-checks.md).
+  model::NativePlugin native = model::NativePlugin::none;
 };
 
 enum class Outcome : std::uint8_t {
@@ -77,6 +82,7 @@ struct CheckResult {
   std::int64_t plugin_user_us = 0;
   std::int64_t plugin_system_us = 0;
   bool timing_out = false;  // the job's, echoed back
+  bool native = false;  // ran inside the executor (native/), no process; the plugin CPU fields are 0
 };
 
 }  // namespace vedette::exec

@@ -2,8 +2,11 @@
 
 #include "exec/result_queue.hpp"
 #include "exec/spawner.hpp"
+#include "loop/raw_time.hpp"
 #include "loop/wakeup.hpp"
 #include "metrics/core_metrics.hpp"
+#include "native/native_runner.hpp"
+#include "native/resolver.hpp"
 
 #include <fmt/format.h>
 
@@ -33,17 +36,8 @@
 namespace vedette::exec {
 namespace {
 
-std::int64_t mono_ns() {
-  timespec ts;
-  ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-std::int64_t wall_us() {
-  timespec ts;
-  ::clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000 + ts.tv_nsec / 1000;
-}
+constexpr auto& mono_ns = loop::raw_mono_ns;  // loop/raw_time.hpp, by their short local names
+constexpr auto& wall_us = loop::raw_wall_us;
 
 std::int64_t timeval_us(const timeval& tv) {
   return static_cast<std::int64_t>(tv.tv_sec) * 1'000'000 + tv.tv_usec;
@@ -56,7 +50,7 @@ std::int64_t timeval_us(const timeval& tv) {
 
 // epoll tokens: serial (32) | slot (30) | stream (2). The serial rejects events that were already in the
 // ready array when their job finished and its slot was reused in the same iteration.
-enum Stream : std::uint64_t { k_stdout = 0, k_stderr = 1, k_pidfd = 2 };
+enum Stream : std::uint64_t { k_stdout = 0, k_stderr = 1, k_pidfd = 2, k_native = 3 };
 constexpr std::uint64_t k_inbox_token = ~std::uint64_t{0};
 
 std::uint64_t make_token(std::uint32_t serial, std::uint32_t slot, Stream stream) {
@@ -120,7 +114,7 @@ class Executor::Warnings {
 class Executor::Worker {
  public:
   Worker(unsigned index, const Spawner& spawner, ResultQueue& results, Warnings& warnings,
-         const ExecutorOptions& options, unsigned timing_out_limit)
+         const ExecutorOptions& options, unsigned timing_out_limit, native::Resolver& resolver)
       : spawner_(spawner),
         results_(results),
         warnings_(warnings),
@@ -132,6 +126,7 @@ class Executor::Worker {
     ev.events = EPOLLIN;
     ev.data.u64 = k_inbox_token;
     if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, inbox_wakeup_.fd(), &ev) != 0) die("epoll_ctl");
+    native_ = std::make_unique<native::NativeRunner>(epoll_fd_, k_native, resolver);
     thread_ = std::thread([this] { run(); });
     // Named from here, not from inside the thread, so the name is in place when the constructor returns.
     ::pthread_setname_np(thread_.native_handle(), fmt::format("exec-{}", index).c_str());
@@ -140,6 +135,7 @@ class Executor::Worker {
 
   ~Worker() {
     stop();
+    native_.reset();
     ::close(epoll_fd_);
   }
 
@@ -245,7 +241,8 @@ class Executor::Worker {
         }
         jobs.swap(inbox_);
       }
-      if (!done_.empty()) results_.push_batch(done_);  // jobs that failed to spawn
+      take_native();
+      if (!done_.empty()) results_.push_batch(done_);  // jobs that failed to spawn, native ones done at once
       publish_depth(static_cast<std::int64_t>(waiting_.size()),
                     static_cast<std::int64_t>(slots_.size() - free_.size()));
       const int n = wait(events, 64, wake_at);
@@ -257,6 +254,10 @@ class Executor::Worker {
           inbox_wakeup_.drain();
           if (stopping_.load(std::memory_order_acquire)) return shut_down();
           continue;  // the inbox is taken at the top of the loop
+        }
+        if ((token & 3) == k_native) {
+          native_->on_event(token, events[i].events);
+          continue;
         }
         const auto slot = static_cast<std::uint32_t>((token & 0xffffffffu) >> 2);
         const auto serial = static_cast<std::uint32_t>(token >> 32);
@@ -273,14 +274,18 @@ class Executor::Worker {
           case k_pidfd:
             try_reap(slot);
             break;
+          case k_native:
+            break;  // handled above
         }
         if (r.serial == serial) settle(slot);
       }
       const std::int64_t now = mono_ns();
       start_waiting(now);
       expire_deadlines(now);
+      native_->expire(now);
       if (!polled_.empty()) poll_children();
       start_parked();
+      take_native();
       results_.push_batch(done_);
     }
   }
@@ -384,7 +389,7 @@ class Executor::Worker {
     if (!polled_.empty())
       at = std::min(at, mono_ns() + std::chrono::nanoseconds(options_.poll_interval).count());
     if (!parked_.empty() && has_timing_out_slot()) at = 0;  // a round's spawns ran out, slots did not
-    return at;
+    return std::min(at, native_->next_deadline_ns());
   }
 
   bool deadline_is_live(const Deadline& d) const {
@@ -402,6 +407,10 @@ class Executor::Worker {
   }
 
   void start(CheckJob& job, std::int64_t dequeued_us) {
+    if (job.native != model::NativePlugin::none && !job.use_shell && start_native(job, dequeued_us)) {
+      --spawns_this_round_;  // the callers counted a spawn; a native check is no spawn to throttle
+      return;
+    }
     if (job.timing_out && !has_timing_out_slot()) {
       parked_.push_back({dequeued_us, std::move(job)});
       return;
@@ -654,8 +663,52 @@ class Executor::Worker {
       m.executor_running.add(running - std::exchange(published_running_, running));
   }
 
+  // A native check (native/native_runner.hpp) in this thread's epoll; false if its arguments are not run
+  // natively, so the process runs instead. Its result waits in native_results_[ticket].
+  bool start_native(const CheckJob& job, std::int64_t dequeued_us) {
+    std::uint64_t ticket;
+    if (native_free_.empty()) {
+      ticket = native_results_.size();
+      native_results_.emplace_back();
+    } else {
+      ticket = native_free_.back();
+      native_free_.pop_back();
+    }
+    CheckResult& result = native_results_[ticket];
+    result = CheckResult{};
+    result.id = job.id;
+    result.generation = job.generation;
+    result.kind = job.kind;
+    result.timing_out = job.timing_out;  // the core counts them back; a native one needs no slot
+    result.dequeued_us = dequeued_us;
+    const std::int64_t timeout_ms = job.timeout_ms == 0 ? 60'000 : job.timeout_ms;
+    if (native_->start(job.native, job.argv, mono_ns() + timeout_ms * 1'000'000, ticket)) return true;
+    native_free_.push_back(ticket);
+    return false;
+  }
+
+  void take_native() {
+    for (native::NativeDone& d : native_->finished()) {
+      CheckResult& result = native_results_[d.ticket];
+      result.start_us = d.start_us;
+      result.end_us = d.end_us;
+      result.native = true;
+      if (d.killed) {
+        result.outcome = Outcome::timed_out;
+      } else {
+        result.outcome = Outcome::exited;
+        result.exit_code = d.run.exit_code;
+        result.output = std::move(d.run.output);
+      }
+      done_.push_back(std::move(result));
+      native_free_.push_back(d.ticket);
+    }
+    native_->finished().clear();
+  }
+
   void shut_down() {
     publish_depth(0, 0);
+    native_->abort_all();
     for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
       Running& r = slots_[slot];
       if (r.state == State::free) continue;
@@ -710,6 +763,9 @@ class Executor::Worker {
   std::deque<Parked> parked_;      // timing-out jobs waiting for a slot, in the order they fell due
   unsigned timing_out_running_ = 0;
   std::uint64_t next_order_ = 0;
+  std::unique_ptr<native::NativeRunner> native_;
+  std::vector<CheckResult> native_results_;  // by ticket, while the native check runs
+  std::vector<std::uint64_t> native_free_;
   int spawns_this_round_ = 0;  // since the last epoll wait
   // publish_depth(): what this thread last added to the gauges.
   std::int64_t published_waiting_ = 0, published_running_ = 0;
@@ -723,7 +779,8 @@ class Executor::Worker {
 
 Executor::Executor(ResultQueue& results, ExecutorOptions options)
     : spawner_(std::make_unique<Spawner>(SpawnerOptions{options.use_pidfd, options.spawn_method})),
-      warnings_(std::make_unique<Warnings>()) {
+      warnings_(std::make_unique<Warnings>()),
+      resolver_(std::make_unique<native::Resolver>()) {
   const unsigned n = std::max(1u, options.threads);
   workers_.reserve(n);
   // Jobs are dealt to the threads in turn, so each holds its share of the slots; a thread without one
@@ -732,7 +789,7 @@ Executor::Executor(ResultQueue& results, ExecutorOptions options)
   timing_out_slots_ = slots == 0 ? 0 : std::max(slots, n);
   for (unsigned i = 0; i < n; ++i) {
     const unsigned share = slots == 0 ? 0 : std::max(1u, slots / n + (i < slots % n ? 1u : 0u));
-    workers_.push_back(std::make_unique<Worker>(i, *spawner_, results, *warnings_, options, share));
+    workers_.push_back(std::make_unique<Worker>(i, *spawner_, results, *warnings_, options, share, *resolver_));
   }
 }
 
@@ -775,6 +832,8 @@ void Executor::cancel_held() {
 void Executor::shutdown() {
   accepting_.store(false, std::memory_order_release);
   for (auto& worker : workers_) worker->stop();
+  // Before the workers go: its thread may still be answering into their inboxes.
+  resolver_.reset();
 }
 
 bool Executor::has_warnings() const {

@@ -22,6 +22,11 @@
 namespace vedette::exec {
 
 class ResultQueue;
+}  // namespace vedette::exec
+namespace vedette::native {
+class Resolver;
+}  // namespace vedette::native
+namespace vedette::exec {
 
 struct ExecutorOptions {
   unsigned threads = 2;
@@ -88,6 +93,8 @@ class Executor {
 
   std::unique_ptr<Spawner> spawner_;
   std::unique_ptr<Warnings> warnings_;
+  // Host names of native checks. Workers hold a reference; the constructor's body makes them after it.
+  std::unique_ptr<native::Resolver> resolver_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::atomic<unsigned> next_worker_{0};
   std::atomic<bool> accepting_{true};

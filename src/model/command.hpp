@@ -3,6 +3,7 @@
 
 #include "model/command_template.hpp"
 #include "model/ids.hpp"
+#include "model/native_plugin.hpp"
 
 #include <string_view>
 #include <vector>
@@ -12,6 +13,11 @@ namespace vedette::model {
 struct Command {
   std::string_view name;
   CommandTemplate compiled;  // command_line, split once at load time
+  NativePlugin native = NativePlugin::none;
+  // For `vedette -v`, interned: the plugin's name ("other commands" for other programs) and why it runs as
+  // a process (empty when native).
+  std::string_view native_kind;
+  std::string_view native_reason;
 };
 
 // A reference to a command with its $ARGn$ values; `raw` is the text as written. The values live once

@@ -1,0 +1,12 @@
+// Which monitoring-plugins program a command runs inside the executor instead of as a process (see
+// docs/native-checks.md). Decided once per command at config load (native::classify_command); read-only
+// after.
+#pragma once
+
+#include <cstdint>
+
+namespace vedette::model {
+
+enum class NativePlugin : std::uint8_t { none, check_dummy, check_tcp };
+
+}  // namespace vedette::model

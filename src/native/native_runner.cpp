@@ -1,0 +1,299 @@
+#include "native/native_runner.hpp"
+
+#include "loop/raw_time.hpp"
+#include "native/dummy_check.hpp"
+#include "native/resolver.hpp"
+#include "native/tcp_options.hpp"
+#include "native/tcp_report.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <functional>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace vedette::native {
+namespace {
+
+constexpr auto& mono_ns = loop::raw_mono_ns;  // loop/raw_time.hpp, by their short local names
+constexpr auto& wall_us = loop::raw_wall_us;
+
+constexpr std::uint32_t k_inbox_slot = 0x3fffffff;
+// check_tcp's MAXBUF: it reads at most this much per read(), and -m and the matching look after each read.
+constexpr std::size_t k_read_size = 1024;
+// check_tcp's READ_TIMEOUT: after a partial answer it waits this long for more.
+constexpr std::int64_t k_read_timeout_ns = 2'000'000'000;
+
+}  // namespace
+
+struct NativeRunner::Probe {
+  std::uint32_t serial = 0;
+  bool active = false;
+  std::uint64_t ticket = 0;
+  TcpOptions options;
+  std::vector<Address> addresses;
+  std::size_t next_address = 0;
+  int fd = -1;
+  enum class Phase : std::uint8_t { resolving, connecting, reading } phase = Phase::resolving;
+  bool watched = false;  // fd is in the epoll set
+  int last_error = 0;
+  std::string received;
+  Match match = Match::none;
+  std::int64_t started_ns = 0, start_us = 0;
+  std::int64_t alarm_ns = 0;  // the plugin's own alarm (-t)
+  std::int64_t kill_ns = 0;   // the job's timeout
+  std::int64_t read_until_ns = k_never;
+
+  void close_socket() {
+    if (fd >= 0) ::close(fd);  // also leaves the epoll set
+    fd = -1;
+    watched = false;
+  }
+};
+
+NativeRunner::NativeRunner(int epoll_fd, std::uint64_t stream_tag, Resolver& resolver)
+    : epoll_fd_(epoll_fd),
+      stream_tag_(stream_tag),
+      resolver_(resolver),
+      inbox_(std::make_unique<ResolverInbox>()) {}
+
+NativeRunner::~NativeRunner() {
+  abort_all();
+}
+
+std::size_t NativeRunner::in_flight() const {
+  return in_flight_;
+}
+
+std::uint64_t NativeRunner::token_of(std::uint32_t slot) const {
+  return (static_cast<std::uint64_t>(slots_[slot]->serial) << 32) | (static_cast<std::uint64_t>(slot) << 2) |
+         stream_tag_;
+}
+
+bool NativeRunner::start(model::NativePlugin plugin, std::span<const std::string> argv,
+                         std::int64_t kill_at_ns, std::uint64_t ticket) {
+  if (plugin == model::NativePlugin::check_dummy) {
+    std::optional<PluginRun> run = run_check_dummy(argv);
+    if (!run) return false;
+    const std::int64_t now = wall_us();
+    finished_.push_back({ticket, std::move(*run), false, now, now});
+    return true;
+  }
+  if (plugin != model::NativePlugin::check_tcp) return false;
+  std::optional<TcpOptions> options = parse_tcp_options(argv);
+  if (!options) return false;
+
+  std::uint32_t slot;
+  if (free_.empty()) {
+    slot = static_cast<std::uint32_t>(slots_.size());
+    slots_.push_back(std::make_unique<Probe>());
+  } else {
+    slot = free_.back();
+    free_.pop_back();
+  }
+  Probe& p = *slots_[slot];
+  const std::uint32_t serial = p.serial;
+  p = Probe{};
+  p.serial = serial;
+  p.active = true;
+  p.ticket = ticket;
+  p.options = std::move(*options);
+  p.started_ns = mono_ns();
+  p.start_us = wall_us();
+  p.alarm_ns = p.started_ns + static_cast<std::int64_t>(p.options.timeout_s) * 1'000'000'000;
+  p.kill_ns = kill_at_ns;
+  ++in_flight_;
+  add_deadline(slot, std::min(p.alarm_ns, p.kill_ns));
+
+  int error = 0;
+  const int port = p.options.port;
+  if (numeric_addresses(p.options.address, p.options.family, port, p.addresses, error) ||
+      resolver_.lookup_cached(p.options.address, p.options.family, port, p.addresses)) {
+    begin_connect(slot);
+    return true;
+  }
+  if (!inbox_watched_) {
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = (static_cast<std::uint64_t>(k_inbox_slot) << 2) | stream_tag_;
+    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, inbox_->wakeup.fd(), &ev) == 0) inbox_watched_ = true;
+  }
+  resolver_.request(p.options.address, p.options.family, port,
+                    (static_cast<std::uint64_t>(p.serial) << 32) | slot, *inbox_);
+  return true;
+}
+
+void NativeRunner::take_answers() {
+  inbox_->wakeup.drain();
+  std::vector<ResolverInbox::Answer> answers;
+  {
+    std::lock_guard lock(inbox_->mutex);
+    answers.swap(inbox_->answers);
+  }
+  for (ResolverInbox::Answer& a : answers) {
+    const auto slot = static_cast<std::uint32_t>(a.ticket & 0xffffffffu);
+    const auto serial = static_cast<std::uint32_t>(a.ticket >> 32);
+    if (slot >= slots_.size() || !slots_[slot]->active || slots_[slot]->serial != serial) continue;
+    Probe& p = *slots_[slot];
+    if (p.phase != Probe::Phase::resolving) continue;
+    if (a.error != 0) {
+      finish(slot, report_invalid_host(p.options));
+      continue;
+    }
+    p.addresses = std::move(a.addresses);
+    begin_connect(slot);
+  }
+}
+
+void NativeRunner::watch(std::uint32_t slot, std::uint32_t events, bool add) {
+  Probe& p = *slots_[slot];
+  epoll_event ev{};
+  ev.events = events;
+  ev.data.u64 = token_of(slot);
+  if (::epoll_ctl(epoll_fd_, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, p.fd, &ev) == 0) p.watched = true;
+}
+
+// np_net_connect: each address in turn until one connects; the errno of the last attempt is the message's.
+void NativeRunner::begin_connect(std::uint32_t slot) {
+  Probe& p = *slots_[slot];
+  p.phase = Probe::Phase::connecting;
+  while (p.next_address < p.addresses.size()) {
+    const Address& a = p.addresses[p.next_address++];
+    p.fd = ::socket(a.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+    if (p.fd < 0) {
+      PluginRun run;
+      run.exit_code = k_state_unknown;
+      run.output = "Socket creation failed\n";
+      return finish(slot, std::move(run));
+    }
+    if (::connect(p.fd, reinterpret_cast<const sockaddr*>(&a.storage), a.length) == 0)
+      return on_connected(slot);
+    if (errno == EINPROGRESS) return watch(slot, EPOLLOUT, true);
+    p.last_error = errno;
+    p.close_socket();
+  }
+  finish(slot, report_connect_failure(p.options, p.last_error));
+}
+
+void NativeRunner::on_connected(std::uint32_t slot) {
+  Probe& p = *slots_[slot];
+  if (p.options.send)
+    ::send(p.fd, p.options.send->data(), p.options.send->size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  if (p.options.expect.empty()) return end_reading(slot);
+  p.phase = Probe::Phase::reading;
+  watch(slot, EPOLLIN, !p.watched);
+}
+
+void NativeRunner::on_readable(std::uint32_t slot) {
+  Probe& p = *slots_[slot];
+  char buffer[k_read_size];
+  const ssize_t n = ::read(p.fd, buffer, sizeof buffer);
+  if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+  if (n <= 0) return end_reading(slot);
+  p.received.append(buffer, static_cast<std::size_t>(n));
+  if (p.options.maxbytes != 0 && p.received.size() >= p.options.maxbytes) return end_reading(slot);
+  p.match = expect_match(p.received, p.options);
+  if (p.match != Match::retry) return end_reading(slot);
+  p.read_until_ns = mono_ns() + k_read_timeout_ns;
+  add_deadline(slot, p.read_until_ns);
+}
+
+void NativeRunner::end_reading(std::uint32_t slot) {
+  Probe& p = *slots_[slot];
+  const bool expecting = !p.options.expect.empty();
+  if (expecting && p.received.empty()) {
+    // die() before the quit string and the close; the time is not printed.
+    return finish(slot, report_tcp(p.options, {}, p.match, 0));
+  }
+  if (p.options.quit)
+    ::send(p.fd, p.options.quit->data(), p.options.quit->size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  p.close_socket();
+  // deltime(): whole microseconds.
+  const std::int64_t elapsed_us = (mono_ns() - p.started_ns) / 1000;
+  finish(slot,
+         report_tcp(p.options, std::move(p.received), p.match, static_cast<double>(elapsed_us) / 1.0e6));
+}
+
+void NativeRunner::on_event(std::uint64_t token, std::uint32_t events) {
+  const auto slot = static_cast<std::uint32_t>((token & 0xffffffffu) >> 2);
+  if (slot == k_inbox_slot) return take_answers();
+  const auto serial = static_cast<std::uint32_t>(token >> 32);
+  if (slot >= slots_.size() || !slots_[slot]->active || slots_[slot]->serial != serial) return;
+  Probe& p = *slots_[slot];
+  if (p.fd < 0) return;
+  if (p.phase == Probe::Phase::connecting) {
+    int error = 0;
+    socklen_t len = sizeof error;
+    if (::getsockopt(p.fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0) error = errno;
+    if (error == 0 && !(events & (EPOLLERR | EPOLLHUP))) return on_connected(slot);
+    if (error == 0) return;  // spurious
+    p.last_error = error;
+    p.close_socket();
+    return begin_connect(slot);
+  }
+  if (p.phase == Probe::Phase::reading) on_readable(slot);
+}
+
+void NativeRunner::add_deadline(std::uint32_t slot, std::int64_t at_ns) {
+  deadlines_.push_back({at_ns, slot, slots_[slot]->serial});
+  std::push_heap(deadlines_.begin(), deadlines_.end(), std::greater<>{});
+}
+
+std::int64_t NativeRunner::next_deadline_ns() {
+  while (!deadlines_.empty()) {
+    const Deadline& d = deadlines_.front();
+    if (d.slot < slots_.size() && slots_[d.slot]->active && slots_[d.slot]->serial == d.serial)
+      return d.at_ns;
+    std::pop_heap(deadlines_.begin(), deadlines_.end(), std::greater<>{});
+    deadlines_.pop_back();
+  }
+  return k_never;
+}
+
+void NativeRunner::expire(std::int64_t now_ns) {
+  while (!deadlines_.empty() && deadlines_.front().at_ns <= now_ns) {
+    const Deadline d = deadlines_.front();
+    std::pop_heap(deadlines_.begin(), deadlines_.end(), std::greater<>{});
+    deadlines_.pop_back();
+    if (d.slot >= slots_.size() || !slots_[d.slot]->active || slots_[d.slot]->serial != d.serial) continue;
+    Probe& p = *slots_[d.slot];
+    // At a tie the job's timeout wins: the executor's timer for a process starts before the plugin's alarm.
+    if (p.kill_ns <= now_ns && p.kill_ns <= p.alarm_ns) {
+      finish(d.slot, {}, true);
+    } else if (p.alarm_ns <= now_ns) {
+      finish(d.slot, report_socket_timeout(p.options));
+    } else if (p.phase == Probe::Phase::reading && p.read_until_ns <= now_ns) {
+      end_reading(d.slot);
+    }
+  }
+}
+
+void NativeRunner::finish(std::uint32_t slot, PluginRun&& run, bool killed) {
+  Probe& p = *slots_[slot];
+  p.close_socket();
+  finished_.push_back({p.ticket, std::move(run), killed, p.start_us, wall_us()});
+  p.active = false;
+  ++p.serial;
+  p.received = {};
+  p.addresses.clear();
+  free_.push_back(slot);
+  --in_flight_;
+}
+
+void NativeRunner::abort_all() {
+  for (auto& p : slots_) {
+    if (!p->active) continue;
+    p->close_socket();
+    p->active = false;
+    ++p->serial;
+  }
+  in_flight_ = 0;
+  if (inbox_watched_) ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, inbox_->wakeup.fd(), nullptr);
+  inbox_watched_ = false;
+}
+
+}  // namespace vedette::native

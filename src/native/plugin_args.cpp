@@ -1,0 +1,94 @@
+#include "native/plugin_args.hpp"
+
+#include <fmt/format.h>
+
+namespace vedette::native {
+namespace {
+
+// getopt_long: an exact name wins, else a unique prefix. glibc accepts an ambiguous prefix when every match
+// means the same option; the plugins' tables have no such duplicates, so any ambiguity is refused here.
+const LongOption* find_long(std::string_view name, const OptionTable& table, bool& ambiguous) {
+  const LongOption* found = nullptr;
+  ambiguous = false;
+  for (const LongOption& opt : table.long_options) {
+    if (opt.name == name) return &opt;
+    if (opt.name.substr(0, name.size()) != name) continue;
+    if (found != nullptr) ambiguous = true;
+    found = &opt;
+  }
+  return ambiguous ? nullptr : found;
+}
+
+}  // namespace
+
+std::string option_name(int key, const OptionTable& table) {
+  if (key > 0 && key < 256) return fmt::format("-{}", static_cast<char>(key));
+  for (const LongOption& opt : table.long_options)
+    if (opt.key == key) return fmt::format("--{}", opt.name);
+  return "an option";
+}
+
+ScanResult scan_options(std::span<const ArgWord> words, std::size_t first, const OptionTable& table,
+                        const OptionVisitor& visit) {
+  ScanResult result;
+  std::size_t i = first;
+  auto stop = [&](std::string reason) {
+    result.reason = std::move(reason);
+    result.operand = i;
+    return result;
+  };
+  while (i < words.size()) {
+    const ArgWord& word = words[i];
+    if (!word.known) return stop("an option word comes from a macro");
+    const std::string_view text = word.text;
+    if (text.size() < 2 || text[0] != '-') break;  // "+" mode: the first operand ends the options
+    ++i;
+    if (text == "--") break;
+    if (text[1] == '-') {
+      const std::string_view body = text.substr(2);
+      const std::size_t eq = body.find('=');
+      bool ambiguous = false;
+      const LongOption* opt = find_long(body.substr(0, eq), table, ambiguous);
+      if (opt == nullptr)
+        return stop(fmt::format("unknown option {}", text.substr(0, eq == body.npos ? text.size() : eq + 2)));
+      ArgWord value;
+      const ArgWord* value_ptr = nullptr;
+      if (opt->has_arg) {
+        if (eq != body.npos) {
+          value = {body.substr(eq + 1), true};
+        } else {
+          if (i >= words.size()) return stop(fmt::format("--{} lacks its argument", opt->name));
+          value = words[i++];
+        }
+        value_ptr = &value;
+      } else if (eq != body.npos) {
+        return stop(fmt::format("--{} takes no argument", opt->name));
+      }
+      if (std::string why = visit(opt->key, value_ptr); !why.empty()) return stop(std::move(why));
+      continue;
+    }
+    for (std::size_t k = 1; k < text.size(); ++k) {
+      const char c = text[k];
+      const std::size_t at = c == ':' ? std::string_view::npos : table.short_options.find(c);
+      if (at == std::string_view::npos) return stop(fmt::format("unknown option -{}", c));
+      const bool has_arg = at + 1 < table.short_options.size() && table.short_options[at + 1] == ':';
+      if (!has_arg) {
+        if (std::string why = visit(c, nullptr); !why.empty()) return stop(std::move(why));
+        continue;
+      }
+      ArgWord value;
+      if (k + 1 < text.size()) {
+        value = {text.substr(k + 1), true};
+      } else {
+        if (i >= words.size()) return stop(fmt::format("-{} lacks its argument", c));
+        value = words[i++];
+      }
+      if (std::string why = visit(c, &value); !why.empty()) return stop(std::move(why));
+      break;
+    }
+  }
+  result.operand = i;
+  return result;
+}
+
+}  // namespace vedette::native
