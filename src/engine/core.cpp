@@ -1444,6 +1444,20 @@ class Core::Impl final : public loop::TimerHandler,
       loop_.arm_timer(tsdb_timer_, loop_.now() + tsdb_->flush_interval());
   }
 
+  // A reload's old Graphite/InfluxDB writers send what they hold (a slow backend: up to
+  // perfdata_writer_timeout per batch) on a thread of their own, so the core never waits for a backend.
+  // Shutdown joins them.
+  void retire_tsdb() {
+    std::erase_if(retiring_tsdb_, [](const RetiringTsdb& r) { return r.done->load(std::memory_order_acquire); });
+    if (tsdb_ == nullptr) return;
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    retiring_tsdb_.push_back({std::jthread([old = std::move(tsdb_), done]() mutable {
+                                old.reset();
+                                done->store(true, std::memory_order_release);
+                              }),
+                              done});
+  }
+
   void report_perfdata_events() {
     std::lock_guard lock(perfdata_events_.mutex);
     for (const std::string& m : perfdata_events_.messages) log(m);
@@ -1461,7 +1475,7 @@ class Core::Impl final : public loop::TimerHandler,
     host_perfdata_due_ = service_perfdata_due_ = {};
     std::vector<std::string> warnings;
     auto on_event = [this](const io::PerfdataEvent& e) { perfdata_events_.add(e); };
-    tsdb_.reset();
+    retire_tsdb();
     tsdb_ = std::make_unique<TsdbOutput>(main_, [this](std::string line) { perfdata_events_.add(std::move(line)); });
     if (!tsdb_->has_writers()) tsdb_.reset();
     host_perfdata_ =
@@ -2603,6 +2617,7 @@ class Core::Impl final : public loop::TimerHandler,
     host_perfdata_.reset();  // the last lines are written (or reported lost) before the log closes
     service_perfdata_.reset();
     tsdb_.reset();
+    retiring_tsdb_.clear();  // joins them
     report_perfdata_events();
     if (main_.retain_state_information) {
       publish_retention();
@@ -2655,6 +2670,11 @@ class Core::Impl final : public loop::TimerHandler,
   std::unique_ptr<PerfdataOutput> host_perfdata_;
   std::unique_ptr<PerfdataOutput> service_perfdata_;
   std::unique_ptr<TsdbOutput> tsdb_;  // null: no graphite_writer / influxdb_writer
+  struct RetiringTsdb {
+    std::jthread thread;  // joins when erased
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  std::vector<RetiringTsdb> retiring_tsdb_;  // a reload's old writers, still sending (retire_tsdb())
   loop::TimerId tsdb_timer_ = 0;     // wakes the loop for samples still waiting for their hand-over
   loop::TimerId host_perfdata_timer_ = 0;
   loop::TimerId service_perfdata_timer_ = 0;

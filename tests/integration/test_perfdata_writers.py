@@ -5,6 +5,9 @@ influxd 1.x (read back with /query), and, as Debian has no InfluxDB 2 server, th
 (counted, logged once) but never a check."""
 import http.server
 import os
+import signal
+import socket
+import struct
 import threading
 import time
 import unittest
@@ -151,6 +154,47 @@ perfdata_writer_timeout=1
         self.assertEqual(log.count("graphite writer: cannot send"), 1, log)
         self.assertEqual(log.count("graphite writer: dropped"), 1, log)
         self.assertIn("graphite writer:", log.split("were not sent before shutdown")[0])
+
+
+class SlowBackendTest(unittest.TestCase):
+    def test_a_reload_does_not_wait_for_a_backend_that_never_answers(self):
+        # An InfluxDB that takes the request and never answers: the old writer waits for its answer up to
+        # perfdata_writer_timeout (30 s), on a thread of its own, while the reload goes on.
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        self.addCleanup(listener.close)
+        accepted = []
+        got_request = threading.Event()
+
+        def serve():
+            while True:
+                try:
+                    conn, _ = listener.accept()
+                except OSError:
+                    return
+                accepted.append(conn)
+                if conn.recv(65536):
+                    got_request.set()
+        threading.Thread(target=serve, daemon=True).start()
+        main = """\
+process_performance_data=1
+influxdb_writer=http://127.0.0.1:%d
+influxdb_database=perf
+perfdata_writer_flush_interval=100
+perfdata_writer_timeout=30
+""" % listener.getsockname()[1]
+        with RunningVedette(self, objects=objects(free_port()), main_extra=main) as v:
+            v.command("PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;0;OK|time=0.25s;1;2")
+            self.assertTrue(got_request.wait(15), "the writer sent its batch")
+            hangup = time.monotonic()
+            v.proc.send_signal(signal.SIGHUP)
+            v.wait_for(r"Configuration reloaded: ", timeout=20)
+            self.assertLess(time.monotonic() - hangup, 10, "the reload waited for the backend")
+            # The old writer is still waiting for its answer: a reset ends it, so that stopping is quick.
+            for conn in accepted:
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                conn.close()
 
 
 class InfluxdbWriterTest(unittest.TestCase):
