@@ -10,36 +10,13 @@
 #include "livestatus/table.hpp"
 #include "livestatus/view.hpp"
 
+#include "../allocation_counter.hpp"
+
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <string>
 #include <vector>
-
-namespace {
-
-std::atomic<std::uint64_t> g_allocations{0};
-
-}  // namespace
-
-// Counts every heap allocation of the program, to report allocations per query. GCC sees free() on memory
-// from operator new once these replacements are inlined; they are a matched pair (malloc/free underneath).
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-void* operator new(std::size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
 
 namespace vedette::livestatus {
 namespace {
