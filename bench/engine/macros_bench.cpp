@@ -3,13 +3,11 @@
 // buffer-reusing overload, and an argument with blanks that takes the expand-then-split path.
 //
 //   build/<dir>/macros_bench
+#include "../allocation_counter.hpp"
 #include "config/command_compiler.hpp"
 #include "engine/macros.hpp"
 
-#include "../allocation_counter.hpp"
-
 #include <benchmark/benchmark.h>
-
 
 namespace vedette::engine {
 namespace {

@@ -4,18 +4,16 @@
 // InfluxDB: 204 for every POST). Heap allocations per result are counted by replacing operator new.
 //
 //   build/<dir>/tsdb_output_bench
-#include "engine/tsdb_output.hpp"
-
 #include "../allocation_counter.hpp"
+#include "engine/tsdb_output.hpp"
 
 #include <benchmark/benchmark.h>
 
 #include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <string>
+#include <sys/socket.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace vedette::engine {
@@ -133,8 +131,8 @@ void run(benchmark::State& state, bool graphite, bool influxdb) {
         state.ResumeTiming();
       }
     }
-    state.counters["allocs_per_result"] = static_cast<double>(g_allocations.load() - before) /
-                                          static_cast<double>(state.iterations());
+    state.counters["allocs_per_result"] =
+        static_cast<double>(g_allocations.load() - before) / static_cast<double>(state.iterations());
     for (const tsdb::Writer* w : {out.graphite(), out.influxdb()})
       if (w != nullptr) dropped += w->stats().samples_dropped;
   }

@@ -4,13 +4,12 @@
 // grow with the rows (the Cell and the output string are reused).
 //
 //   build/<dir>/query_bench
+#include "../allocation_counter.hpp"
 #include "livestatus/cell.hpp"
 #include "livestatus/query.hpp"
 #include "livestatus/request.hpp"
 #include "livestatus/table.hpp"
 #include "livestatus/view.hpp"
-
-#include "../allocation_counter.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>

@@ -317,7 +317,8 @@ class Loader {
         it->second(d);
         continue;
       }
-      if (std::string problem; apply_perfdata_writer_option(cfg_.perfdata_writers, name, value, at, problem)) {
+      if (std::string problem;
+          apply_perfdata_writer_option(cfg_.perfdata_writers, name, value, at, problem)) {
         if (!problem.empty()) error(at, std::move(problem));
         continue;
       }

@@ -191,7 +191,8 @@ struct MainConfig {
   std::string service_perfdata_file_processing_command;
   bool host_perfdata_process_empty_results = true;
   bool service_perfdata_process_empty_results = true;
-  PerfdataWriters perfdata_writers;  // Vedette's own: graphite_writer=, influxdb_writer=, … (perfdata_writers.hpp)
+  PerfdataWriters
+      perfdata_writers;  // Vedette's own: graphite_writer=, influxdb_writer=, … (perfdata_writers.hpp)
 
   // --- Miscellaneous
   // -----------------------------------------------------------------------------------------

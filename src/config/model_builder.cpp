@@ -1,11 +1,10 @@
 #include "config/model_builder.hpp"
 
-#include "native/classify.hpp"
-
 #include "config/command_compiler.hpp"
 #include "config/list_items_internal.hpp"
 #include "config/naemon_order.hpp"
 #include "config/timeperiod_parser.hpp"
+#include "native/classify.hpp"
 
 #include <fmt/format.h>
 

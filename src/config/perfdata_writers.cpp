@@ -44,7 +44,8 @@ std::string parse_host_port(std::string_view text, WriterEndpoint& out) {
 
 std::string parse_influx_url(std::string_view text, WriterEndpoint& out) {
   if (text.starts_with("https://"))
-    return fmt::format("'{}': https is not supported; use http:// (through a local TLS proxy if needed)", text);
+    return fmt::format("'{}': https is not supported; use http:// (through a local TLS proxy if needed)",
+                       text);
   if (!text.starts_with("http://")) return fmt::format("invalid URL '{}': expected http://host:port", text);
   std::string_view rest = text.substr(7);
   if (rest.ends_with('/')) rest.remove_suffix(1);
@@ -91,7 +92,8 @@ bool apply_perfdata_writer_option(PerfdataWriters& w, std::string_view name, std
       {"graphite_host_template", &PerfdataWriters::graphite_host_template, true},
       {"graphite_service_template", &PerfdataWriters::graphite_service_template, true},
       {"influxdb_host_measurement_template", &PerfdataWriters::influxdb_host_measurement_template, true},
-      {"influxdb_service_measurement_template", &PerfdataWriters::influxdb_service_measurement_template, true},
+      {"influxdb_service_measurement_template", &PerfdataWriters::influxdb_service_measurement_template,
+       true},
       {"influxdb_database", &PerfdataWriters::influxdb_database, false},
       {"influxdb_retention_policy", &PerfdataWriters::influxdb_retention_policy, false},
       {"influxdb_username", &PerfdataWriters::influxdb_username, false},
@@ -143,7 +145,8 @@ std::vector<std::pair<SourcePos, std::string>> check_perfdata_writers(const Perf
     if (w.influxdb_org.empty()) error("influxdb_writer: influxdb_bucket needs influxdb_org");
     if (w.influxdb_token.empty()) error("influxdb_writer: influxdb_bucket needs influxdb_token");
   } else if (w.influxdb_database.empty()) {
-    error("influxdb_writer: needs influxdb_database (InfluxDB 1.x) or influxdb_bucket and influxdb_org (2.x)");
+    error(
+        "influxdb_writer: needs influxdb_database (InfluxDB 1.x) or influxdb_bucket and influxdb_org (2.x)");
   }
   return out;
 }

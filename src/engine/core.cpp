@@ -13,12 +13,12 @@
 #include "engine/macros.hpp"
 #include "engine/notifier.hpp"
 #include "engine/perfdata_output.hpp"
-#include "engine/tsdb_output.hpp"
 #include "engine/reload.hpp"
 #include "engine/retained_status.hpp"
 #include "engine/state_machine.hpp"
 #include "engine/status_snapshot.hpp"
 #include "engine/timing_out.hpp"
+#include "engine/tsdb_output.hpp"
 #include "exec/executor.hpp"
 #include "exec/plugin_output.hpp"
 #include "exec/result_queue.hpp"
@@ -76,7 +76,8 @@ Duration until_epoch(Time when, std::uint32_t phase_us, loop::WallTime now) {
   const Time now_s = to_epoch(now);
   if (when > now_s + k_century) return std::chrono::seconds(k_century);
   if (when < now_s) return Duration::zero();
-  const Duration until = std::chrono::seconds(when) + std::chrono::microseconds(phase_us) - now.time_since_epoch();
+  const Duration until =
+      std::chrono::seconds(when) + std::chrono::microseconds(phase_us) - now.time_since_epoch();
   return std::max(until, Duration::zero());
 }
 
@@ -841,7 +842,8 @@ class Core::Impl final : public loop::TimerHandler,
   // the handler then finds nothing due and re-arms it here.
   void arm_downtime_timer() {
     if (const std::optional<DowntimeBook::Due> next = downtimes_->next_event()) {
-      loop_.arm_timer(downtime_timer_, loop_.now() + until_epoch(next->at, next->phase_us, clock_.wall_now()));
+      loop_.arm_timer(downtime_timer_,
+                      loop_.now() + until_epoch(next->at, next->phase_us, clock_.wall_now()));
     } else {
       loop_.disarm_timer(downtime_timer_);
     }
@@ -1448,7 +1450,8 @@ class Core::Impl final : public loop::TimerHandler,
   // perfdata_writer_timeout per batch) on a thread of their own, so the core never waits for a backend.
   // Shutdown joins them.
   void retire_tsdb() {
-    std::erase_if(retiring_tsdb_, [](const RetiringTsdb& r) { return r.done->load(std::memory_order_acquire); });
+    std::erase_if(retiring_tsdb_,
+                  [](const RetiringTsdb& r) { return r.done->load(std::memory_order_acquire); });
     if (tsdb_ == nullptr) return;
     auto done = std::make_shared<std::atomic<bool>>(false);
     retiring_tsdb_.push_back({std::jthread([old = std::move(tsdb_), done]() mutable {
@@ -1476,7 +1479,8 @@ class Core::Impl final : public loop::TimerHandler,
     std::vector<std::string> warnings;
     auto on_event = [this](const io::PerfdataEvent& e) { perfdata_events_.add(e); };
     retire_tsdb();
-    tsdb_ = std::make_unique<TsdbOutput>(main_, [this](std::string line) { perfdata_events_.add(std::move(line)); });
+    tsdb_ = std::make_unique<TsdbOutput>(main_,
+                                         [this](std::string line) { perfdata_events_.add(std::move(line)); });
     if (!tsdb_->has_writers()) tsdb_.reset();
     host_perfdata_ =
         std::make_unique<PerfdataOutput>(*model_, main_, PerfdataObject::host, on_event, warnings);
@@ -2675,7 +2679,7 @@ class Core::Impl final : public loop::TimerHandler,
     std::shared_ptr<std::atomic<bool>> done;
   };
   std::vector<RetiringTsdb> retiring_tsdb_;  // a reload's old writers, still sending (retire_tsdb())
-  loop::TimerId tsdb_timer_ = 0;     // wakes the loop for samples still waiting for their hand-over
+  loop::TimerId tsdb_timer_ = 0;             // wakes the loop for samples still waiting for their hand-over
   loop::TimerId host_perfdata_timer_ = 0;
   loop::TimerId service_perfdata_timer_ = 0;
   MonoTime host_perfdata_due_{};

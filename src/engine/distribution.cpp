@@ -138,7 +138,8 @@ void Distributor::send_perfdata(const MacroContext& ctx, const CheckState& state
     gearman::Submission s;
     s.queue = queue;
     // make_uniq("%s-%s-%s", queue, host, service): the same id in two queues would overwrite each other.
-    if (options_.perfdata_overwrite) s.unique = gearman::unique_key(fmt::format("{}-{}", queue, host), service);
+    if (options_.perfdata_overwrite)
+      s.unique = gearman::unique_key(fmt::format("{}-{}", queue, host), service);
     s.text = perfdata_line_;
     (void)link_->submit(s);  // a full queue drops it, as a failed add_job_to_queue does
   }

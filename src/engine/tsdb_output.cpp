@@ -93,12 +93,14 @@ TsdbOutput::TsdbOutput(const config::MainConfig& main, std::function<void(std::s
   if (w.graphite.is_set()) {
     graphite_host_ = NameTemplate(w.graphite_host_template);
     graphite_service_ = NameTemplate(w.graphite_service_template);
-    graphite_ = std::make_unique<tsdb::Writer>(writer_options(w, w.graphite, tsdb::Protocol::graphite, on_event));
+    graphite_ =
+        std::make_unique<tsdb::Writer>(writer_options(w, w.graphite, tsdb::Protocol::graphite, on_event));
   }
   if (w.influxdb.is_set()) {
     influx_host_ = NameTemplate(w.influxdb_host_measurement_template);
     influx_service_ = NameTemplate(w.influxdb_service_measurement_template);
-    influxdb_ = std::make_unique<tsdb::Writer>(writer_options(w, w.influxdb, tsdb::Protocol::influxdb, on_event));
+    influxdb_ =
+        std::make_unique<tsdb::Writer>(writer_options(w, w.influxdb, tsdb::Protocol::influxdb, on_event));
   }
 }
 
@@ -106,17 +108,17 @@ void TsdbOutput::after_result(const MacroContext& ctx, const CheckState& state) 
   if (!state.enabled(state::Flag::process_perf_data)) return;
   if (state.perf_data.empty() && !send_metadata_) return;
   const bool service = ctx.service != model::no_id<model::ServiceId>();
-  tsdb::Sample s{.name = {},
-                 .host = ctx.model.hosts[model::index(ctx.host)].name,
-                 .service = service ? ctx.model.services[model::index(ctx.service)].description
-                                    : std::string_view{},
-                 .perf_data = state.perf_data,
-                 .time = static_cast<std::int64_t>(state.last_check),
-                 .latency = state.latency,
-                 .execution_time = state.execution_time,
-                 .state = static_cast<std::uint8_t>(state.current_state),
-                 .hard = state.state_type == StateType::hard,
-                 .current_attempt = static_cast<std::uint16_t>(state.current_attempt)};
+  tsdb::Sample s{
+      .name = {},
+      .host = ctx.model.hosts[model::index(ctx.host)].name,
+      .service = service ? ctx.model.services[model::index(ctx.service)].description : std::string_view{},
+      .perf_data = state.perf_data,
+      .time = static_cast<std::int64_t>(state.last_check),
+      .latency = state.latency,
+      .execution_time = state.execution_time,
+      .state = static_cast<std::uint8_t>(state.current_state),
+      .hard = state.state_type == StateType::hard,
+      .current_attempt = static_cast<std::uint16_t>(state.current_attempt)};
   if (graphite_) {
     name_.clear();
     (service ? graphite_service_ : graphite_host_).expand(ctx, tsdb::append_graphite_component, name_);

@@ -28,7 +28,8 @@ class NameTemplate {
   NameTemplate() = default;
   explicit NameTemplate(std::string_view text);
   // Appends the expansion for ctx; each macro's value goes through `escape` (null: as it is).
-  void expand(const MacroContext& ctx, void (*escape)(std::string_view, std::string&), std::string& out) const;
+  void expand(const MacroContext& ctx, void (*escape)(std::string_view, std::string&),
+              std::string& out) const;
 
  private:
   struct Part {

@@ -55,7 +55,7 @@ enum class Outcome : std::uint8_t {
   // No child ran (spawn_errno says why), or it cannot be waited for (ECHILD). A shortage of fds, processes
   // or memory (EMFILE, ENFILE, EAGAIN, ENOMEM) is no result: the executor tries the job again.
   spawn_failed,
-  cancelled,     // held for a later start and cancelled before it (Executor::cancel_held): nothing ran
+  cancelled,  // held for a later start and cancelled before it (Executor::cancel_held): nothing ran
 };
 
 struct CheckResult {
@@ -82,7 +82,7 @@ struct CheckResult {
   std::int64_t plugin_user_us = 0;
   std::int64_t plugin_system_us = 0;
   bool timing_out = false;  // the job's, echoed back
-  bool native = false;  // ran inside the executor (native/), no process; the plugin CPU fields are 0
+  bool native = false;      // ran inside the executor (native/), no process; the plugin CPU fields are 0
 };
 
 }  // namespace vedette::exec

@@ -789,7 +789,8 @@ Executor::Executor(ResultQueue& results, ExecutorOptions options)
   timing_out_slots_ = slots == 0 ? 0 : std::max(slots, n);
   for (unsigned i = 0; i < n; ++i) {
     const unsigned share = slots == 0 ? 0 : std::max(1u, slots / n + (i < slots % n ? 1u : 0u));
-    workers_.push_back(std::make_unique<Worker>(i, *spawner_, results, *warnings_, options, share, *resolver_));
+    workers_.push_back(
+        std::make_unique<Worker>(i, *spawner_, results, *warnings_, options, share, *resolver_));
   }
 }
 

@@ -309,10 +309,11 @@ void GearmanLink::accept_result(std::string_view workload) {
   if (!result) return note_bad_result(result.error());
   if (!result->malformed.empty()) {
     malformed_.fetch_add(1, std::memory_order_relaxed);
-    report_throttled(malformed_reports_, LinkEventKind::malformed_field,
-                     fmt::format("gearman: a result from queue '{}' for '{}' has a bad {}; applied without it",
-                                 options_.result_queue, result->host_name.substr(0, 80), result->malformed),
-                     "results with bad fields");
+    report_throttled(
+        malformed_reports_, LinkEventKind::malformed_field,
+        fmt::format("gearman: a result from queue '{}' for '{}' has a bad {}; applied without it",
+                    options_.result_queue, result->host_name.substr(0, 80), result->malformed),
+        "results with bad fields");
   }
   {
     std::lock_guard lock(mutex_);
@@ -329,9 +330,9 @@ void GearmanLink::accept_result(std::string_view workload) {
 
 void GearmanLink::note_bad_result(std::string reason) {
   bad_results_.fetch_add(1, std::memory_order_relaxed);
-  report_throttled(bad_reports_, LinkEventKind::bad_result,
-                   fmt::format("gearman: dropped a result from queue '{}': {}", options_.result_queue, reason),
-                   "dropped");
+  report_throttled(
+      bad_reports_, LinkEventKind::bad_result,
+      fmt::format("gearman: dropped a result from queue '{}': {}", options_.result_queue, reason), "dropped");
 }
 
 void GearmanLink::report_throttled(Throttle& throttle, LinkEventKind kind, std::string message,

@@ -347,8 +347,8 @@ std::optional<RegexError> Regex::compile(std::string_view pattern, bool ignore_c
   // (matches() widens the text): its Latin-1 mode, which would do that itself, misses matches of
   // alternatives that share a leading byte above 0x7f (`\x80a|\x80b`, libre2 2022-06-01).
   RE2::Options options;
-  options.set_dot_nl(true);  // without REG_NEWLINE '.' matches a newline
-  options.set_never_capture(true);                     // REG_NOSUB
+  options.set_dot_nl(true);         // without REG_NEWLINE '.' matches a newline
+  options.set_never_capture(true);  // REG_NOSUB
   options.set_log_errors(false);
   // Anchored behind a lazy loop of whole code points, so that no match starts inside a widened byte (RE2's
   // own unanchored search steps by bytes, and \B would hold between the two halves of one).

@@ -778,8 +778,9 @@ class Server::Impl {
     View view;
     std::shared_ptr<const Periods> periods;
     // The first look needs a snapshot taken after the request came; later ones any newer than the last.
-    if (!prepare_view(view, periods,
-                      w->polled ? channel_.snapshot_after(w->generation) : channel_.fresh_snapshot(&w->generation)))
+    if (!prepare_view(
+            view, periods,
+            w->polled ? channel_.snapshot_after(w->generation) : channel_.fresh_snapshot(&w->generation)))
       return framed_error(answer, w->request, shutting_down());
     const WaitTrigger trigger = w->request.wait_trigger;
     const bool trigger_only = !w->query->has_wait_condition();

@@ -166,7 +166,8 @@ std::optional<TcpOptions> parse_tcp_options(std::span<const std::string> argv) {
           case 's':
           case 'q': {
             // -E must come first to apply; without it the plugin appends CRLF to the quit string only.
-            std::optional<std::string> text = escape ? escaped(v) : std::optional(key == 'q' ? v + "\r\n" : v);
+            std::optional<std::string> text =
+                escape ? escaped(v) : std::optional(key == 'q' ? v + "\r\n" : v);
             if (!text) return "bad escape";
             (key == 's' ? o.send : o.quit) = std::move(*text);
             break;

@@ -21,8 +21,8 @@ int wait_for(int fd, short events, std::chrono::milliseconds timeout, short& rev
   pollfd p{fd, events, 0};
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
-                                                                            std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     const int n = ::poll(&p, 1, static_cast<int>(std::max<long long>(0, left.count())));
     if (n < 0 && errno == EINTR) continue;
     revents = p.revents;

@@ -16,9 +16,9 @@ void append_http_post(std::string_view host_header, std::string_view target, std
 
 struct HttpResponse {
   int status = 0;
-  std::size_t size = 0;      // bytes of the whole response (headers and body)
-  std::string_view body;     // a view into the input
-  bool keep_alive = true;    // false after "Connection: close", HTTP/1.0, or a body without a length
+  std::size_t size = 0;    // bytes of the whole response (headers and body)
+  std::string_view body;   // a view into the input
+  bool keep_alive = true;  // false after "Connection: close", HTTP/1.0, or a body without a length
 };
 
 // The response at the front of `in`; nullopt while it is incomplete. A malformed status line gives a

@@ -5,8 +5,9 @@
 //   <prefix>.perfdata.<label>.value <v> <time>   (.warn .crit .min .max with thresholds)
 //   <prefix>.metadata.state <n> <time>          (.state_type .current_attempt .latency .execution_time)
 // InfluxDB line protocol, as Icinga 2's InfluxdbWriter (tags hostname, service, metric):
-//   <measurement>,hostname=<h>,service=<s>,metric=<label> value=<v>[,warn=…,crit=…,min=…,max=…][,unit="…"] <time>
-//   <measurement>,hostname=<h>,service=<s> state=<n>i,state_type=<n>i,current_attempt=<n>i,latency=…,execution_time=… <time>
+//   <measurement>,hostname=<h>,service=<s>,metric=<label> value=<v>[,warn=…,crit=…,min=…,max=…][,unit="…"]
+//   <time> <measurement>,hostname=<h>,service=<s>
+//   state=<n>i,state_type=<n>i,current_attempt=<n>i,latency=…,execution_time=… <time>
 #pragma once
 
 #include "tsdb/sample.hpp"

@@ -80,7 +80,8 @@ bool PerfdataReader::next(PerfdataValue& out) {
     out.value = *value;
     out.unit = value_text.substr(used);
     std::optional<double>* const extras[] = {&out.warn, &out.crit, &out.min, &out.max};
-    std::string_view tail = semicolon == std::string_view::npos ? std::string_view{} : field.substr(semicolon + 1);
+    std::string_view tail =
+        semicolon == std::string_view::npos ? std::string_view{} : field.substr(semicolon + 1);
     for (std::optional<double>* extra : extras) {
       const std::size_t next = tail.find(';');
       *extra = plain_number(tail.substr(0, next));
