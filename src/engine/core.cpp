@@ -1447,7 +1447,7 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   // A reload's old Graphite/InfluxDB writers send what they hold (a slow backend: up to
-  // perfdata_writer_timeout per batch) on a thread of their own, so the core never waits for a backend.
+  // the writer's stop grace) on a thread of their own, so the core never waits for a backend.
   // Shutdown joins them.
   void retire_tsdb() {
     std::erase_if(retiring_tsdb_,

@@ -16,25 +16,31 @@
 namespace vedette::tsdb {
 namespace {
 
-// poll() for `events` on fd, up to `timeout`, restarting after signals. 0: timed out, -1: error.
-int wait_for(int fd, short events, std::chrono::milliseconds timeout, short& revents) {
-  pollfd p{fd, events, 0};
+std::string errno_text(int error) {
+  return error == ECANCELED ? "cancelled" : std::strerror(error);
+}
+
+}  // namespace
+
+// poll() for `events` on fd, up to `timeout`, restarting after signals. 0: timed out, -1: error (errno;
+// ECANCELED when the cancel fd fired).
+int Connection::wait_for(int fd, short events, std::chrono::milliseconds timeout, short& revents) const {
+  pollfd p[2] = {{fd, events, 0}, {cancel_fd_, POLLIN, 0}};
+  const nfds_t count = cancel_fd_ >= 0 ? 2 : 1;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    const int n = ::poll(&p, 1, static_cast<int>(std::max<long long>(0, left.count())));
+    const int n = ::poll(p, count, static_cast<int>(std::max<long long>(0, left.count())));
     if (n < 0 && errno == EINTR) continue;
-    revents = p.revents;
+    if (count == 2 && p[1].revents != 0) {
+      errno = ECANCELED;
+      return -1;
+    }
+    revents = p[0].revents;
     return n;
   }
 }
-
-std::string errno_text(int error) {
-  return std::strerror(error);
-}
-
-}  // namespace
 
 bool Connection::connect(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout,
                          std::string& error) {

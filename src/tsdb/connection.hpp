@@ -1,5 +1,6 @@
 // A TCP connection to a perfdata backend with every wait bounded: non-blocking connect, send and receive
-// each poll() for at most their timeout. Owned and used by one writer thread; never the core's.
+// each poll() for at most their timeout, or until the cancel fd (an eventfd the owner signals to stop)
+// becomes readable. Owned and used by one writer thread; never the core's.
 #pragma once
 
 #include <chrono>
@@ -35,8 +36,14 @@ class Connection {
   [[nodiscard]] bool is_open() const { return fd_ >= 0; }
   void close();
 
+  // Every later wait also ends, with the error "cancelled", once `fd` is readable. Not owned.
+  void set_cancel_fd(int fd) { cancel_fd_ = fd; }
+
  private:
+  [[nodiscard]] int wait_for(int fd, short events, std::chrono::milliseconds timeout, short& revents) const;
+
   int fd_ = -1;
+  int cancel_fd_ = -1;
 };
 
 }  // namespace vedette::tsdb

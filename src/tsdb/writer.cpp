@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <utility>
 
 namespace vedette::tsdb {
@@ -24,17 +26,23 @@ std::string host_header(const WriterOptions& o) {
 Writer::Writer(WriterOptions options) : options_(std::move(options)) {
   if (!options_.on_event)
     options_.on_event = [](std::string line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+  cancel_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  connection_.set_cancel_fd(cancel_fd_);  // -1 (no eventfd): waits end by their timeout only
   thread_ = std::thread([this] { run(); });
 }
 
 Writer::~Writer() {
   hand_over();
-  {
-    std::lock_guard lock(mutex_);
-    stop_ = true;
-  }
+  std::unique_lock lock(mutex_);
+  stop_ = true;
   wake_.notify_one();
+  if (!finished_wake_.wait_for(lock, options_.stop_grace, [&] { return finished_; }) && cancel_fd_ >= 0) {
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const ssize_t n = ::write(cancel_fd_, &one, sizeof one);
+  }
+  lock.unlock();
   thread_.join();
+  if (cancel_fd_ >= 0) ::close(cancel_fd_);
 }
 
 bool Writer::push(const Sample& s) {
@@ -50,8 +58,8 @@ bool Writer::push(const Sample& s) {
 }
 
 std::string Writer::flush(loop::MonoTime now) {
-  if (!pending_.empty() &&
-      (now - last_hand_over_ >= options_.flush_interval || pending_.size() >= options_.max_queued_bytes / 4)) {
+  if (!pending_.empty() && (now - last_hand_over_ >= options_.flush_interval ||
+                            pending_.size() >= options_.max_queued_bytes / 4)) {
     hand_over();
     last_hand_over_ = now;
   }
@@ -161,13 +169,16 @@ void Writer::run() {
     event(fmt::format("Warning: {} writer: {} performance data samples were not sent before shutdown",
                       options_.name, total_lost));
   queued_bytes_.store(0);
+  std::lock_guard lock(mutex_);
+  finished_ = true;
+  finished_wake_.notify_one();
 }
 
 bool Writer::deliver(std::string_view batch, std::uint64_t samples) {
   std::string error;
   const std::uint64_t rejected_before = samples_rejected_.load(std::memory_order_relaxed);
   const bool ok = options_.protocol == Protocol::graphite ? deliver_graphite(batch, error)
-                                                           : deliver_influx(batch, samples, error);
+                                                          : deliver_influx(batch, samples, error);
   if (!ok) {
     failed(error);
     return false;
@@ -233,9 +244,8 @@ bool Writer::deliver_influx(std::string_view batch, std::uint64_t samples, std::
       const auto now = std::chrono::steady_clock::now();
       if (now - last_rejection_report_ < k_drop_report_interval) return true;
       last_rejection_report_ = now;
-      event(fmt::format("Warning: {} writer: {} refused {} samples ({} in total): HTTP {} {}",
-                        options_.name, host_header(options_), samples, samples_rejected_.load(),
-                        response->status, body));
+      event(fmt::format("Warning: {} writer: {} refused {} samples ({} in total): HTTP {} {}", options_.name,
+                        host_header(options_), samples, samples_rejected_.load(), response->status, body));
       return true;
     }
     error = fmt::format("HTTP {} {}", response->status, body);

@@ -32,7 +32,8 @@ struct WriterOptions {
   Protocol protocol = Protocol::graphite;
   std::string host;
   std::uint16_t port = 0;
-  std::string http_target;   // influxdb: "/write?db=…&precision=s" or "/api/v2/write?org=…&bucket=…&precision=s"
+  std::string
+      http_target;  // influxdb: "/write?db=…&precision=s" or "/api/v2/write?org=…&bucket=…&precision=s"
   std::string http_headers;  // influxdb: complete header lines ("Authorization: Token …\r\n")
   LineOptions lines{};
   // Bounded memory: push() refuses samples while this many bytes wait (in the core's buffer, handed over,
@@ -45,6 +46,10 @@ struct WriterOptions {
   std::chrono::milliseconds backoff_first{1000};
   std::chrono::milliseconds backoff_limit{60000};
   std::size_t max_batch_bytes = std::size_t{1} << 20;  // formatted bytes per send or POST
+  // How long a stopping writer may go on sending what it holds; then what is still in flight is cancelled
+  // and counted lost, so neither a shutdown nor the retention file written after it waits for a backend
+  // that takes the request and never answers.
+  std::chrono::milliseconds stop_grace{5000};
   // Called on the writer's thread with a line for the log ("Warning: graphite writer: …"): hand it to the
   // core thread, do not log from here. Default: stderr.
   std::function<void(std::string)> on_event{};
@@ -57,8 +62,8 @@ struct WriterStats {
   std::uint64_t samples_rejected = 0;  // InfluxDB answered 4xx for their batch: not retried
   std::uint64_t samples_lost = 0;      // still queued when the writer was destroyed
   std::uint64_t bytes_sent = 0;
-  std::uint64_t connects = 0;          // successful connections
-  std::uint64_t failures = 0;          // failed connects, sends and server errors
+  std::uint64_t connects = 0;  // successful connections
+  std::uint64_t failures = 0;  // failed connects, sends and server errors
 };
 
 class Writer {
@@ -66,7 +71,7 @@ class Writer {
   explicit Writer(WriterOptions options);
   // Hands over what is pending and stops the thread: what was queued is sent if the backend is reachable
   // (one attempt each, no backoff; while it was already failing, none); the rest counts as lost and is
-  // reported. Waits at most a few timeouts.
+  // reported. Waits at most stop_grace (plus a name lookup in progress).
   ~Writer();
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
@@ -110,8 +115,11 @@ class Writer {
   // Between the threads.
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::string shared_;  // guarded by mutex_
-  bool stop_ = false;   // guarded by mutex_
+  std::string shared_;     // guarded by mutex_
+  bool stop_ = false;      // guarded by mutex_
+  bool finished_ = false;  // guarded by mutex_: run() returned
+  std::condition_variable finished_wake_;
+  int cancel_fd_ = -1;  // eventfd: signalled when stop_grace is over, ends the connection's waits
   std::atomic<std::size_t> queued_bytes_{0};
   std::atomic<std::uint64_t> samples_sent_{0}, samples_dropped_{0}, samples_rejected_{0}, samples_lost_{0},
       bytes_sent_{0}, connects_{0}, failures_{0};

@@ -7,7 +7,6 @@ import http.server
 import os
 import signal
 import socket
-import struct
 import threading
 import time
 import unittest
@@ -157,15 +156,15 @@ perfdata_writer_timeout=1
 
 
 class SlowBackendTest(unittest.TestCase):
-    def test_a_reload_does_not_wait_for_a_backend_that_never_answers(self):
-        # An InfluxDB that takes the request and never answers: the old writer waits for its answer up to
-        # perfdata_writer_timeout (30 s), on a thread of its own, while the reload goes on.
+    def test_neither_a_reload_nor_a_shutdown_waits_for_a_backend_that_never_answers(self):
+        # An InfluxDB that takes every request and never answers, with a timeout of 30 s: the old writer goes on
+        # waiting on a thread of its own while the reload goes on, and at shutdown every writer gets its grace
+        # (5 s) and then gives up, so the daemon stops (and writes its retention file) well before the timeout.
         listener = socket.socket()
         listener.bind(("127.0.0.1", 0))
         listener.listen(8)
         self.addCleanup(listener.close)
-        accepted = []
-        got_request = threading.Event()
+        requests = []
 
         def serve():
             while True:
@@ -173,9 +172,10 @@ class SlowBackendTest(unittest.TestCase):
                     conn, _ = listener.accept()
                 except OSError:
                     return
-                accepted.append(conn)
-                if conn.recv(65536):
-                    got_request.set()
+                self.addCleanup(conn.close)
+                data = conn.recv(65536)
+                if data:
+                    requests.append(data)
         threading.Thread(target=serve, daemon=True).start()
         main = """\
 process_performance_data=1
@@ -186,15 +186,18 @@ perfdata_writer_timeout=30
 """ % listener.getsockname()[1]
         with RunningVedette(self, objects=objects(free_port()), main_extra=main) as v:
             v.command("PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;0;OK|time=0.25s;1;2")
-            self.assertTrue(got_request.wait(15), "the writer sent its batch")
+            wait_for("the writer's first batch", lambda: requests, timeout=15)
             hangup = time.monotonic()
             v.proc.send_signal(signal.SIGHUP)
             v.wait_for(r"Configuration reloaded: ", timeout=20)
             self.assertLess(time.monotonic() - hangup, 10, "the reload waited for the backend")
-            # The old writer is still waiting for its answer: a reset ends it, so that stopping is quick.
-            for conn in accepted:
-                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-                conn.close()
+            # The new writer sends too, and gets no answer either.
+            v.command("PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;0;OK|time=0.5s;1;2")
+            wait_for("the new writer's batch", lambda: len(requests) >= 2, timeout=15)
+            stopping = time.monotonic()
+            self.assertEqual(v.stop(timeout=25), 0)
+            self.assertLess(time.monotonic() - stopping, 15, "the shutdown waited for the backend")
+            self.assertRegex(v.log(), r"influxdb writer: \d+ performance data samples were not sent before shutdown")
 
 
 class InfluxdbWriterTest(unittest.TestCase):

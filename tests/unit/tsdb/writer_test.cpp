@@ -4,14 +4,14 @@
 
 #include <gtest/gtest.h>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <mutex>
+#include <netinet/in.h>
+#include <optional>
 #include <string>
+#include <sys/socket.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace vedette::tsdb {
@@ -46,18 +46,24 @@ TEST(HttpExchange, PostAndResponses) {
   EXPECT_EQ(out, "a%20b%26c%3Dd%2F%C3%A9");
 }
 
+// A TCP socket bound to a free loopback port (not listening yet); `port` is set to it.
+int bound_loopback(std::uint16_t& port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  port = ntohs(a.sin_port);
+  return fd;
+}
+
 // A listening socket on a free loopback port that records what it is sent.
 class Sink {
  public:
   Sink() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    socklen_t len = sizeof a;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
+    fd_ = bound_loopback(port_);
     ::listen(fd_, 4);
     thread_ = std::thread([this] {
       while (true) {
@@ -93,19 +99,14 @@ class Sink {
 
 // A port nothing listens on: bound, never listening, so connects are refused.
 std::uint16_t dead_port(int& fd) {
-  fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  return ntohs(a.sin_port);
+  std::uint16_t port = 0;
+  fd = bound_loopback(port);
+  return port;
 }
 
 Sample sample(std::int64_t time) {
-  return Sample{.name = "vedette.h.services.s", .host = "h", .service = "s", .perf_data = "x=1",
-                .time = time};
+  return Sample{
+      .name = "vedette.h.services.s", .host = "h", .service = "s", .perf_data = "x=1", .time = time};
 }
 
 TEST(Writer, GraphiteLinesArriveInBatches) {
@@ -164,6 +165,42 @@ TEST(Writer, DeadBackendDropsWithACountAndOneReport) {
       << events.front();
   EXPECT_NE(events.back().find("were not sent before shutdown"), std::string::npos) << events.back();
   EXPECT_EQ(events.size(), 2u);  // one failure report for the whole episode
+}
+
+// An InfluxDB that takes the request and never answers, with a timeout far beyond the grace: stopping
+// takes stop_grace, not the timeout, and the batch in flight counts as lost.
+TEST(Writer, StoppingCancelsAnExchangeTheBackendNeverAnswers) {
+  std::uint16_t port = 0;
+  const int listener = bound_loopback(port);
+  ::listen(listener, 4);  // the kernel accepts; nobody reads or answers
+  std::mutex mutex;
+  std::vector<std::string> events;
+  WriterOptions o;
+  o.protocol = Protocol::influxdb;
+  o.host = "127.0.0.1";
+  o.port = port;
+  o.http_target = "/write?db=perf";
+  o.flush_interval = 0ms;
+  o.timeout = 60s;
+  o.stop_grace = 200ms;
+  o.on_event = [&](std::string line) {
+    std::lock_guard lock(mutex);
+    events.push_back(std::move(line));
+  };
+  std::optional<Writer> writer(std::in_place, o);
+  writer->push(sample(100));
+  EXPECT_EQ(writer->flush(loop::MonoTime{}), "");
+  EXPECT_FALSE(writer->wait_idle(300ms));  // sent, waiting for the answer
+  const auto start = std::chrono::steady_clock::now();
+  writer.reset();
+  const auto stopping = std::chrono::steady_clock::now() - start;
+  ::close(listener);
+  EXPECT_GE(stopping, 200ms);
+  EXPECT_LT(stopping, 5s);
+  std::lock_guard lock(mutex);
+  ASSERT_FALSE(events.empty());
+  EXPECT_NE(events.back().find("1 performance data samples were not sent before shutdown"), std::string::npos)
+      << events.back();
 }
 
 }  // namespace
