@@ -24,6 +24,7 @@ int run_native_check(int argc, char** argv) {
   const std::string_view base = program.substr(program.rfind('/') + 1);
   if (base == "check_dummy") job.native = model::NativePlugin::check_dummy;
   if (base == "check_tcp") job.native = model::NativePlugin::check_tcp;
+  if (base == "check_ping") job.native = model::NativePlugin::check_ping;
   if (job.native == model::NativePlugin::none) {
     fmt::print(stderr, "vedette: {} has no native implementation\n", base);
     return 125;

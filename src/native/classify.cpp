@@ -1,6 +1,7 @@
 #include "native/classify.hpp"
 
 #include "native/dummy_check.hpp"
+#include "native/ping_options.hpp"
 #include "native/plugin_args.hpp"
 #include "native/tcp_options.hpp"
 
@@ -78,6 +79,7 @@ NativeDecision classify_command(const model::CommandTemplate& tmpl, const Classi
   model::NativePlugin plugin = model::NativePlugin::none;
   if (base == "check_dummy") plugin = model::NativePlugin::check_dummy;
   if (base == "check_tcp") plugin = model::NativePlugin::check_tcp;
+  if (base == "check_ping") plugin = model::NativePlugin::check_ping;
   d.kind = base;
   if (plugin == model::NativePlugin::none) return refuse("no native implementation");
   if (!ctx.enabled) return refuse("native_checks=0");
@@ -107,8 +109,10 @@ NativeDecision classify_command(const model::CommandTemplate& tmpl, const Classi
   std::string why;
   if (plugin == model::NativePlugin::check_dummy)
     why = check_dummy_refusal(!words.empty() && words[0].known ? &texts[0] : nullptr);
-  else
+  else if (plugin == model::NativePlugin::check_tcp)
     why = check_tcp_refusal(words);
+  else
+    why = check_ping_refusal(words);
   if (!why.empty()) return refuse(std::move(why));
   d.plugin = plugin;
   return d;

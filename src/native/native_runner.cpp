@@ -58,19 +58,19 @@ struct NativeRunner::Probe {
 NativeRunner::NativeRunner(int epoll_fd, std::uint64_t stream_tag, Resolver& resolver)
     : epoll_fd_(epoll_fd),
       stream_tag_(stream_tag),
-      resolver_(resolver),
-      inbox_(std::make_unique<ResolverInbox>()) {}
+      resolver_(resolver, epoll_fd, (static_cast<std::uint64_t>(k_inbox_slot) << 2) | stream_tag),
+      ping_(epoll_fd, stream_tag, resolver, finished_) {}
 
 NativeRunner::~NativeRunner() {
   abort_all();
 }
 
 std::size_t NativeRunner::in_flight() const {
-  return in_flight_;
+  return slots_.active() + ping_.in_flight();
 }
 
 std::uint64_t NativeRunner::token_of(std::uint32_t slot) const {
-  return (static_cast<std::uint64_t>(slots_[slot]->serial) << 32) | (static_cast<std::uint64_t>(slot) << 2) |
+  return (static_cast<std::uint64_t>(slots_[slot].serial) << 32) | (static_cast<std::uint64_t>(slot) << 2) |
          stream_tag_;
 }
 
@@ -83,31 +83,20 @@ bool NativeRunner::start(model::NativePlugin plugin, std::span<const std::string
     finished_.push_back({ticket, std::move(*run), false, now, now});
     return true;
   }
+  if (plugin == model::NativePlugin::check_ping) return ping_.start(argv, kill_at_ns, ticket);
   if (plugin != model::NativePlugin::check_tcp) return false;
   std::optional<TcpOptions> options = parse_tcp_options(argv);
   if (!options) return false;
 
-  std::uint32_t slot;
-  if (free_.empty()) {
-    slot = static_cast<std::uint32_t>(slots_.size());
-    slots_.push_back(std::make_unique<Probe>());
-  } else {
-    slot = free_.back();
-    free_.pop_back();
-  }
-  Probe& p = *slots_[slot];
-  const std::uint32_t serial = p.serial;
-  p = Probe{};
-  p.serial = serial;
-  p.active = true;
+  const std::uint32_t slot = slots_.acquire();
+  Probe& p = slots_[slot];
   p.ticket = ticket;
   p.options = std::move(*options);
   p.started_ns = mono_ns();
   p.start_us = wall_us();
   p.alarm_ns = p.started_ns + static_cast<std::int64_t>(p.options.timeout_s) * 1'000'000'000;
   p.kill_ns = kill_at_ns;
-  ++in_flight_;
-  add_deadline(slot, std::min(p.alarm_ns, p.kill_ns));
+  slots_.add_deadline(slot, std::min(p.alarm_ns, p.kill_ns));
 
   int error = 0;
   const int port = p.options.port;
@@ -116,29 +105,15 @@ bool NativeRunner::start(model::NativePlugin plugin, std::span<const std::string
     begin_connect(slot);
     return true;
   }
-  if (!inbox_watched_) {
-    epoll_event ev{};
-    ev.events = EPOLLIN;
-    ev.data.u64 = (static_cast<std::uint64_t>(k_inbox_slot) << 2) | stream_tag_;
-    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, inbox_->wakeup.fd(), &ev) == 0) inbox_watched_ = true;
-  }
-  resolver_.request(p.options.address, p.options.family, port,
-                    (static_cast<std::uint64_t>(p.serial) << 32) | slot, *inbox_);
+  resolver_.request(p.options.address, p.options.family, port, slots_.ticket(slot));
   return true;
 }
 
 void NativeRunner::take_answers() {
-  inbox_->wakeup.drain();
-  std::vector<ResolverInbox::Answer> answers;
-  {
-    std::lock_guard lock(inbox_->mutex);
-    answers.swap(inbox_->answers);
-  }
-  for (ResolverInbox::Answer& a : answers) {
-    const auto slot = static_cast<std::uint32_t>(a.ticket & 0xffffffffu);
-    const auto serial = static_cast<std::uint32_t>(a.ticket >> 32);
-    if (slot >= slots_.size() || !slots_[slot]->active || slots_[slot]->serial != serial) continue;
-    Probe& p = *slots_[slot];
+  for (ResolverInbox::Answer& a : resolver_.take()) {
+    std::uint32_t slot;
+    if (!slots_.from_ticket(a.ticket, slot)) continue;
+    Probe& p = slots_[slot];
     if (p.phase != Probe::Phase::resolving) continue;
     if (a.error != 0) {
       finish(slot, report_invalid_host(p.options));
@@ -150,7 +125,7 @@ void NativeRunner::take_answers() {
 }
 
 void NativeRunner::watch(std::uint32_t slot, std::uint32_t events, bool add) {
-  Probe& p = *slots_[slot];
+  Probe& p = slots_[slot];
   epoll_event ev{};
   ev.events = events;
   ev.data.u64 = token_of(slot);
@@ -159,7 +134,7 @@ void NativeRunner::watch(std::uint32_t slot, std::uint32_t events, bool add) {
 
 // np_net_connect: each address in turn until one connects; the errno of the last attempt is the message's.
 void NativeRunner::begin_connect(std::uint32_t slot) {
-  Probe& p = *slots_[slot];
+  Probe& p = slots_[slot];
   p.phase = Probe::Phase::connecting;
   while (p.next_address < p.addresses.size()) {
     const Address& a = p.addresses[p.next_address++];
@@ -180,7 +155,7 @@ void NativeRunner::begin_connect(std::uint32_t slot) {
 }
 
 void NativeRunner::on_connected(std::uint32_t slot) {
-  Probe& p = *slots_[slot];
+  Probe& p = slots_[slot];
   if (p.options.send)
     ::send(p.fd, p.options.send->data(), p.options.send->size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   if (p.options.expect.empty()) return end_reading(slot);
@@ -189,7 +164,7 @@ void NativeRunner::on_connected(std::uint32_t slot) {
 }
 
 void NativeRunner::on_readable(std::uint32_t slot) {
-  Probe& p = *slots_[slot];
+  Probe& p = slots_[slot];
   char buffer[k_read_size];
   const ssize_t n = ::read(p.fd, buffer, sizeof buffer);
   if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
@@ -199,11 +174,11 @@ void NativeRunner::on_readable(std::uint32_t slot) {
   p.match = expect_match(p.received, p.options);
   if (p.match != Match::retry) return end_reading(slot);
   p.read_until_ns = mono_ns() + k_read_timeout_ns;
-  add_deadline(slot, p.read_until_ns);
+  slots_.add_deadline(slot, p.read_until_ns);
 }
 
 void NativeRunner::end_reading(std::uint32_t slot) {
-  Probe& p = *slots_[slot];
+  Probe& p = slots_[slot];
   const bool expecting = !p.options.expect.empty();
   if (expecting && p.received.empty()) {
     // die() before the quit string and the close; the time is not printed.
@@ -221,9 +196,10 @@ void NativeRunner::end_reading(std::uint32_t slot) {
 void NativeRunner::on_event(std::uint64_t token, std::uint32_t events) {
   const auto slot = static_cast<std::uint32_t>((token & 0xffffffffu) >> 2);
   if (slot == k_inbox_slot) return take_answers();
+  if (PingRunner::owns(slot)) return ping_.on_event(slot);
   const auto serial = static_cast<std::uint32_t>(token >> 32);
-  if (slot >= slots_.size() || !slots_[slot]->active || slots_[slot]->serial != serial) return;
-  Probe& p = *slots_[slot];
+  if (!slots_.current(slot, serial)) return;
+  Probe& p = slots_[slot];
   if (p.fd < 0) return;
   if (p.phase == Probe::Phase::connecting) {
     int error = 0;
@@ -238,62 +214,38 @@ void NativeRunner::on_event(std::uint64_t token, std::uint32_t events) {
   if (p.phase == Probe::Phase::reading) on_readable(slot);
 }
 
-void NativeRunner::add_deadline(std::uint32_t slot, std::int64_t at_ns) {
-  deadlines_.push_back({at_ns, slot, slots_[slot]->serial});
-  std::push_heap(deadlines_.begin(), deadlines_.end(), std::greater<>{});
-}
-
 std::int64_t NativeRunner::next_deadline_ns() {
-  while (!deadlines_.empty()) {
-    const Deadline& d = deadlines_.front();
-    if (d.slot < slots_.size() && slots_[d.slot]->active && slots_[d.slot]->serial == d.serial)
-      return d.at_ns;
-    std::pop_heap(deadlines_.begin(), deadlines_.end(), std::greater<>{});
-    deadlines_.pop_back();
-  }
-  return k_never;
+  return std::min(slots_.next_deadline_ns(), ping_.next_deadline_ns());
 }
 
 void NativeRunner::expire(std::int64_t now_ns) {
-  while (!deadlines_.empty() && deadlines_.front().at_ns <= now_ns) {
-    const Deadline d = deadlines_.front();
-    std::pop_heap(deadlines_.begin(), deadlines_.end(), std::greater<>{});
-    deadlines_.pop_back();
-    if (d.slot >= slots_.size() || !slots_[d.slot]->active || slots_[d.slot]->serial != d.serial) continue;
-    Probe& p = *slots_[d.slot];
+  ping_.expire(now_ns);
+  slots_.expire(now_ns, [&](std::uint32_t slot) {
+    Probe& p = slots_[slot];
     // At a tie the job's timeout wins: the executor's timer for a process starts before the plugin's alarm.
     if (p.kill_ns <= now_ns && p.kill_ns <= p.alarm_ns) {
-      finish(d.slot, {}, true);
+      finish(slot, {}, true);
     } else if (p.alarm_ns <= now_ns) {
-      finish(d.slot, report_socket_timeout(p.options));
+      finish(slot, report_socket_timeout(p.options));
     } else if (p.phase == Probe::Phase::reading && p.read_until_ns <= now_ns) {
-      end_reading(d.slot);
+      end_reading(slot);
     }
-  }
+  });
 }
 
 void NativeRunner::finish(std::uint32_t slot, PluginRun&& run, bool killed) {
-  Probe& p = *slots_[slot];
+  Probe& p = slots_[slot];
   p.close_socket();
   finished_.push_back({p.ticket, std::move(run), killed, p.start_us, wall_us()});
-  p.active = false;
-  ++p.serial;
   p.received = {};
   p.addresses.clear();
-  free_.push_back(slot);
-  --in_flight_;
+  slots_.release(slot);
 }
 
 void NativeRunner::abort_all() {
-  for (auto& p : slots_) {
-    if (!p->active) continue;
-    p->close_socket();
-    p->active = false;
-    ++p->serial;
-  }
-  in_flight_ = 0;
-  if (inbox_watched_) ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, inbox_->wakeup.fd(), nullptr);
-  inbox_watched_ = false;
+  ping_.abort_all();
+  slots_.release_all([](Probe& p) { p.close_socket(); });
+  resolver_.unwatch();
 }
 
 }  // namespace vedette::native

@@ -1,5 +1,6 @@
 // Runs native checks on an executor thread, in that thread's epoll: a check_dummy answers at once, a
-// check_tcp is a non-blocking connect (then send/expect) with its timers, many in flight per thread. The
+// check_tcp is a non-blocking connect (then send/expect) with its timers, a check_ping echo requests through
+// the thread's ICMP sockets (PingRunner), many in flight per thread. The
 // executor feeds it the epoll events whose token ends in its stream tag and takes finished runs after each
 // iteration. Executor thread only (the one whose epoll it was given).
 //
@@ -10,7 +11,11 @@
 #pragma once
 
 #include "model/native_plugin.hpp"
+#include "native/native_done.hpp"
+#include "native/ping_runner.hpp"
 #include "native/plugin_run.hpp"
+#include "native/probe_slots.hpp"
+#include "native/resolver.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -21,19 +26,9 @@
 
 namespace vedette::native {
 
-class Resolver;
-struct ResolverInbox;
-
-struct NativeDone {
-  std::uint64_t ticket = 0;
-  PluginRun run;
-  bool killed = false;  // the job's own timeout came first: no output, as for a process killed at its timeout
-  std::int64_t start_us = 0, end_us = 0;  // wall clock, as CheckResult's
-};
-
 class NativeRunner {
  public:
-  static constexpr std::int64_t k_never = std::numeric_limits<std::int64_t>::max();
+  static constexpr std::int64_t k_never = k_never_ns;
 
   // `epoll_fd` and `resolver` outlive the runner. Tokens it adds are (id << 2) | stream_tag, stream_tag < 4.
   NativeRunner(int epoll_fd, std::uint64_t stream_tag, Resolver& resolver);
@@ -58,11 +53,6 @@ class NativeRunner {
 
  private:
   struct Probe;
-  struct Deadline {
-    std::int64_t at_ns;
-    std::uint32_t slot, serial;
-    bool operator>(const Deadline& other) const { return at_ns > other.at_ns; }
-  };
 
   void take_answers();
   void begin_connect(std::uint32_t slot);
@@ -70,20 +60,15 @@ class NativeRunner {
   void on_readable(std::uint32_t slot);
   void end_reading(std::uint32_t slot);
   void finish(std::uint32_t slot, PluginRun&& run, bool killed = false);
-  void add_deadline(std::uint32_t slot, std::int64_t at_ns);
   void watch(std::uint32_t slot, std::uint32_t events, bool add);
   std::uint64_t token_of(std::uint32_t slot) const;
 
   int epoll_fd_;
   std::uint64_t stream_tag_;
-  Resolver& resolver_;
-  std::unique_ptr<ResolverInbox> inbox_;
-  bool inbox_watched_ = false;
-  std::vector<std::unique_ptr<Probe>> slots_;
-  std::vector<std::uint32_t> free_;
-  std::vector<Deadline> deadlines_;  // min-heap, lazily pruned
+  ResolverClient resolver_;
+  ProbeSlots<Probe> slots_;
   std::vector<NativeDone> finished_;
-  std::size_t in_flight_ = 0;
+  PingRunner ping_;  // after finished_, which it fills
 };
 
 }  // namespace vedette::native

@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
 namespace vedette::native {
 namespace {
 
@@ -19,7 +24,43 @@ const LongOption* find_long(std::string_view name, const OptionTable& table, boo
   return ambiguous ? nullptr : found;
 }
 
+bool is_integer(const std::string& text) {
+  if (std::strspn(text.c_str(), "-0123456789 ") != text.size()) return false;
+  errno = 0;
+  const long n = std::strtol(text.c_str(), nullptr, 10);
+  return errno != ERANGE && n >= INT_MIN && n <= INT_MAX;
+}
+
 }  // namespace
+
+std::vector<ArgWord> respelled(std::span<const ArgWord> in, std::span<const LegacySpelling> table) {
+  std::vector<ArgWord> words(in.begin(), in.end());
+  for (ArgWord& w : words) {
+    if (!w.known) continue;
+    for (const LegacySpelling& s : table)
+      if (w.text == s.old_word) w.text = s.word;
+  }
+  return words;
+}
+
+std::vector<ArgWord> respelled(std::span<const std::string> argv, std::span<const LegacySpelling> table) {
+  std::vector<ArgWord> raw;
+  raw.reserve(argv.size());
+  for (const std::string& a : argv) raw.push_back({a, true});
+  return respelled(raw, table);
+}
+
+bool is_listed_key(int key, std::string_view letters) {
+  return key > 0 && key < 256 && key != ' ' && letters.find(static_cast<char>(key)) != letters.npos;
+}
+
+bool is_intpos(const std::string& text) {
+  return is_integer(text) && std::atoi(text.c_str()) > 0;
+}
+
+bool is_intnonneg(const std::string& text) {
+  return is_integer(text) && std::atoi(text.c_str()) >= 0;
+}
 
 std::string option_name(int key, const OptionTable& table) {
   if (key > 0 && key < 256) return fmt::format("-{}", static_cast<char>(key));

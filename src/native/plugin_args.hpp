@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace vedette::native {
 
@@ -40,6 +41,24 @@ struct ScanResult {
 // that is not known at load time ends the scan with a reason: the plugin would print its usage, or might.
 [[nodiscard]] ScanResult scan_options(std::span<const ArgWord> words, std::size_t first,
                                       const OptionTable& table, const OptionVisitor& visit);
+
+// A word the plugin rewrites before getopt sees it, wherever it stands (values too): "-to" is "-t".
+struct LegacySpelling {
+  std::string_view old_word, word;
+};
+// `in` with the known words respelled.
+[[nodiscard]] std::vector<ArgWord> respelled(std::span<const ArgWord> in, std::span<const LegacySpelling> table);
+// Every word of argv (all known at run time), respelled.
+[[nodiscard]] std::vector<ArgWord> respelled(std::span<const std::string> argv,
+                                             std::span<const LegacySpelling> table);
+
+// Whether getopt's `key` is a short option letter listed in `letters` ("H p w", blanks between).
+[[nodiscard]] bool is_listed_key(int key, std::string_view letters);
+
+// plugins/utils.c's is_intpos and is_intnonneg: only '-', digits and blanks, within int, then atoi > 0 or
+// >= 0 (so "" and " " are non-negative integers to the plugins).
+[[nodiscard]] bool is_intpos(const std::string& text);
+[[nodiscard]] bool is_intnonneg(const std::string& text);
 
 // Human-readable name of an option for reasons: "-S" or "--sni".
 [[nodiscard]] std::string option_name(int key, const OptionTable& table);

@@ -4,6 +4,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <sys/epoll.h>
 
 namespace vedette::native {
 namespace {
@@ -74,6 +75,29 @@ void Resolver::request(std::string name, int family, int port, std::uint64_t tic
     }
   }
   wake_.notify_one();
+}
+
+void ResolverClient::request(std::string name, int family, int port, std::uint64_t ticket) {
+  if (!watched_) {
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = token_;
+    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, inbox_->wakeup.fd(), &ev) == 0) watched_ = true;
+  }
+  resolver_.request(std::move(name), family, port, ticket, *inbox_);
+}
+
+std::vector<ResolverInbox::Answer> ResolverClient::take() {
+  inbox_->wakeup.drain();
+  std::vector<ResolverInbox::Answer> answers;
+  std::lock_guard lock(inbox_->mutex);
+  answers.swap(inbox_->answers);
+  return answers;
+}
+
+void ResolverClient::unwatch() {
+  if (watched_) ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, inbox_->wakeup.fd(), nullptr);
+  watched_ = false;
 }
 
 void Resolver::run() {

@@ -76,6 +76,32 @@ class Resolver {
   std::thread thread_;                                  // started by the first request
 };
 
+// An executor thread's side of the resolver: its inbox, in the thread's epoll (with `token`) from the first
+// request on. Executor thread only.
+class ResolverClient {
+ public:
+  ResolverClient(Resolver& resolver, int epoll_fd, std::uint64_t token)
+      : resolver_(resolver), epoll_fd_(epoll_fd), token_(token), inbox_(std::make_unique<ResolverInbox>()) {}
+  ~ResolverClient() { unwatch(); }
+  ResolverClient(const ResolverClient&) = delete;
+  ResolverClient& operator=(const ResolverClient&) = delete;
+
+  [[nodiscard]] bool lookup_cached(const std::string& name, int family, int port, std::vector<Address>& out) {
+    return resolver_.lookup_cached(name, family, port, out);
+  }
+  void request(std::string name, int family, int port, std::uint64_t ticket);
+  // What has been answered since the last call (on the token's event).
+  [[nodiscard]] std::vector<ResolverInbox::Answer> take();
+  void unwatch();
+
+ private:
+  Resolver& resolver_;
+  int epoll_fd_;
+  std::uint64_t token_;
+  std::unique_ptr<ResolverInbox> inbox_;
+  bool watched_ = false;
+};
+
 // Numeric addresses only (AI_NUMERICHOST: no lookup, never blocks). False if `host` is a name or does not
 // fit `family`.
 [[nodiscard]] bool numeric_addresses(const std::string& host, int family, int port, std::vector<Address>& out,

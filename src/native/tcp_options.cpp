@@ -31,24 +31,11 @@ constexpr OptionTable k_table{"hVv46EAH:s:e:q:m:c:w:t:p:C:W:d:Sr:jD:M:", k_long_
 
 constexpr std::string_view k_native_keys = "H p w c t 4 6 s e q E r M A j m";
 
-bool is_native_key(int key) {
-  return key > 0 && key < 256 && key != ' ' &&
-         k_native_keys.find(static_cast<char>(key)) != k_native_keys.npos;
-}
-
-// plugins/utils.c: is_option (one or two leading dashes) and is_intpos.
+// plugins/utils.c: is_option (one or two leading dashes).
 bool is_option(const std::string_view text) {
   std::size_t dashes = 0;
   while (dashes < text.size() && text[dashes] == '-') ++dashes;
   return dashes == 1 || dashes == 2;
-}
-
-bool is_intpos(const std::string& text) {
-  if (std::strspn(text.c_str(), "-0123456789 ") != text.size()) return false;
-  errno = 0;
-  const long n = std::strtol(text.c_str(), nullptr, 10);
-  if (errno == ERANGE || n < INT_MIN || n > INT_MAX) return false;
-  return std::atoi(text.c_str()) > 0;
 }
 
 // -r / -M: "ok", "warn", "crit" by prefix, as the plugin compares them.
@@ -86,29 +73,14 @@ std::optional<std::string> escaped(const std::string& text) {
   return out;
 }
 
-// The plugin rewrites these words wherever they stand (values too) before getopt sees them.
-std::string_view legacy_spelling(std::string_view word) {
-  if (word == "-to") return "-t";
-  if (word == "-wt") return "-w";
-  if (word == "-ct") return "-c";
-  return word;
-}
-
-std::vector<ArgWord> words_of(std::span<const ArgWord> in) {
-  std::vector<ArgWord> words(in.begin(), in.end());
-  for (ArgWord& w : words)
-    if (w.known) w.text = legacy_spelling(w.text);
-  return words;
-}
+// The plugin rewrites these before getopt sees them.
+constexpr std::array<LegacySpelling, 3> k_legacy{{{"-to", "-t"}, {"-wt", "-w"}, {"-ct", "-c"}}};
 
 }  // namespace
 
 std::optional<TcpOptions> parse_tcp_options(std::span<const std::string> argv) {
   if (argv.size() < 2) return std::nullopt;  // usage4: "No arguments found"
-  std::vector<ArgWord> raw;
-  raw.reserve(argv.size());
-  for (const std::string& a : argv) raw.push_back({a, true});
-  const std::vector<ArgWord> words = words_of(raw);
+  const std::vector<ArgWord> words = respelled(argv, k_legacy);
   TcpOptions o;
   std::size_t first = 1;
   if (!is_option(words[1].text)) {  // check_tcp HOST -p N: the address without -H (and unnamed in the output)
@@ -118,7 +90,7 @@ std::optional<TcpOptions> parse_tcp_options(std::span<const std::string> argv) {
   bool escape = false;
   const ScanResult scan =
       scan_options(words, first, k_table, [&](int key, const ArgWord* value) -> std::string {
-        if (!is_native_key(key)) return "not native";
+        if (!is_listed_key(key, k_native_keys)) return "not native";
         const std::string v = value != nullptr ? std::string(value->text) : std::string();
         switch (key) {
           case 'H':
@@ -193,12 +165,12 @@ std::optional<TcpOptions> parse_tcp_options(std::span<const std::string> argv) {
 
 std::string check_tcp_refusal(std::span<const ArgWord> in) {
   if (in.empty()) return "no arguments";
-  const std::vector<ArgWord> words = words_of(in);
+  const std::vector<ArgWord> words = respelled(in, k_legacy);
   if (!words[0].known) return "an option word comes from a macro";
   bool has_port = false;
   const std::size_t first = is_option(words[0].text) ? 0 : 1;
   const ScanResult scan = scan_options(words, first, k_table, [&](int key, const ArgWord*) -> std::string {
-    if (!is_native_key(key)) return fmt::format("unsupported option {}", option_name(key, k_table));
+    if (!is_listed_key(key, k_native_keys)) return fmt::format("unsupported option {}", option_name(key, k_table));
     if (key == 'p') has_port = true;
     return {};
   });

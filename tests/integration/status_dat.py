@@ -7,6 +7,7 @@ can be compared block by block and field by field.
     blocks = parse(text)                 # [("hoststatus", [("host_name", "web-1"), ...]), ...]
     text = render(mask(blocks), header(text))   # the committed fixture's form
 """
+import os
 import re
 import time
 
@@ -47,6 +48,16 @@ def parse(text):
     if current is not None:
         raise ValueError("unterminated block %s" % current[0])
     return blocks
+
+
+def checked_services(path):
+    """The servicestatus fields of the services checked so far, by description ({} before the first write)."""
+    if not os.path.exists(path):
+        return {}
+    with open(path, errors="replace") as f:
+        blocks = parse(f.read())
+    fields = [dict(b) for kind, b in blocks if kind == "servicestatus"]
+    return {f["service_description"]: f for f in fields if f.get("has_been_checked") == "1"}
 
 
 def mask_value(key, value):

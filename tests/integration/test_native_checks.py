@@ -5,12 +5,13 @@ masked. Then the daemon: which commands `-v` reports native, and a native and a 
 import os
 import re
 import socket
-import subprocess
 import threading
 import time
 import unittest
 
+import native_compare
 import running_daemon
+from native_compare import run
 import status_dat
 import vedette_test
 
@@ -27,11 +28,6 @@ def mask(text):
     """Measured times are the only bytes allowed to differ."""
     text = re.sub(r"\d+\.\d{3} second response time", "T second response time", text)
     return re.sub(r"time=\d+\.\d{6}s", "time=Ts", text)
-
-
-def run(argv, timeout=30):
-    r = subprocess.run(argv, capture_output=True, timeout=timeout)
-    return r.stdout.decode("latin-1"), r.returncode
 
 
 class Server:
@@ -97,14 +93,7 @@ def silent(conn):
 @unittest.skipUnless(have_plugins(), "monitoring-plugins-basic is not installed")
 class NativeCheckDifferential(unittest.TestCase):
     def compare(self, plugin, *args, expect_rc=None):
-        real_out, real_rc = run([plugin] + list(args))
-        native_out, native_rc = run([vedette_test.vedette_bin(), "--native-check", plugin] + list(args))
-        self.assertNotEqual(native_rc, 125, "did not run natively: %r" % (args,))
-        self.assertEqual(mask(native_out), mask(real_out), "output of %r" % (args,))
-        self.assertEqual(native_rc, real_rc, "exit code of %r: %r" % (args, real_out))
-        if expect_rc is not None:
-            self.assertEqual(real_rc, expect_rc, real_out)
-        return native_out
+        return native_compare.compare(self, plugin, args, mask, expect_rc=expect_rc)
 
     # ---- check_dummy: every state, the text, the usage errors
 
@@ -299,22 +288,11 @@ class NativeChecksInTheDaemon(unittest.TestCase):
     def test_results_look_like_forked_ones(self):
         srv = Server(self, silent)
         d = self.write_config(srv.port)
-        proc = subprocess.Popen([vedette_test.vedette_bin(), "--allow-root", os.path.join(d, "vedette.cfg")],
-                                cwd=d, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
-        self.addCleanup(lambda: (proc.kill(), proc.wait()))
+        vedette_test.start_daemon(self, os.path.join(d, "vedette.cfg"))
         status_path = os.path.join(d, "status.dat")
-
-        def services():
-            if not os.path.exists(status_path):
-                return {}
-            blocks = status_dat.parse(vedette_test.read_text(status_path))
-            fields = [dict(b) for kind, b in blocks if kind == "servicestatus"]
-            return {f["service_description"]: f for f in fields if f.get("has_been_checked") == "1"}
-
-        vedette_test.wait_until("five services checked", lambda: len(services()) == 5, timeout=30,
-                                describe=lambda: repr(services().keys()))
-        s = services()
+        vedette_test.wait_until("five services checked", lambda: len(status_dat.checked_services(status_path)) == 5,
+                                timeout=30, describe=lambda: repr(status_dat.checked_services(status_path).keys()))
+        s = status_dat.checked_services(status_path)
         for name in ("native_tcp", "opted_out", "args_tcp"):
             self.assertRegex(s[name]["plugin_output"],
                              r"^TCP OK - \d\.\d{3} second response time on 127\.0\.0\.1 port %d$" % srv.port)

@@ -83,6 +83,15 @@ def wait_until(what, predicate, timeout=20, describe=lambda: ""):
         time.sleep(0.1)
 
 
+def start_daemon(testcase, config_path):
+    """Starts vedette on `config_path` (its directory the working directory), output discarded; killed
+    when the test ends."""
+    proc = subprocess.Popen([vedette_bin(), "--allow-root", config_path], cwd=os.path.dirname(config_path),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    testcase.addCleanup(lambda: (proc.kill(), proc.wait()))
+    return proc
+
+
 def run_verify(path, binary=None, timeout=DEFAULT_TIMEOUT):
     """Run `<binary> -v <path>` (binary defaults to vedette); returns (exit_code, stdout, stderr)."""
     binary = binary or vedette_bin()

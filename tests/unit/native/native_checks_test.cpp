@@ -6,6 +6,7 @@
 #include "native/plugin_args.hpp"
 #include "native/tcp_options.hpp"
 #include "native/tcp_report.hpp"
+#include "native_jobs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -149,22 +150,10 @@ TEST(NativeRunner, ManyChecksInFlightOnOneThread) {
   exec::Executor executor(results, {.threads = 1});
   constexpr int k_checks = 200;
   const auto started = std::chrono::steady_clock::now();
-  for (int i = 0; i < k_checks; ++i) {
-    exec::CheckJob job;
-    job.id = static_cast<std::uint32_t>(i);
-    job.native = model::NativePlugin::check_tcp;
-    job.argv = args({"/usr/lib/nagios/plugins/check_tcp", "-H", "127.0.0.1", "-p", port.c_str(), "-t", "1"});
-    ASSERT_TRUE(executor.submit(std::move(job)));
-  }
-  std::vector<exec::CheckResult> all, batch;
-  while (all.size() < k_checks) {
-    pollfd p{results.fd(), POLLIN, 0};
-    ::poll(&p, 1, 5000);
-    results.drain(batch);
-    for (auto& r : batch) all.push_back(std::move(r));
-    batch.clear();
-    ASSERT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
-  }
+  const std::vector<exec::CheckResult> all = run_native_jobs(
+      executor, results, model::NativePlugin::check_tcp,
+      args({"/usr/lib/nagios/plugins/check_tcp", "-H", "127.0.0.1", "-p", port.c_str(), "-t", "1"}), k_checks,
+      std::chrono::seconds(20));
   int timeouts = 0;
   for (const auto& r : all) {
     EXPECT_TRUE(r.native);
@@ -176,18 +165,13 @@ TEST(NativeRunner, ManyChecksInFlightOnOneThread) {
 
   // The job's own timeout (service_check_timeout) before the plugin's -t: a timed-out result, as a process
   // killed at its timeout gives.
-  exec::CheckJob job;
-  job.native = model::NativePlugin::check_tcp;
-  job.timeout_ms = 300;
-  job.argv = args({"/usr/lib/nagios/plugins/check_tcp", "-H", "127.0.0.1", "-p", port.c_str(), "-t", "10"});
-  ASSERT_TRUE(executor.submit(std::move(job)));
-  while (batch.empty()) {
-    pollfd p{results.fd(), POLLIN, 0};
-    ::poll(&p, 1, 5000);
-    results.drain(batch);
-  }
-  EXPECT_EQ(batch.front().outcome, exec::Outcome::timed_out);
-  EXPECT_TRUE(batch.front().native);
+  const std::vector<exec::CheckResult> killed = run_native_jobs(
+      executor, results, model::NativePlugin::check_tcp,
+      args({"/usr/lib/nagios/plugins/check_tcp", "-H", "127.0.0.1", "-p", port.c_str(), "-t", "10"}), 1,
+      std::chrono::seconds(5), 300);
+  ASSERT_EQ(killed.size(), 1u);
+  EXPECT_EQ(killed.front().outcome, exec::Outcome::timed_out);
+  EXPECT_TRUE(killed.front().native);
   ::close(listener);
 }
 

@@ -1,0 +1,119 @@
+// The probes a native runner has in flight, by slot: a free list that reuses slots, a serial per slot so
+// that a late epoll event, resolver answer or deadline of an ended probe is recognised and dropped, and the
+// probes' deadlines as a lazily pruned min-heap. Executor thread only.
+//
+//   const std::uint32_t slot = slots.acquire();   // a fresh Probe, active
+//   slots.add_deadline(slot, at_ns);
+//   slots.expire(now_ns, [&](std::uint32_t slot) { ... });   // each due deadline of a live probe
+//   slots.release(slot);
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <vector>
+
+namespace vedette::native {
+
+inline constexpr std::int64_t k_never_ns = std::numeric_limits<std::int64_t>::max();
+
+// Probe: default-constructible, with `std::uint32_t serial` and `bool active`.
+template <class Probe>
+class ProbeSlots {
+ public:
+  [[nodiscard]] std::uint32_t acquire() {
+    std::uint32_t slot;
+    if (free_.empty()) {
+      slot = static_cast<std::uint32_t>(slots_.size());
+      slots_.push_back(std::make_unique<Probe>());
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+    }
+    Probe& p = *slots_[slot];
+    const std::uint32_t serial = p.serial;
+    p = Probe{};
+    p.serial = serial;
+    p.active = true;
+    ++active_;
+    return slot;
+  }
+
+  void release(std::uint32_t slot) {
+    Probe& p = *slots_[slot];
+    p.active = false;
+    ++p.serial;
+    free_.push_back(slot);
+    --active_;
+  }
+
+  // Ends every probe without a result (executor shutdown), `close(probe)` first.
+  template <class Close>
+  void release_all(Close&& close) {
+    for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
+      if (!slots_[slot]->active) continue;
+      close(*slots_[slot]);
+      release(slot);
+    }
+  }
+
+  [[nodiscard]] bool current(std::uint32_t slot, std::uint32_t serial) const {
+    return slot < slots_.size() && slots_[slot]->active && slots_[slot]->serial == serial;
+  }
+  [[nodiscard]] Probe& operator[](std::uint32_t slot) { return *slots_[slot]; }
+  [[nodiscard]] const Probe& operator[](std::uint32_t slot) const { return *slots_[slot]; }
+  [[nodiscard]] std::size_t active() const { return active_; }
+
+  // A ticket for the resolver that names the slot and its serial.
+  [[nodiscard]] std::uint64_t ticket(std::uint32_t slot) const {
+    return (static_cast<std::uint64_t>(slots_[slot]->serial) << 32) | slot;
+  }
+  // The slot of a ticket whose probe is still the one it was made for, or false.
+  [[nodiscard]] bool from_ticket(std::uint64_t ticket, std::uint32_t& slot) const {
+    slot = static_cast<std::uint32_t>(ticket & 0xffffffffu);
+    return current(slot, static_cast<std::uint32_t>(ticket >> 32));
+  }
+
+  void add_deadline(std::uint32_t slot, std::int64_t at_ns) {
+    deadlines_.push_back({at_ns, slot, slots_[slot]->serial});
+    std::push_heap(deadlines_.begin(), deadlines_.end(), std::greater<>{});
+  }
+
+  [[nodiscard]] std::int64_t next_deadline_ns() {
+    while (!deadlines_.empty()) {
+      const Deadline& d = deadlines_.front();
+      if (current(d.slot, d.serial)) return d.at_ns;
+      pop();
+    }
+    return k_never_ns;
+  }
+
+  template <class Due>
+  void expire(std::int64_t now_ns, Due&& due) {
+    while (!deadlines_.empty() && deadlines_.front().at_ns <= now_ns) {
+      const Deadline d = deadlines_.front();
+      pop();
+      if (current(d.slot, d.serial)) due(d.slot);
+    }
+  }
+
+ private:
+  struct Deadline {
+    std::int64_t at_ns;
+    std::uint32_t slot, serial;
+    bool operator>(const Deadline& other) const { return at_ns > other.at_ns; }
+  };
+  void pop() {
+    std::pop_heap(deadlines_.begin(), deadlines_.end(), std::greater<>{});
+    deadlines_.pop_back();
+  }
+
+  std::vector<std::unique_ptr<Probe>> slots_;
+  std::vector<std::uint32_t> free_;
+  std::vector<Deadline> deadlines_;
+  std::size_t active_ = 0;
+};
+
+}  // namespace vedette::native

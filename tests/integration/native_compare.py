@@ -1,0 +1,24 @@
+"""The differential step of the native-check tests: the installed plugin and `vedette --native-check` on the
+same arguments, their output compared once `mask` has blanked measured values, and the exit codes."""
+import subprocess
+
+import vedette_test
+
+NOT_NATIVE = 125  # --native-check's exit code when the command line would run as a process
+
+
+def run(argv, timeout=60):
+    r = subprocess.run(argv, capture_output=True, timeout=timeout)
+    return r.stdout.decode("latin-1"), r.returncode
+
+
+def compare(testcase, plugin, args, mask, wrap=lambda argv: argv, expect_rc=None):
+    """Runs both (each argv through `wrap`, e.g. into a namespace); returns the native output."""
+    real_out, real_rc = run(wrap([plugin] + list(args)))
+    native_out, native_rc = run(wrap([vedette_test.vedette_bin(), "--native-check", plugin] + list(args)))
+    testcase.assertNotEqual(native_rc, NOT_NATIVE, "did not run natively: %r" % (args,))
+    testcase.assertEqual(mask(native_out), mask(real_out), "output of %r" % (args,))
+    testcase.assertEqual(native_rc, real_rc, "exit code of %r: %r" % (args, real_out))
+    if expect_rc is not None:
+        testcase.assertEqual(real_rc, expect_rc, real_out)
+    return native_out
