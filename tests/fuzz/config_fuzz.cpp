@@ -4,6 +4,7 @@
 // input in a private directory, and relative paths in them resolve there.
 #include "config/loader.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -29,12 +30,19 @@ bool is_safe_name(std::string_view name) {
   return name.find("..") == std::string_view::npos && name.find("/.") == std::string_view::npos;
 }
 
-// cfg_dir=/ or include_dir=/usr walks a real tree, which only measures the disk: such inputs are skipped.
+// cfg_dir=/, include_dir=/usr or include_dir=../.. walks a real tree, which only measures the disk: such
+// inputs are skipped.
+// The object reader takes any line that starts with include_dir (as Naemon does: "include_dir\x99=/"), so
+// whatever stands between "dir" and the line's '=' does not count.
 bool walks_absolute_dir(std::string_view text) {
   for (std::size_t at = text.find("dir"); at != std::string_view::npos; at = text.find("dir", at + 1)) {
-    std::size_t i = at + 3;
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '=')) ++i;
-    if (i < text.size() && text[i] == '/') return true;
+    const std::size_t eol = std::min(text.find('\n', at), text.size());
+    std::size_t i = text.find('=', at);
+    if (i >= eol) continue;
+    ++i;
+    while (i < eol && (text[i] == ' ' || text[i] == '\t' || text[i] == '=')) ++i;
+    if (i < eol && text[i] == '/') return true;
+    if (text.substr(i, eol - i).find("..") != std::string_view::npos) return true;  // out of the private dir
   }
   return false;
 }
