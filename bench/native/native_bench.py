@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Native checks against forked ones, in one run: Vedette with native_checks=0 and =1 (and Nagios 4 when
-installed and --nagios is given) run check_tcp against a local listener on H hosts x 10 services, at each
-target rate; a rate is sustained when >= 95 % of the target executed in the window and the p99 check latency
+installed and --nagios is given) run check_tcp against a local listener (or, with --plugin ping, check_ping
+-p 1 to 127.0.0.1) on H hosts x 10 services, at each target rate; a rate is sustained when >= 95 % of the target executed in the window and the p99 check latency
 is <= 100 ms. Reported per run: checks/s, latency p50/p99, CPU per check of the core process (threads
 included), of its plugin children (cutime+cstime), of the listener, and the core's RSS.
 
     sudo python3 bench/native/native_bench.py --bin build/release/vedette --hosts 1000 \\
-        --rates "500 1000 2000 4000" --window 20 --warmup 10 [--nagios /usr/sbin/nagios4]
+        --rates "500 1000 2000 4000" --window 20 --warmup 10 [--nagios /usr/sbin/nagios4] [--plugin ping]
 
 Every result is counted through the perfdata file (one line per executed check with its end time and
 latency), the same for every core; the rates of one run are interleaved per rate (off, on, nagios), so drift
@@ -53,7 +53,13 @@ class Listener:
                 return
 
 
-def write_config(d, hosts, rate, native, nagios=False):
+COMMANDS = {
+    "tcp": "$USER1$/check_tcp -H $HOSTADDRESS$ -p $ARG1$",
+    "ping": "$USER1$/check_ping -H $HOSTADDRESS$ -w 100,20% -c 500,60% -p 1",
+}
+
+
+def write_config(d, hosts, rate, native, nagios=False, plugin="tcp"):
     services = hosts * 10
     interval = max(1, round(services / rate))
     with open(os.path.join(d, "resource.cfg"), "w") as f:
@@ -66,7 +72,7 @@ def write_config(d, hosts, rate, native, nagios=False):
                           ("service_notification_period", "24x7"), ("host_notification_options", "n"),
                           ("service_notification_options", "n")]),
         block("command", [("command_name", "notify"), ("command_line", "/bin/true")]),
-        block("command", [("command_name", "tcp"), ("command_line", "$USER1$/check_tcp -H $HOSTADDRESS$ -p $ARG1$")]),
+        block("command", [("command_name", "probe"), ("command_line", COMMANDS[plugin])]),
     ]
     for h in range(hosts):
         objs.append(block("host", [("host_name", "h%d" % h), ("address", "127.0.0.1"), ("max_check_attempts", "1"),
@@ -74,7 +80,7 @@ def write_config(d, hosts, rate, native, nagios=False):
                                    ("notification_period", "24x7")]))
         for s in range(10):
             objs.append(block("service", [
-                ("host_name", "h%d" % h), ("service_description", "s%d" % s), ("check_command", "tcp!%d" % PORT),
+                ("host_name", "h%d" % h), ("service_description", "s%d" % s), ("check_command", "probe!%d" % PORT),
                 ("max_check_attempts", "1"), ("check_interval", str(interval)), ("retry_interval", str(interval)),
                 ("check_period", "24x7"), ("notification_period", "24x7"), ("contacts", "admin"),
                 ("notifications_enabled", "0")]))
@@ -174,6 +180,7 @@ def main():
     ap.add_argument("--warmup", type=float, default=10)
     ap.add_argument("--window", type=float, default=20)
     ap.add_argument("--out", default=None, help="append JSON lines here")
+    ap.add_argument("--plugin", choices=sorted(COMMANDS), default="tcp")
     a = ap.parse_args()
     listener = Listener()
     PORT = listener.port
@@ -190,13 +197,14 @@ def main():
         for label, native, nagios in plan:
             with tempfile.TemporaryDirectory(prefix="native-bench-") as d:
                 os.chmod(d, 0o755)
-                write_config(d, a.hosts, rate, native, nagios)
+                write_config(d, a.hosts, rate, native, nagios, a.plugin)
                 if nagios:
                     argv, user = [a.nagios, os.path.join(d, "core.cfg")], "nagios"
                 else:
                     argv, user = [vedette, "--allow-root", os.path.join(d, "core.cfg")], None
                 r = one_run(label, argv, d, rate, a.warmup, a.window, user)
             r["services"] = a.hosts * 10
+            r["plugin"] = a.plugin
             r["target_rate"] = round(r["services"] / max(1, round(r["services"] / rate)), 1)  # whole-second intervals
             got, p99 = r.get("checks_per_s") or 0, r.get("latency_p99_s")
             r["sustained"] = bool(p99 is not None and p99 <= 0.1 and got >= 0.95 * r["target_rate"])
