@@ -29,7 +29,7 @@ void print_usage(std::FILE* out, const char* argv0) {
              "                               NOT RECOMMENDED.\n"
              "  -h, --help                   Print this help and exit\n"
              "  -V, --version                Print the version and exit\n"
-             "  --native-check PLUGIN [ARG...]  Run one check_dummy/check_tcp/check_ping command line natively,\n"
+             "  --native-check PLUGIN [ARG...]  Run one check_dummy/tcp/ping/icmp command line natively,\n"
              "                               print what the plugin would (docs/native-checks.md)\n\n"
              "Naemon's -T, -x, -p, -u and -W are accepted for compatibility and ignored.\n"
              "Started as root, Vedette switches to naemon_user/naemon_group from the main config file.\n"

@@ -1,6 +1,7 @@
 #include "native/classify.hpp"
 
 #include "native/dummy_check.hpp"
+#include "native/icmp_options.hpp"
 #include "native/ping_options.hpp"
 #include "native/plugin_args.hpp"
 #include "native/tcp_options.hpp"
@@ -80,6 +81,7 @@ NativeDecision classify_command(const model::CommandTemplate& tmpl, const Classi
   if (base == "check_dummy") plugin = model::NativePlugin::check_dummy;
   if (base == "check_tcp") plugin = model::NativePlugin::check_tcp;
   if (base == "check_ping") plugin = model::NativePlugin::check_ping;
+  if (base == "check_icmp") plugin = model::NativePlugin::check_icmp;
   d.kind = base;
   if (plugin == model::NativePlugin::none) return refuse("no native implementation");
   if (!ctx.enabled) return refuse("native_checks=0");
@@ -111,8 +113,10 @@ NativeDecision classify_command(const model::CommandTemplate& tmpl, const Classi
     why = check_dummy_refusal(!words.empty() && words[0].known ? &texts[0] : nullptr);
   else if (plugin == model::NativePlugin::check_tcp)
     why = check_tcp_refusal(words);
-  else
+  else if (plugin == model::NativePlugin::check_ping)
     why = check_ping_refusal(words);
+  else
+    why = check_icmp_refusal(words);
   if (!why.empty()) return refuse(std::move(why));
   d.plugin = plugin;
   return d;

@@ -1,5 +1,7 @@
 #include "native/icmp_socket.hpp"
 
+#include <algorithm>
+#include <arpa/inet.h>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -28,6 +30,15 @@ std::uint16_t read16(const unsigned char* p) {
   return static_cast<std::uint16_t>(p[0] << 8 | p[1]);
 }
 
+std::string numeric_address(const sockaddr_storage& a) {
+  char text[INET6_ADDRSTRLEN] = "";
+  if (a.ss_family == AF_INET)
+    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(a).sin_addr, text, sizeof text);
+  else if (a.ss_family == AF_INET6)
+    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6&>(a).sin6_addr, text, sizeof text);
+  return text;
+}
+
 // Distinct identifiers for the raw sockets of this process's threads.
 std::uint16_t next_raw_id() {
   static std::atomic<std::uint16_t> counter{0};
@@ -41,7 +52,7 @@ IcmpSocket::~IcmpSocket() {
 }
 
 bool IcmpSocket::open(int family) {
-  const int protocol = family == AF_INET6 ? IPPROTO_ICMPV6 : IPPROTO_ICMP;
+  const int protocol = family == AF_INET6 ? static_cast<int>(IPPROTO_ICMPV6) : static_cast<int>(IPPROTO_ICMP);
   family_ = family;
   fd_ = ::socket(family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, protocol);
   if (fd_ >= 0) {
@@ -100,7 +111,10 @@ int IcmpSocket::send_echo(const sockaddr_storage& to, socklen_t length, std::uin
 bool IcmpSocket::next(Event& event, bool errors) {
   unsigned char buffer[1500];
   while (true) {
-    const ssize_t n = ::recv(fd_, buffer, sizeof buffer, MSG_DONTWAIT);
+    sockaddr_storage sender{};
+    socklen_t sender_length = sizeof sender;
+    const ssize_t n = ::recvfrom(fd_, buffer, sizeof buffer, MSG_DONTWAIT,
+                                 reinterpret_cast<sockaddr*>(&sender), &sender_length);
     if (n < 0) {
       if (errno == EINTR) continue;
       return errors && next_error(event);
@@ -120,7 +134,7 @@ bool IcmpSocket::next(Event& event, bool errors) {
     if (reply) {
       if (kind_ == Kind::raw && read16(icmp + 4) != id_) continue;  // someone else's ping
       if (size < 8 + sizeof(std::uint64_t)) continue;
-      event = {Event::What::reply, read16(icmp + 6), 0, 0, 0};
+      event = {Event::What::reply, read16(icmp + 6), 0, 0, 0, {}};
       std::memcpy(&event.nonce, icmp + 8, sizeof event.nonce);
       return true;
     }
@@ -141,7 +155,7 @@ bool IcmpSocket::next(Event& event, bool errors) {
       if (quoted[0] != ICMP6_ECHO_REQUEST) continue;
     }
     if (read16(quoted + 4) != id_) continue;
-    event = {Event::What::error, read16(quoted + 6), type, icmp[1], 0};
+    event = {Event::What::error, read16(quoted + 6), type, icmp[1], 0, numeric_address(sender)};
     return true;
   }
 }
@@ -166,7 +180,11 @@ bool IcmpSocket::next_error(Event& event) {
       sock_extended_err error;
       std::memcpy(&error, CMSG_DATA(c), sizeof error);
       if (error.ee_origin != SO_EE_ORIGIN_ICMP && error.ee_origin != SO_EE_ORIGIN_ICMP6) break;
-      event = {Event::What::error, read16(data + 6), error.ee_type, error.ee_code, 0};
+      sockaddr_storage offender{};
+      std::memcpy(&offender, SO_EE_OFFENDER(reinterpret_cast<sock_extended_err*>(CMSG_DATA(c))),
+                  std::min(sizeof offender, static_cast<std::size_t>(c->cmsg_len - CMSG_LEN(sizeof error))));
+      event = {Event::What::error,       read16(data + 6), error.ee_type, error.ee_code, 0,
+               numeric_address(offender)};
       return true;
     }
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <sys/socket.h>
 
 namespace vedette::native {
@@ -33,6 +34,7 @@ class IcmpSocket {
     std::uint16_t seq = 0;
     int type = 0, code = 0;   // the ICMP error's
     std::uint64_t nonce = 0;  // the reply's
+    std::string from;         // the error's sender, numeric (check_icmp prints it)
   };
   // The next reply or error for one of our requests, without waiting; false when nothing is pending.
   // `errors` also reads the error queue (a datagram socket reports ICMP errors only there).

@@ -59,14 +59,14 @@ NativeRunner::NativeRunner(int epoll_fd, std::uint64_t stream_tag, Resolver& res
     : epoll_fd_(epoll_fd),
       stream_tag_(stream_tag),
       resolver_(resolver, epoll_fd, (static_cast<std::uint64_t>(k_inbox_slot) << 2) | stream_tag),
-      ping_(epoll_fd, stream_tag, resolver, finished_) {}
+      echo_(epoll_fd, stream_tag, resolver, finished_) {}
 
 NativeRunner::~NativeRunner() {
   abort_all();
 }
 
 std::size_t NativeRunner::in_flight() const {
-  return slots_.active() + ping_.in_flight();
+  return slots_.active() + echo_.in_flight();
 }
 
 std::uint64_t NativeRunner::token_of(std::uint32_t slot) const {
@@ -83,7 +83,8 @@ bool NativeRunner::start(model::NativePlugin plugin, std::span<const std::string
     finished_.push_back({ticket, std::move(*run), false, now, now});
     return true;
   }
-  if (plugin == model::NativePlugin::check_ping) return ping_.start(argv, kill_at_ns, ticket);
+  if (plugin == model::NativePlugin::check_ping || plugin == model::NativePlugin::check_icmp)
+    return echo_.start(plugin, argv, kill_at_ns, ticket);
   if (plugin != model::NativePlugin::check_tcp) return false;
   std::optional<TcpOptions> options = parse_tcp_options(argv);
   if (!options) return false;
@@ -196,7 +197,7 @@ void NativeRunner::end_reading(std::uint32_t slot) {
 void NativeRunner::on_event(std::uint64_t token, std::uint32_t events) {
   const auto slot = static_cast<std::uint32_t>((token & 0xffffffffu) >> 2);
   if (slot == k_inbox_slot) return take_answers();
-  if (PingRunner::owns(slot)) return ping_.on_event(slot);
+  if (EchoRunner::owns(slot)) return echo_.on_event(slot);
   const auto serial = static_cast<std::uint32_t>(token >> 32);
   if (!slots_.current(slot, serial)) return;
   Probe& p = slots_[slot];
@@ -215,11 +216,11 @@ void NativeRunner::on_event(std::uint64_t token, std::uint32_t events) {
 }
 
 std::int64_t NativeRunner::next_deadline_ns() {
-  return std::min(slots_.next_deadline_ns(), ping_.next_deadline_ns());
+  return std::min(slots_.next_deadline_ns(), echo_.next_deadline_ns());
 }
 
 void NativeRunner::expire(std::int64_t now_ns) {
-  ping_.expire(now_ns);
+  echo_.expire(now_ns);
   slots_.expire(now_ns, [&](std::uint32_t slot) {
     Probe& p = slots_[slot];
     // At a tie the job's timeout wins: the executor's timer for a process starts before the plugin's alarm.
@@ -243,7 +244,7 @@ void NativeRunner::finish(std::uint32_t slot, PluginRun&& run, bool killed) {
 }
 
 void NativeRunner::abort_all() {
-  ping_.abort_all();
+  echo_.abort_all();
   slots_.release_all([](Probe& p) { p.close_socket(); });
   resolver_.unwatch();
 }

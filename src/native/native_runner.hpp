@@ -1,8 +1,8 @@
 // Runs native checks on an executor thread, in that thread's epoll: a check_dummy answers at once, a
-// check_tcp is a non-blocking connect (then send/expect) with its timers, a check_ping echo requests through
-// the thread's ICMP sockets (PingRunner), many in flight per thread. The
-// executor feeds it the epoll events whose token ends in its stream tag and takes finished runs after each
-// iteration. Executor thread only (the one whose epoll it was given).
+// check_tcp is a non-blocking connect (then send/expect) with its timers, a check_ping or check_icmp echo
+// requests through the thread's ICMP sockets (EchoRunner), many in flight per thread. The executor feeds it
+// the epoll events whose token ends in its stream tag and takes finished runs after each iteration. Executor
+// thread only (the one whose epoll it was given).
 //
 //   if (runner.start(plugin, argv, kill_at_ns, ticket)) ... else spawn the process;
 //   on an event with (token & 3) == tag: runner.on_event(token, events);
@@ -11,8 +11,8 @@
 #pragma once
 
 #include "model/native_plugin.hpp"
+#include "native/echo_runner.hpp"
 #include "native/native_done.hpp"
-#include "native/ping_runner.hpp"
 #include "native/plugin_run.hpp"
 #include "native/probe_slots.hpp"
 #include "native/resolver.hpp"
@@ -68,7 +68,7 @@ class NativeRunner {
   ResolverClient resolver_;
   ProbeSlots<Probe> slots_;
   std::vector<NativeDone> finished_;
-  PingRunner ping_;  // after finished_, which it fills
+  EchoRunner echo_;  // check_ping, check_icmp; after finished_, which it fills
 };
 
 }  // namespace vedette::native

@@ -80,7 +80,10 @@ ScanResult scan_options(std::span<const ArgWord> words, std::size_t first, const
   };
   while (i < words.size()) {
     const ArgWord& word = words[i];
-    if (!word.known) return stop("an option word comes from a macro");
+    if (!word.known) {
+      result.unknown_word = true;
+      return stop("an option word comes from a macro");
+    }
     const std::string_view text = word.text;
     if (text.size() < 2 || text[0] != '-') break;  // "+" mode: the first operand ends the options
     ++i;

@@ -35,6 +35,7 @@ using OptionVisitor = std::function<std::string(int key, const ArgWord* value)>;
 struct ScanResult {
   std::string reason;       // empty: every option was accepted
   std::size_t operand = 0;  // index of the first word after the options (words.size() if none)
+  bool unknown_word = false;  // the scan stopped at words[operand], a word only the run will tell
 };
 
 // Scans words[first..]. An unknown option, a missing argument, an ambiguous long option or an option word

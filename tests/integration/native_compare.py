@@ -1,5 +1,6 @@
 """The differential step of the native-check tests: the installed plugin and `vedette --native-check` on the
-same arguments, their output compared once `mask` has blanked measured values, and the exit codes."""
+same arguments, their output compared once `mask` has blanked measured values, and the exit codes. And the
+services their daemon tests run."""
 import subprocess
 
 import vedette_test
@@ -22,3 +23,19 @@ def compare(testcase, plugin, args, mask, wrap=lambda argv: argv, expect_rc=None
     if expect_rc is not None:
         testcase.assertEqual(real_rc, expect_rc, real_out)
     return native_out
+
+
+def services(host, described):
+    """Object text: a service on `host` checked every interval for each (description, check_command)."""
+    return "".join("""
+define service {
+  host_name %s
+  service_description %s
+  check_command %s
+  max_check_attempts 1
+  check_interval 1
+  retry_interval 1
+  contacts admin
+}
+""" % (host, description, command) for description, command in described)
+

@@ -236,17 +236,6 @@ define host {
 }
 """
 
-SERVICE = """
-define service {
-  host_name web01
-  service_description %s
-  check_command %s
-  max_check_attempts 1
-  check_interval 1
-  retry_interval 1
-  contacts admin
-}
-"""
 
 
 @unittest.skipUnless(have_plugins(), "monitoring-plugins-basic is not installed")
@@ -255,7 +244,7 @@ class NativeChecksInTheDaemon(unittest.TestCase):
         d = vedette_test.make_temp_dir(self)
         with open(os.path.join(d, "resource.cfg"), "w") as f:
             f.write("$USER1$=%s\n" % PLUGINS)
-        services = "".join(SERVICE % s for s in (
+        services = native_compare.services("web01", (
             ("native_tcp", "tcp!%d" % port), ("verbose_tcp", "tcp_verbose!%d" % port),
             ("opted_out", "tcp_opted_out!%d" % port), ("native_dummy", "dummy!1!native | x=1"),
             ("args_tcp", "tcp_args!-p %d" % port)))

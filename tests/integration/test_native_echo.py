@@ -1,9 +1,9 @@
-"""Native check_ping (docs/native-checks.md): the installed plugin and `vedette --native-check` ping the same
-targets and must print the same bytes and exit codes once the measured RTA is masked — 127.0.0.1, ::1 and
-names, every threshold state, a name that does not resolve, and in a network namespace of the test's own an
-address nothing answers, unreachable, prohibited and blackhole routes, each with raw ICMP sockets (root)
-and with the unprivileged datagram sockets that net.ipv4.ping_group_range allows. Then the daemon: which
-check_ping commands `-v` reports native, and a native ping's result in status.dat.
+"""Native check_ping and check_icmp (docs/native-checks.md): the installed plugin and `vedette --native-check`
+ping the same targets and must print the same bytes and exit codes once the measured round trips are masked
+— 127.0.0.1, ::1 and names, every threshold state, a name that does not resolve, and in a network namespace
+of the test's own an address nothing answers, unreachable, prohibited and blackhole routes, each with raw
+ICMP sockets (root) and with the unprivileged datagram sockets that net.ipv4.ping_group_range allows. Then
+the daemon: which commands `-v` reports native, and native results in status.dat.
 """
 import os
 import re
@@ -18,12 +18,15 @@ import vedette_test
 
 PLUGINS = "/usr/lib/nagios/plugins"
 CHECK_PING = os.path.join(PLUGINS, "check_ping")
+CHECK_ICMP = os.path.join(PLUGINS, "check_icmp")
 
 
 def mask(text):
-    """The measured round trip is the only value allowed to differ."""
+    """The measured round trips are the only values allowed to differ."""
     text = re.sub(r"RTA = \d+\.\d\d ms", "RTA = T ms", text)
-    return re.sub(r"rta=\d+\.\d{6}ms", "rta=Tms", text)
+    text = re.sub(r"rta=\d+\.\d{6}ms", "rta=Tms", text)
+    text = re.sub(r"rta \d+\.\d{3}ms", "rta Tms", text)  # check_icmp
+    return re.sub(r"(rta|rtmax|rtmin)=\d+\.\d{3}ms", r"\1=Tms", text)
 
 
 # A namespace with loopback up, 10.9.0.0/24 routed into loopback where nothing answers it, and the three
@@ -50,11 +53,15 @@ def namespaces_work():
 
 
 class PingComparison(unittest.TestCase):
-    def compare(self, args, wrap=lambda argv: argv, expect_rc=None):
-        return native_compare.compare(self, CHECK_PING, args, mask, wrap, expect_rc)
+    def compare(self, args, wrap=lambda argv: argv, expect_rc=None, plugin=CHECK_PING):
+        return native_compare.compare(self, plugin, args, mask, wrap, expect_rc)
+
+    def compare_icmp(self, args, wrap=lambda argv: argv, expect_rc=None):
+        return self.compare(args, wrap, expect_rc, CHECK_ICMP)
 
 
-@unittest.skipUnless(os.access(CHECK_PING, os.X_OK), "monitoring-plugins-basic is not installed")
+@unittest.skipUnless(os.access(CHECK_PING, os.X_OK) and os.access(CHECK_ICMP, os.X_OK),
+                     "monitoring-plugins-basic is not installed")
 class NativePingDifferential(PingComparison):
     def test_loopback_in_every_state(self):
         # RTAs on loopback are far below 100 ms and far above 0.001 ms: the states cannot flip between runs.
@@ -76,6 +83,31 @@ class NativePingDifferential(PingComparison):
                            expect_rc=3)
         self.assertTrue(out.startswith("check_ping: Invalid hostname/address - no-such-host.invalid\n"), out)
 
+    def test_icmp_loopback_names_and_thresholds(self):
+        out = self.compare_icmp(["-H", "127.0.0.1"], expect_rc=0)
+        self.assertRegex(out, r"^OK - 127\.0\.0\.1: rta \d+\.\d{3}ms, lost 0%\|rta=\d+\.\d{3}ms;200\.000;500\.000;0; "
+                              r"pl=0%;40;80;; rtmax=\d+\.\d{3}ms;;;; rtmin=\d+\.\d{3}ms;;;; \n$")
+        self.compare_icmp(["-H", "::1"], expect_rc=0)
+        self.compare_icmp(["127.0.0.1", "-w", "100,20%", "-c", "200,40%", "-n", "3"], expect_rc=0)
+        self.compare_icmp(["-H", "127.0.0.1", "-w", "1s,5%", "-c", "2000000u,10"], expect_rc=0)  # units
+        self.compare_icmp(["-H", "127.0.0.1", "-w", "0,5%"], expect_rc=1)  # the plugin's scan: a 0 ms RTA
+        self.compare_icmp(["-H", "127.0.0.1", "-w", "0.001,20%"], expect_rc=0)  # 0.001 reads as 0.100 ms
+        self.compare_icmp(["-H", "127.0.0.1", "-w", "50,50%", "-c", "30,40%"], expect_rc=0)  # warn capped
+        self.compare_icmp(["-H", "127.0.0.1", "-w", "0.001,0%", "-c", "0.002,0%", "-p", "2"], expect_rc=2)
+        self.compare_icmp(["-H", "localhost"], expect_rc=0)
+        self.compare_icmp(["-H", "127.0.0.1", "-4", "-n", "2", "-i", "10ms", "-I", "1ms", "-t", "3"], expect_rc=0)
+
+    def test_icmp_a_name_that_does_not_resolve(self):
+        out = self.compare_icmp(["-H", "no-such-host.invalid"], expect_rc=3)
+        self.assertEqual(out, "check_icmp: Failed to resolve no-such-host.invalid: Name or service not known\n")
+
+    def test_icmp_unsupported_command_lines_run_the_process(self):
+        for args in (["-H", "127.0.0.1", "-v"], ["-H", "127.0.0.1", "-H", "127.0.0.2"], ["127.0.0.1", "::1"],
+                     ["-H", "127.0.0.1", "-n", "25"], ["-H", "127.0.0.1", "-4", "-6"], ["-H", "127.0.0.1", "-m", "1"],
+                     ["-H", "127.0.0.1", "-s", "127.0.0.1"], ["-H", "127.0.0.1", "-w", "5"], ["-h"], []):
+            out, rc = run([vedette_test.vedette_bin(), "--native-check", CHECK_ICMP] + args)
+            self.assertEqual(rc, 125, "ran natively with %r: %r" % (args, out))
+
     def test_unsupported_command_lines_run_the_process(self):
         base = ["-w", "100,20%", "-c", "500,60%", "-p", "1"]
         for args in (["-H", "127.0.0.1", "-v"] + base, ["-H", "127.0.0.1", "-L"] + base,
@@ -88,7 +120,8 @@ class NativePingDifferential(PingComparison):
             self.assertEqual(rc, 125, "ran natively with %r: %r" % (args, out))
 
 
-@unittest.skipUnless(os.access(CHECK_PING, os.X_OK), "monitoring-plugins-basic is not installed")
+@unittest.skipUnless(os.access(CHECK_PING, os.X_OK) and os.access(CHECK_ICMP, os.X_OK),
+                     "monitoring-plugins-basic is not installed")
 @unittest.skipUnless(namespaces_work(), "needs root and network namespaces (unshare -n)")
 class NativePingInANamespace(PingComparison):
     def check_targets(self, datagram):
@@ -102,12 +135,20 @@ class NativePingInANamespace(PingComparison):
         self.compare(["-H", "10.5.0.1", "-w", "100,20%", "-c", "500,60%", "-p", "1"], wrap, expect_rc=3)
         self.compare(["-H", "127.0.0.1", "-w", "100,20%", "-c", "500,60%", "-p", "2"], wrap, expect_rc=0)
         self.compare(["-H", "::1", "-w", "100,20%", "-c", "500,60%", "-p", "1", "-6"], wrap, expect_rc=0)
+        out = self.compare_icmp(["-H", "10.9.0.2", "-n", "2", "-c", "200,80%"], wrap, expect_rc=2)
+        self.assertEqual(out, "CRITICAL - 10.9.0.2: rta nan, lost 100%|rta=0.000ms;200.000;200.000;0; "
+                              "pl=100%;40;80;; rtmax=0.000ms;;;; rtmin=0.000ms;;;; \n")
+        self.compare_icmp(["-H", "10.9.0.2", "-t", "1"], wrap, expect_rc=2)  # the alarm ends it
+        for target in ("10.7.0.1", "10.6.0.1", "10.5.0.1"):  # sends the kernel refuses: never counted
+            self.compare_icmp(["-H", target], wrap, expect_rc=2)
+        self.compare_icmp(["-H", "::1", "-6"], wrap, expect_rc=0)
 
     def test_raw_sockets(self):
         self.check_targets(datagram=False)
 
     def test_datagram_sockets(self):
         self.check_targets(datagram=True)
+
 
 
 OBJECTS = running_daemon.BASE_OBJECTS + """
@@ -118,6 +159,10 @@ define command {
 define command {
   command_name ping_verbose
   command_line $USER1$/check_ping -H $HOSTADDRESS$ -w 100,20% -c 500,60% -p 1 -v -v
+}
+define command {
+  command_name icmp
+  command_line $USER1$/check_icmp -H $HOSTADDRESS$ -w $ARG1$ -c $ARG2$ -n 2
 }
 define command {
   command_name true
@@ -131,35 +176,20 @@ define host {
   check_command true
   contacts admin
 }
-define service {
-  host_name gw
-  service_description PING
-  check_command ping!100.0,20%!500.0,60%
-  max_check_attempts 1
-  check_interval 1
-  retry_interval 1
-  contacts admin
-}
-define service {
-  host_name gw
-  service_description PING verbose
-  check_command ping_verbose
-  max_check_attempts 1
-  check_interval 1
-  retry_interval 1
-  contacts admin
-}
 """
 
 
-@unittest.skipUnless(os.access(CHECK_PING, os.X_OK), "monitoring-plugins-basic is not installed")
+@unittest.skipUnless(os.access(CHECK_PING, os.X_OK) and os.access(CHECK_ICMP, os.X_OK),
+                     "monitoring-plugins-basic is not installed")
 class NativePingInTheDaemon(unittest.TestCase):
     def test_verify_and_status(self):
         d = vedette_test.make_temp_dir(self)
         with open(os.path.join(d, "resource.cfg"), "w") as f:
             f.write("$USER1$=%s\n" % PLUGINS)
         with open(os.path.join(d, "objects.cfg"), "w") as f:
-            f.write(OBJECTS)
+            f.write(OBJECTS + native_compare.services("gw", (
+                ("PING", "ping!100.0,20%!500.0,60%"), ("ICMP", "icmp!100,20%!500,60%"),
+                ("PING verbose", "ping_verbose"))))
         with open(os.path.join(d, "vedette.cfg"), "w") as f:
             f.write("cfg_file=objects.cfg\nresource_file=resource.cfg\nlog_file=vedette.log\n"
                     "status_file=status.dat\nstatus_update_interval=1\ncommand_file=vedette.cmd\n"
@@ -167,16 +197,20 @@ class NativePingInTheDaemon(unittest.TestCase):
         rc, out, err = vedette_test.run_verify(os.path.join(d, "vedette.cfg"))
         self.assertEqual(rc, 0, out + err)
         self.assertIn("\tcheck_ping: 1 native, 1 as a process (unsupported option -v)\n", out)
+        self.assertIn("\tcheck_icmp: 1 native\n", out)
 
         vedette_test.start_daemon(self, os.path.join(d, "vedette.cfg"))
         status_path = os.path.join(d, "status.dat")
-        vedette_test.wait_until("both pings checked", lambda: len(status_dat.checked_services(status_path)) == 2,
+        vedette_test.wait_until("the pings checked", lambda: len(status_dat.checked_services(status_path)) == 3,
                                 timeout=30, describe=lambda: repr(status_dat.checked_services(status_path).keys()))
         s = status_dat.checked_services(status_path)
         self.assertRegex(s["PING"]["plugin_output"], r"^PING OK - Packet loss = 0%, RTA = \d+\.\d\d ms$")
         self.assertRegex(s["PING"]["performance_data"],
                          r"^rta=\d+\.\d{6}ms;100\.000000;500\.000000;0\.000000 pl=0%;20;60;0;$")
         self.assertEqual(s["PING"]["current_state"], "0")
+        self.assertRegex(s["ICMP"]["plugin_output"], r"^OK - 127\.0\.0\.1: rta \d+\.\d{3}ms, lost 0%$")
+        self.assertRegex(s["ICMP"]["performance_data"], r"^rta=\d+\.\d{3}ms;100\.000;500\.000;0; pl=0%;20;60;; "
+                                                        r"rtmax=\d+\.\d{3}ms;;;; rtmin=\d+\.\d{3}ms;;;;$")
         # -v -v: the plugin ran and printed its command line first.
         self.assertTrue(s["PING verbose"]["plugin_output"].startswith("CMD: /bin/ping"),
                         s["PING verbose"]["plugin_output"])
