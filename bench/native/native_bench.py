@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Native checks against forked ones, in one run: Vedette with native_checks=0 and =1 (and Nagios 4 when
-installed and --nagios is given) run check_tcp against a local listener (or, with --plugin ping, check_ping
--p 1 to 127.0.0.1) on H hosts x 10 services, at each target rate; a rate is sustained when >= 95 % of the target executed in the window and the p99 check latency
+installed and --nagios is given) run check_tcp against a local listener (or, with --plugin ping or icmp,
+check_ping -p 1 or check_icmp -n 1 to 127.0.0.1) on H hosts x 10 services, at each target rate; a rate is sustained when >= 95 % of the target executed in the window and the p99 check latency
 is <= 100 ms. Reported per run: checks/s, latency p50/p99, CPU per check of the core process (threads
 included), of its plugin children (cutime+cstime), of the listener, and the core's RSS.
 
     sudo python3 bench/native/native_bench.py --bin build/release/vedette --hosts 1000 \\
-        --rates "500 1000 2000 4000" --window 20 --warmup 10 [--nagios /usr/sbin/nagios4] [--plugin ping]
+        --rates "500 1000 2000 4000" --window 20 --warmup 10 [--nagios /usr/sbin/nagios4] [--plugin ping|icmp]
 
 Every result is counted through the perfdata file (one line per executed check with its end time and
 latency), the same for every core; the rates of one run are interleaved per rate (off, on, nagios), so drift
@@ -56,6 +56,7 @@ class Listener:
 COMMANDS = {
     "tcp": "$USER1$/check_tcp -H $HOSTADDRESS$ -p $ARG1$",
     "ping": "$USER1$/check_ping -H $HOSTADDRESS$ -w 100,20% -c 500,60% -p 1",
+    "icmp": "$USER1$/check_icmp -H $HOSTADDRESS$ -n 1",
 }
 
 
