@@ -923,6 +923,8 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   // Livestatus' LOGROTATE: Naemon's rotate_log_file, as SIGUSR1.
+  void flush_log() { log_.flush(); }
+
   void reopen_log() { log_.reopen(now_epoch()); }
 
   unsigned long schedule_downtime(model::ServiceId s, const DowntimeRequest& r) {
@@ -2865,6 +2867,9 @@ void Core::count_external_command() {
 }
 void Core::reopen_log() {
   impl_->reopen_log();
+}
+void Core::flush_log() {
+  impl_->flush_log();
 }
 const config::MainConfig& Core::main_config() const {
   return impl_->main_config();

@@ -214,6 +214,9 @@ class Core {
 
   // A line in the main log, "[now] text".
   void log(std::string_view text);
+  // Hands the lines logged so far to the log's writer thread, as each loop iteration does: for drivers
+  // that call into the core without running its loop (the command fuzzer).
+  void flush_log();
   // An external command is being carried out (counted for Livestatus' status table and WaitTrigger).
   void count_external_command();
   // The run-time state as status.dat would show it now (built on the calling thread, the core's: a few ms
