@@ -91,7 +91,9 @@ class NativePingDifferential(PingComparison):
         self.compare_icmp(["127.0.0.1", "-w", "100,20%", "-c", "200,40%", "-n", "3"], expect_rc=0)
         self.compare_icmp(["-H", "127.0.0.1", "-w", "1s,5%", "-c", "2000000u,10"], expect_rc=0)  # units
         self.compare_icmp(["-H", "127.0.0.1", "-w", "0,5%"], expect_rc=1)  # the plugin's scan: a 0 ms RTA
-        self.compare_icmp(["-H", "127.0.0.1", "-w", "0.001,20%"], expect_rc=0)  # 0.001 reads as 0.100 ms
+        # 5.001 reads as 5.100 ms (far from a loopback RTA, so the state cannot flip between the two runs).
+        out = self.compare_icmp(["-H", "127.0.0.1", "-w", "5.001,20%"], expect_rc=0)
+        self.assertIn(";5.100;500.000;0;", out)
         self.compare_icmp(["-H", "127.0.0.1", "-w", "50,50%", "-c", "30,40%"], expect_rc=0)  # warn capped
         self.compare_icmp(["-H", "127.0.0.1", "-w", "0.001,0%", "-c", "0.002,0%", "-p", "2"], expect_rc=2)
         self.compare_icmp(["-H", "localhost"], expect_rc=0)
