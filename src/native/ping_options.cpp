@@ -105,7 +105,8 @@ std::string check_ping_refusal(std::span<const ArgWord> in) {
   const std::vector<ArgWord> words = respelled(in, k_legacy);
   bool has_host = false;
   const ScanResult scan = scan_options(words, 0, k_table, [&](int key, const ArgWord*) -> std::string {
-    if (!is_listed_key(key, k_native_keys)) return fmt::format("unsupported option {}", option_name(key, k_table));
+    if (!is_listed_key(key, k_native_keys))
+      return fmt::format("unsupported option {}", option_name(key, k_table));
     if (key == 'H') has_host = true;
     return {};
   });

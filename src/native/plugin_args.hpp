@@ -33,8 +33,8 @@ struct OptionTable {
 using OptionVisitor = std::function<std::string(int key, const ArgWord* value)>;
 
 struct ScanResult {
-  std::string reason;       // empty: every option was accepted
-  std::size_t operand = 0;  // index of the first word after the options (words.size() if none)
+  std::string reason;         // empty: every option was accepted
+  std::size_t operand = 0;    // index of the first word after the options (words.size() if none)
   bool unknown_word = false;  // the scan stopped at words[operand], a word only the run will tell
 };
 
@@ -48,7 +48,8 @@ struct LegacySpelling {
   std::string_view old_word, word;
 };
 // `in` with the known words respelled.
-[[nodiscard]] std::vector<ArgWord> respelled(std::span<const ArgWord> in, std::span<const LegacySpelling> table);
+[[nodiscard]] std::vector<ArgWord> respelled(std::span<const ArgWord> in,
+                                             std::span<const LegacySpelling> table);
 // Every word of argv (all known at run time), respelled.
 [[nodiscard]] std::vector<ArgWord> respelled(std::span<const std::string> argv,
                                              std::span<const LegacySpelling> table);

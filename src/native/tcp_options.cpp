@@ -170,7 +170,8 @@ std::string check_tcp_refusal(std::span<const ArgWord> in) {
   bool has_port = false;
   const std::size_t first = is_option(words[0].text) ? 0 : 1;
   const ScanResult scan = scan_options(words, first, k_table, [&](int key, const ArgWord*) -> std::string {
-    if (!is_listed_key(key, k_native_keys)) return fmt::format("unsupported option {}", option_name(key, k_table));
+    if (!is_listed_key(key, k_native_keys))
+      return fmt::format("unsupported option {}", option_name(key, k_table));
     if (key == 'p') has_port = true;
     return {};
   });

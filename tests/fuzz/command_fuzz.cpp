@@ -29,9 +29,10 @@ World& world() {
     // Nothing grows on disk from run to run: the log and status.dat go nowhere, retention.dat is only
     // written by SAVE_STATE_INFORMATION, into the private directory.
     config::Configuration cfg = fuzz::load_small_config(
-        dir, "log_file=/dev/null\nstatus_file=/dev/null\ncheck_external_commands=0\n"
-             "retain_state_information=1\nstate_retention_file=" +
-                 (dir / "retention.dat").string() + "\nlock_file=" + (dir / "lock").string() + "\n");
+        dir,
+        "log_file=/dev/null\nstatus_file=/dev/null\ncheck_external_commands=0\n"
+        "retain_state_information=1\nstate_retention_file=" +
+            (dir / "retention.dat").string() + "\nlock_file=" + (dir / "lock").string() + "\n");
     out->core = std::make_unique<engine::Core>(std::move(cfg), out->clock);
     out->reader = std::make_unique<commands::CommandReader>(*out->core, false);
     return out;
@@ -41,10 +42,10 @@ World& world() {
 
 // Comments and downtimes a run added would pile up over millions of runs and slow every later one.
 constexpr std::string_view k_cleanup[] = {
-    "DEL_ALL_HOST_COMMENTS;web",          "DEL_ALL_HOST_COMMENTS;db",
-    "DEL_ALL_SVC_COMMENTS;web;HTTP",      "DEL_ALL_SVC_COMMENTS;db;HTTP",
-    "DEL_DOWNTIME_BY_HOST_NAME;web",      "DEL_DOWNTIME_BY_HOST_NAME;db",
-    "REMOVE_HOST_ACKNOWLEDGEMENT;web",    "REMOVE_SVC_ACKNOWLEDGEMENT;web;HTTP",
+    "DEL_ALL_HOST_COMMENTS;web",       "DEL_ALL_HOST_COMMENTS;db",
+    "DEL_ALL_SVC_COMMENTS;web;HTTP",   "DEL_ALL_SVC_COMMENTS;db;HTTP",
+    "DEL_DOWNTIME_BY_HOST_NAME;web",   "DEL_DOWNTIME_BY_HOST_NAME;db",
+    "REMOVE_HOST_ACKNOWLEDGEMENT;web", "REMOVE_SVC_ACKNOWLEDGEMENT;web;HTTP",
 };
 
 }  // namespace
