@@ -97,12 +97,13 @@ IcmpSocket* EchoRunner::socket_for(int family) {
 }
 
 // A name may turn out IPv4 or IPv6 only when its answer comes, so both sockets must be there first (-4 /
-// -6: that family's); a numeric address needs its own family's.
-bool EchoRunner::sockets_for(const std::string& address, int family) {
-  std::vector<Address> numeric;
+// -6: that family's); a numeric address (parsed into `numeric`, which stays empty for a name) needs its
+// own family's.
+bool EchoRunner::sockets_for(const std::string& address, int family, std::vector<Address>& numeric) {
   int error = 0;
   if (numeric_addresses(address, family, 0, numeric, error))
     return socket_for(numeric.front().storage.ss_family) != nullptr;
+  numeric.clear();
   if (address.find(':') != std::string::npos) return false;
   if (family != AF_INET6 && socket_for(AF_INET) == nullptr) return false;
   if (family != AF_INET && socket_for(AF_INET6) == nullptr) return false;
@@ -113,12 +114,13 @@ bool EchoRunner::start(model::NativePlugin plugin, std::span<const std::string> 
                        std::uint64_t ticket) {
   std::optional<PingOptions> ping;
   std::optional<IcmpOptions> icmp;
+  std::vector<Address> addresses;
   if (is_ping(plugin)) {
     ping = parse_ping_options(argv);
-    if (!ping || !sockets_for(ping->address, ping->family)) return false;
+    if (!ping || !sockets_for(ping->address, ping->family, addresses)) return false;
   } else {
     icmp = parse_icmp_options(argv);
-    if (!icmp || !sockets_for(icmp->target, icmp->family)) return false;
+    if (!icmp || !sockets_for(icmp->target, icmp->family, addresses)) return false;
   }
   const std::uint32_t slot = slots_.acquire();
   Probe& p = slots_[slot];
@@ -137,10 +139,7 @@ bool EchoRunner::start(model::NativePlugin plugin, std::span<const std::string> 
   }
   slots_.add_deadline(slot, std::min(p.end_ns, p.kill_ns));
 
-  std::vector<Address> addresses;
-  int error = 0;
-  if (numeric_addresses(p.address(), p.family(), 0, addresses, error) ||
-      resolver_.lookup_cached(p.address(), p.family(), 0, addresses)) {
+  if (!addresses.empty() || resolver_.lookup_cached(p.address(), p.family(), 0, addresses)) {
     begin(slot, addresses);
     return true;
   }
@@ -185,13 +184,7 @@ void EchoRunner::begin(std::uint32_t slot, const std::vector<Address>& addresses
   }
   p.target = *chosen;
   p.ipv6 = p.target.storage.ss_family == AF_INET6;
-  p.socket = socket_for(p.ipv6 ? AF_INET6 : AF_INET);
-  if (p.socket == nullptr) {  // a name of the other family than -4/-6 had the socket for
-    PluginRun run;
-    run.exit_code = k_state_unknown;
-    run.output = "No ICMP socket for the address family\n";
-    return finish(slot, std::move(run));
-  }
+  p.socket = socket_for(p.ipv6 ? AF_INET6 : AF_INET);  // start() made sure it is open
   send_next(slot, mono_ns());
 }
 

@@ -56,7 +56,7 @@ class EchoRunner {
   };
 
   IcmpSocket* socket_for(int family);
-  [[nodiscard]] bool sockets_for(const std::string& address, int family);
+  [[nodiscard]] bool sockets_for(const std::string& address, int family, std::vector<Address>& numeric);
   void take_answers();
   void begin(std::uint32_t slot, const std::vector<Address>& addresses);
   void send_next(std::uint32_t slot, std::int64_t now_ns);
