@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Native checks against forked ones, in one run: Vedette with native_checks=0 and =1 (and Nagios 4 when
-installed and --nagios is given) run check_tcp against a local listener (or, with --plugin ping or icmp,
-check_ping -p 1 or check_icmp -n 1 to 127.0.0.1) on H hosts x 10 services, at each target rate; a rate is sustained when >= 95 % of the target executed in the window and the p99 check latency
+installed and --nagios is given) run check_tcp against a local listener (or, with --plugin http, check_http
+against a listener that answers a page; with ping or icmp, check_ping -p 1 or check_icmp -n 1 to
+127.0.0.1) on H hosts x 10 services, at each target rate; a rate is sustained when >= 95 % of the target
+executed in the window and the p99 check latency
 is <= 100 ms. Reported per run: checks/s, latency p50/p99, CPU per check of the core process (threads
 included), of its plugin children (cutime+cstime), of the listener, and the core's RSS.
 
     sudo python3 bench/native/native_bench.py --bin build/release/vedette --hosts 1000 \\
-        --rates "500 1000 2000 4000" --window 20 --warmup 10 [--nagios /usr/sbin/nagios4] [--plugin ping|icmp]
+        --rates "500 1000 2000 4000" --window 20 --warmup 10 [--nagios /usr/sbin/nagios4] [--plugin http|ping|icmp]
 
 Every result is counted through the perfdata file (one line per executed check with its end time and
 latency), the same for every core; the rates of one run are interleaved per rate (off, on, nagios), so drift
@@ -33,10 +35,15 @@ PLUGINS = "/usr/lib/nagios/plugins"
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-class Listener:
-    """Accepts and closes, on a thread of this process (its CPU is reported separately)."""
+HTTP_PAGE = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nok\n"
 
-    def __init__(self):
+
+class Listener:
+    """Accepts and closes, on a thread of this process (its CPU is reported separately); with `answer`, reads
+    the request first and sends that page."""
+
+    def __init__(self, answer=None):
+        self.answer = answer
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
@@ -48,15 +55,23 @@ class Listener:
         while True:
             try:
                 c, _ = self.sock.accept()
-                c.close()
             except OSError:
                 return
+            try:
+                if self.answer is not None:
+                    c.settimeout(2)
+                    c.recv(4096)
+                    c.sendall(self.answer)
+            except OSError:
+                pass
+            c.close()
 
 
 COMMANDS = {
     "tcp": "$USER1$/check_tcp -H $HOSTADDRESS$ -p $ARG1$",
     "ping": "$USER1$/check_ping -H $HOSTADDRESS$ -w 100,20% -c 500,60% -p 1",
     "icmp": "$USER1$/check_icmp -H $HOSTADDRESS$ -n 1",
+    "http": "$USER1$/check_http -I $HOSTADDRESS$ -p $ARG1$ -s ok",
 }
 
 
@@ -183,7 +198,7 @@ def main():
     ap.add_argument("--out", default=None, help="append JSON lines here")
     ap.add_argument("--plugin", choices=sorted(COMMANDS), default="tcp")
     a = ap.parse_args()
-    listener = Listener()
+    listener = Listener(HTTP_PAGE if a.plugin == "http" else None)
     PORT = listener.port
     vedette = os.path.abspath(a.bin)
     rows = []

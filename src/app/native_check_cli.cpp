@@ -26,6 +26,7 @@ int run_native_check(int argc, char** argv) {
   if (base == "check_tcp") job.native = model::NativePlugin::check_tcp;
   if (base == "check_ping") job.native = model::NativePlugin::check_ping;
   if (base == "check_icmp") job.native = model::NativePlugin::check_icmp;
+  if (base == "check_http") job.native = model::NativePlugin::check_http;
   if (job.native == model::NativePlugin::none) {
     fmt::print(stderr, "vedette: {} has no native implementation\n", base);
     return 125;

@@ -7,6 +7,6 @@
 
 namespace vedette::model {
 
-enum class NativePlugin : std::uint8_t { none, check_dummy, check_tcp, check_ping, check_icmp };
+enum class NativePlugin : std::uint8_t { none, check_dummy, check_tcp, check_ping, check_icmp, check_http };
 
 }  // namespace vedette::model

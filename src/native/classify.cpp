@@ -1,6 +1,7 @@
 #include "native/classify.hpp"
 
 #include "native/dummy_check.hpp"
+#include "native/http_options.hpp"
 #include "native/icmp_options.hpp"
 #include "native/ping_options.hpp"
 #include "native/plugin_args.hpp"
@@ -82,6 +83,7 @@ NativeDecision classify_command(const model::CommandTemplate& tmpl, const Classi
   if (base == "check_tcp") plugin = model::NativePlugin::check_tcp;
   if (base == "check_ping") plugin = model::NativePlugin::check_ping;
   if (base == "check_icmp") plugin = model::NativePlugin::check_icmp;
+  if (base == "check_http") plugin = model::NativePlugin::check_http;
   d.kind = base;
   if (plugin == model::NativePlugin::none) return refuse("no native implementation");
   if (!ctx.enabled) return refuse("native_checks=0");
@@ -115,8 +117,10 @@ NativeDecision classify_command(const model::CommandTemplate& tmpl, const Classi
     why = check_tcp_refusal(words);
   else if (plugin == model::NativePlugin::check_ping)
     why = check_ping_refusal(words);
-  else
+  else if (plugin == model::NativePlugin::check_icmp)
     why = check_icmp_refusal(words);
+  else
+    why = check_http_refusal(words);
   if (!why.empty()) return refuse(std::move(why));
   d.plugin = plugin;
   return d;

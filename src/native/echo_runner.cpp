@@ -149,21 +149,17 @@ bool EchoRunner::start(model::NativePlugin plugin, std::span<const std::string> 
 }
 
 void EchoRunner::take_answers() {
-  for (ResolverInbox::Answer& a : resolver_.take()) {
-    std::uint32_t slot;
-    if (!slots_.from_ticket(a.ticket, slot) || !slots_[slot].resolving) continue;
+  take_resolver_answers(resolver_, slots_, [&](std::uint32_t slot, ResolverInbox::Answer& a) {
     Probe& p = slots_[slot];
+    if (!p.resolving) return;
     p.resolving = false;
     if (a.error != 0 || a.addresses.empty()) {
-      if (is_ping(p.plugin)) {
-        finish(slot, report_ping_invalid_host(p.ping));
-      } else {
-        finish(slot, report_icmp_unresolved(p.icmp, a.error != 0 ? ::gai_strerror(a.error) : "no address"));
-      }
-      continue;
+      if (is_ping(p.plugin)) return finish(slot, report_ping_invalid_host(p.ping));
+      return finish(slot,
+                    report_icmp_unresolved(p.icmp, a.error != 0 ? ::gai_strerror(a.error) : "no address"));
     }
     begin(slot, a.addresses);
-  }
+  });
 }
 
 // check_ping: with addresses of both families the plugin runs ping -6 (is_inet6_addr() holds) unless -4

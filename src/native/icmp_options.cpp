@@ -32,32 +32,6 @@ void threshold(std::string text, std::uint32_t& rta_us, std::uint32_t& pl) {
   if (pl > 100) pl = 100;
 }
 
-// getopt without '+': options and operands in any order until "--". Each operand (a target) is given to
-// `operand`; false if the scan found what is not native.
-bool scan_permuted(std::span<const ArgWord> words, const OptionVisitor& visit,
-                   const std::function<void(const ArgWord&)>& operand, std::string& reason) {
-  std::size_t at = 0;
-  while (at < words.size()) {
-    const ScanResult scan = scan_options(words, at, k_table, visit);
-    if (scan.unknown_word) {  // load time: a macro's word, an operand or an option the run will tell
-      operand(words[scan.operand]);
-      at = scan.operand + 1;
-      continue;
-    }
-    if (!scan.reason.empty()) {
-      reason = scan.reason;
-      return false;
-    }
-    at = scan.operand;
-    if (at > 0 && words[at - 1].known && words[at - 1].text == "--") {
-      for (; at < words.size(); ++at) operand(words[at]);
-      return true;
-    }
-    if (at < words.size()) operand(words[at++]);
-  }
-  return true;
-}
-
 }  // namespace
 
 std::uint64_t IcmpOptions::max_completion_us() const {
@@ -94,7 +68,7 @@ std::optional<IcmpOptions> parse_icmp_options(std::span<const std::string> argv)
   bool four = false, six = false;
   std::string reason;
   const bool ok = scan_permuted(
-      words,
+      words, k_table,
       [&](int key, const ArgWord* value) -> std::string {
         if (!is_listed_key(key, k_native_keys)) return "not native";
         const std::string v = value != nullptr ? std::string(value->text) : std::string();
@@ -152,7 +126,7 @@ std::string check_icmp_refusal(std::span<const ArgWord> words) {
   std::string reason;
   int targets = 0;
   const bool ok = scan_permuted(
-      words,
+      words, k_table,
       [&](int key, const ArgWord*) -> std::string {
         if (!is_listed_key(key, k_native_keys))
           return fmt::format("unsupported option {}", option_name(key, k_table));

@@ -3,6 +3,7 @@
 #include "loop/raw_time.hpp"
 #include "native/dummy_check.hpp"
 #include "native/resolver.hpp"
+#include "native/tcp_connect.hpp"
 #include "native/tcp_options.hpp"
 #include "native/tcp_report.hpp"
 
@@ -43,9 +44,7 @@ struct NativeRunner::Probe {
   int last_error = 0;
   std::string received;
   Match match = Match::none;
-  std::int64_t started_ns = 0, start_us = 0;
-  std::int64_t alarm_ns = 0;  // the plugin's own alarm (-t)
-  std::int64_t kill_ns = 0;   // the job's timeout
+  ProbeClock clock;
   std::int64_t read_until_ns = k_never;
 
   void close_socket() {
@@ -59,14 +58,15 @@ NativeRunner::NativeRunner(int epoll_fd, std::uint64_t stream_tag, Resolver& res
     : epoll_fd_(epoll_fd),
       stream_tag_(stream_tag),
       resolver_(resolver, epoll_fd, (static_cast<std::uint64_t>(k_inbox_slot) << 2) | stream_tag),
-      echo_(epoll_fd, stream_tag, resolver, finished_) {}
+      echo_(epoll_fd, stream_tag, resolver, finished_),
+      http_(epoll_fd, stream_tag, resolver, finished_) {}
 
 NativeRunner::~NativeRunner() {
   abort_all();
 }
 
 std::size_t NativeRunner::in_flight() const {
-  return slots_.active() + echo_.in_flight();
+  return slots_.active() + echo_.in_flight() + http_.in_flight();
 }
 
 std::uint64_t NativeRunner::token_of(std::uint32_t slot) const {
@@ -85,6 +85,7 @@ bool NativeRunner::start(model::NativePlugin plugin, std::span<const std::string
   }
   if (plugin == model::NativePlugin::check_ping || plugin == model::NativePlugin::check_icmp)
     return echo_.start(plugin, argv, kill_at_ns, ticket);
+  if (plugin == model::NativePlugin::check_http) return http_.start(argv, kill_at_ns, ticket);
   if (plugin != model::NativePlugin::check_tcp) return false;
   std::optional<TcpOptions> options = parse_tcp_options(argv);
   if (!options) return false;
@@ -93,36 +94,22 @@ bool NativeRunner::start(model::NativePlugin plugin, std::span<const std::string
   Probe& p = slots_[slot];
   p.ticket = ticket;
   p.options = std::move(*options);
-  p.started_ns = mono_ns();
-  p.start_us = wall_us();
-  p.alarm_ns = p.started_ns + static_cast<std::int64_t>(p.options.timeout_s) * 1'000'000'000;
-  p.kill_ns = kill_at_ns;
-  slots_.add_deadline(slot, std::min(p.alarm_ns, p.kill_ns));
-
-  int error = 0;
-  const int port = p.options.port;
-  if (numeric_addresses(p.options.address, p.options.family, port, p.addresses, error) ||
-      resolver_.lookup_cached(p.options.address, p.options.family, port, p.addresses)) {
+  p.clock.start(p.options.timeout_s, kill_at_ns);
+  slots_.add_deadline(slot, p.clock.first_deadline());
+  if (resolver_.resolve(p.options.address, p.options.family, p.options.port, p.addresses,
+                        slots_.ticket(slot)))
     begin_connect(slot);
-    return true;
-  }
-  resolver_.request(p.options.address, p.options.family, port, slots_.ticket(slot));
   return true;
 }
 
 void NativeRunner::take_answers() {
-  for (ResolverInbox::Answer& a : resolver_.take()) {
-    std::uint32_t slot;
-    if (!slots_.from_ticket(a.ticket, slot)) continue;
+  take_resolver_answers(resolver_, slots_, [&](std::uint32_t slot, ResolverInbox::Answer& a) {
     Probe& p = slots_[slot];
-    if (p.phase != Probe::Phase::resolving) continue;
-    if (a.error != 0) {
-      finish(slot, report_invalid_host(p.options));
-      continue;
-    }
+    if (p.phase != Probe::Phase::resolving) return;
+    if (a.error != 0) return finish(slot, report_invalid_host(p.options));
     p.addresses = std::move(a.addresses);
     begin_connect(slot);
-  }
+  });
 }
 
 void NativeRunner::watch(std::uint32_t slot, std::uint32_t events, bool add) {
@@ -133,24 +120,22 @@ void NativeRunner::watch(std::uint32_t slot, std::uint32_t events, bool add) {
   if (::epoll_ctl(epoll_fd_, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, p.fd, &ev) == 0) p.watched = true;
 }
 
-// np_net_connect: each address in turn until one connects; the errno of the last attempt is the message's.
 void NativeRunner::begin_connect(std::uint32_t slot) {
   Probe& p = slots_[slot];
   p.phase = Probe::Phase::connecting;
-  while (p.next_address < p.addresses.size()) {
-    const Address& a = p.addresses[p.next_address++];
-    p.fd = ::socket(a.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
-    if (p.fd < 0) {
+  switch (connect_next(p.addresses, p.next_address, p.fd, p.last_error)) {
+    case ConnectStep::connected:
+      return on_connected(slot);
+    case ConnectStep::in_progress:
+      return watch(slot, EPOLLOUT, true);
+    case ConnectStep::no_socket: {
       PluginRun run;
       run.exit_code = k_state_unknown;
       run.output = "Socket creation failed\n";
       return finish(slot, std::move(run));
     }
-    if (::connect(p.fd, reinterpret_cast<const sockaddr*>(&a.storage), a.length) == 0)
-      return on_connected(slot);
-    if (errno == EINPROGRESS) return watch(slot, EPOLLOUT, true);
-    p.last_error = errno;
-    p.close_socket();
+    case ConnectStep::failed:
+      break;
   }
   finish(slot, report_connect_failure(p.options, p.last_error));
 }
@@ -189,7 +174,7 @@ void NativeRunner::end_reading(std::uint32_t slot) {
     ::send(p.fd, p.options.quit->data(), p.options.quit->size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   p.close_socket();
   // deltime(): whole microseconds.
-  const std::int64_t elapsed_us = (mono_ns() - p.started_ns) / 1000;
+  const std::int64_t elapsed_us = (mono_ns() - p.clock.started_ns) / 1000;
   finish(slot,
          report_tcp(p.options, std::move(p.received), p.match, static_cast<double>(elapsed_us) / 1.0e6));
 }
@@ -198,16 +183,15 @@ void NativeRunner::on_event(std::uint64_t token, std::uint32_t events) {
   const auto slot = static_cast<std::uint32_t>((token & 0xffffffffu) >> 2);
   if (slot == k_inbox_slot) return take_answers();
   if (EchoRunner::owns(slot)) return echo_.on_event(slot);
+  if (HttpRunner::owns(slot)) return http_.on_event(token, events);
   const auto serial = static_cast<std::uint32_t>(token >> 32);
   if (!slots_.current(slot, serial)) return;
   Probe& p = slots_[slot];
   if (p.fd < 0) return;
   if (p.phase == Probe::Phase::connecting) {
-    int error = 0;
-    socklen_t len = sizeof error;
-    if (::getsockopt(p.fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0) error = errno;
-    if (error == 0 && !(events & (EPOLLERR | EPOLLHUP))) return on_connected(slot);
-    if (error == 0) return;  // spurious
+    const int error = connect_result(p.fd, events);
+    if (error == 0) return on_connected(slot);
+    if (error < 0) return;  // spurious
     p.last_error = error;
     p.close_socket();
     return begin_connect(slot);
@@ -216,17 +200,17 @@ void NativeRunner::on_event(std::uint64_t token, std::uint32_t events) {
 }
 
 std::int64_t NativeRunner::next_deadline_ns() {
-  return std::min(slots_.next_deadline_ns(), echo_.next_deadline_ns());
+  return std::min({slots_.next_deadline_ns(), echo_.next_deadline_ns(), http_.next_deadline_ns()});
 }
 
 void NativeRunner::expire(std::int64_t now_ns) {
   echo_.expire(now_ns);
+  http_.expire(now_ns);
   slots_.expire(now_ns, [&](std::uint32_t slot) {
     Probe& p = slots_[slot];
-    // At a tie the job's timeout wins: the executor's timer for a process starts before the plugin's alarm.
-    if (p.kill_ns <= now_ns && p.kill_ns <= p.alarm_ns) {
+    if (p.clock.killed_at(now_ns)) {
       finish(slot, {}, true);
-    } else if (p.alarm_ns <= now_ns) {
+    } else if (p.clock.alarm_at(now_ns)) {
       finish(slot, report_socket_timeout(p.options));
     } else if (p.phase == Probe::Phase::reading && p.read_until_ns <= now_ns) {
       end_reading(slot);
@@ -237,7 +221,7 @@ void NativeRunner::expire(std::int64_t now_ns) {
 void NativeRunner::finish(std::uint32_t slot, PluginRun&& run, bool killed) {
   Probe& p = slots_[slot];
   p.close_socket();
-  finished_.push_back({p.ticket, std::move(run), killed, p.start_us, wall_us()});
+  finished_.push_back({p.ticket, std::move(run), killed, p.clock.start_us, wall_us()});
   p.received = {};
   p.addresses.clear();
   slots_.release(slot);
@@ -245,6 +229,7 @@ void NativeRunner::finish(std::uint32_t slot, PluginRun&& run, bool killed) {
 
 void NativeRunner::abort_all() {
   echo_.abort_all();
+  http_.abort_all();
   slots_.release_all([](Probe& p) { p.close_socket(); });
   resolver_.unwatch();
 }

@@ -1,6 +1,7 @@
 // Runs native checks on an executor thread, in that thread's epoll: a check_dummy answers at once, a
 // check_tcp is a non-blocking connect (then send/expect) with its timers, a check_ping or check_icmp echo
 // requests through the thread's ICMP sockets (EchoRunner), many in flight per thread. The executor feeds it
+// a check_http a connect, TLS handshake, request and response read (HttpRunner); the executor feeds it
 // the epoll events whose token ends in its stream tag and takes finished runs after each iteration. Executor
 // thread only (the one whose epoll it was given).
 //
@@ -12,6 +13,7 @@
 
 #include "model/native_plugin.hpp"
 #include "native/echo_runner.hpp"
+#include "native/http_runner.hpp"
 #include "native/native_done.hpp"
 #include "native/plugin_run.hpp"
 #include "native/probe_slots.hpp"
@@ -69,6 +71,7 @@ class NativeRunner {
   ProbeSlots<Probe> slots_;
   std::vector<NativeDone> finished_;
   EchoRunner echo_;  // check_ping, check_icmp; after finished_, which it fills
+  HttpRunner http_;  // check_http; likewise
 };
 
 }  // namespace vedette::native

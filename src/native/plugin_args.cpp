@@ -97,7 +97,12 @@ ScanResult scan_options(std::span<const ArgWord> words, std::size_t first, const
         return stop(fmt::format("unknown option {}", text.substr(0, eq == body.npos ? text.size() : eq + 2)));
       ArgWord value;
       const ArgWord* value_ptr = nullptr;
-      if (opt->has_arg) {
+      if (opt->has_arg && opt->optional_arg) {
+        if (eq != body.npos) {
+          value = {body.substr(eq + 1), true};
+          value_ptr = &value;
+        }
+      } else if (opt->has_arg) {
         if (eq != body.npos) {
           value = {body.substr(eq + 1), true};
         } else {
@@ -116,7 +121,9 @@ ScanResult scan_options(std::span<const ArgWord> words, std::size_t first, const
       const std::size_t at = c == ':' ? std::string_view::npos : table.short_options.find(c);
       if (at == std::string_view::npos) return stop(fmt::format("unknown option -{}", c));
       const bool has_arg = at + 1 < table.short_options.size() && table.short_options[at + 1] == ':';
-      if (!has_arg) {
+      const bool optional =
+          has_arg && at + 2 < table.short_options.size() && table.short_options[at + 2] == ':';
+      if (!has_arg || (optional && k + 1 == text.size())) {
         if (std::string why = visit(c, nullptr); !why.empty()) return stop(std::move(why));
         continue;
       }
@@ -133,6 +140,30 @@ ScanResult scan_options(std::span<const ArgWord> words, std::size_t first, const
   }
   result.operand = i;
   return result;
+}
+
+bool scan_permuted(std::span<const ArgWord> words, const OptionTable& table, const OptionVisitor& visit,
+                   const std::function<void(const ArgWord&)>& operand, std::string& reason) {
+  std::size_t at = 0;
+  while (at < words.size()) {
+    const ScanResult scan = scan_options(words, at, table, visit);
+    if (scan.unknown_word) {  // load time: a macro's word, an operand or an option the run will tell
+      operand(words[scan.operand]);
+      at = scan.operand + 1;
+      continue;
+    }
+    if (!scan.reason.empty()) {
+      reason = scan.reason;
+      return false;
+    }
+    at = scan.operand;
+    if (at > 0 && words[at - 1].known && words[at - 1].text == "--") {
+      for (; at < words.size(); ++at) operand(words[at]);
+      return true;
+    }
+    if (at < words.size()) operand(words[at++]);
+  }
+  return true;
 }
 
 }  // namespace vedette::native

@@ -20,15 +20,17 @@ struct ArgWord {
 struct LongOption {
   std::string_view name;
   bool has_arg;
-  int key;  // what getopt_long returns for it: the short letter, or a value above 255
+  int key;                    // what getopt_long returns for it: the short letter, or a value above 255
+  bool optional_arg = false;  // optional_argument: only "--name=value" gives it one
 };
 
 struct OptionTable {
-  std::string_view short_options;  // getopt's optstring without the leading '+'
+  std::string_view short_options;  // getopt's optstring without the leading '+' ("S::": an optional argument)
   std::span<const LongOption> long_options;
 };
 
-// Called per option in order: `key` as getopt_long returns it, `value` its argument (null for a flag).
+// Called per option in order: `key` as getopt_long returns it, `value` its argument (null for a flag, or an
+// optional argument not given).
 // Returns why it cannot run natively, or "" to go on.
 using OptionVisitor = std::function<std::string(int key, const ArgWord* value)>;
 
@@ -42,6 +44,13 @@ struct ScanResult {
 // that is not known at load time ends the scan with a reason: the plugin would print its usage, or might.
 [[nodiscard]] ScanResult scan_options(std::span<const ArgWord> words, std::size_t first,
                                       const OptionTable& table, const OptionVisitor& visit);
+
+// getopt_long without '+' (the plugins that do not stop at the first operand): options and operands in any
+// order until "--", each operand handed to `operand` in order. At load time a word only the run will tell is
+// taken as an operand. False (and `reason`) when the scan found what is not native.
+[[nodiscard]] bool scan_permuted(std::span<const ArgWord> words, const OptionTable& table,
+                                 const OptionVisitor& visit,
+                                 const std::function<void(const ArgWord&)>& operand, std::string& reason);
 
 // A word the plugin rewrites before getopt sees it, wherever it stands (values too): "-to" is "-t".
 struct LegacySpelling {

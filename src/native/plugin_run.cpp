@@ -52,4 +52,19 @@ void append_fperfdata(std::string& out, const char* label, double value, const c
   if (has_max) append_printf(out, ";%f", max);
 }
 
+void append_perfdata(std::string& out, const char* label, long value, const char* uom, bool has_warn,
+                     long warn, bool has_crit, long crit, bool has_min, long min, bool has_max, long max) {
+  if (std::strpbrk(label, "'= ") != nullptr)
+    append_printf(out, "'%s'=%ld%s;", label, value, uom);
+  else
+    append_printf(out, "%s=%ld%s;", label, value, uom);
+  if (has_warn) append_printf(out, "%ld", warn);
+  out += ';';
+  if (has_crit) append_printf(out, "%ld", crit);
+  out += ';';
+  if (has_min) append_printf(out, "%ld", min);
+  out += ';';
+  if (has_max) append_printf(out, "%ld", max);
+}
+
 }  // namespace vedette::native

@@ -25,6 +25,11 @@ void append_fperfdata(std::string& out, const char* label, double value, const c
                       double warn, bool has_crit, double crit, bool has_min, double min, bool has_max,
                       double max);
 
+// plugins/utils.c's perfdata(), the integer one: label=VALUEuom;[warn];[crit];[min];[max] (its ';' after the
+// minimum is always there).
+void append_perfdata(std::string& out, const char* label, long value, const char* uom, bool has_warn,
+                     long warn, bool has_crit, long crit, bool has_min, long min, bool has_max, long max);
+
 // printf into a std::string, appending; the plugins format with the C library's printf, so do we.
 void append_printf(std::string& out, const char* format, ...) __attribute__((format(printf, 2, 3)));
 

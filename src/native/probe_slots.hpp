@@ -8,6 +8,9 @@
 //   slots.release(slot);
 #pragma once
 
+#include "loop/raw_time.hpp"
+#include "native/resolver.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -18,6 +21,25 @@
 namespace vedette::native {
 
 inline constexpr std::int64_t k_never_ns = std::numeric_limits<std::int64_t>::max();
+
+// A connecting probe's clock: when it started (monotonic, and wall for the result), the plugin's own alarm
+// and the job's timeout.
+struct ProbeClock {
+  std::int64_t started_ns = 0, start_us = 0;
+  std::int64_t alarm_ns = 0;  // the plugin's own alarm (-t)
+  std::int64_t kill_ns = 0;   // the job's timeout
+
+  void start(int timeout_s, std::int64_t kill_at_ns) {
+    started_ns = loop::raw_mono_ns();
+    start_us = loop::raw_wall_us();
+    alarm_ns = started_ns + static_cast<std::int64_t>(timeout_s) * 1'000'000'000;
+    kill_ns = kill_at_ns;
+  }
+  [[nodiscard]] std::int64_t first_deadline() const { return std::min(alarm_ns, kill_ns); }
+  // At a tie the job's timeout wins: the executor's timer for a process starts before the plugin's alarm.
+  [[nodiscard]] bool killed_at(std::int64_t now_ns) const { return kill_ns <= now_ns && kill_ns <= alarm_ns; }
+  [[nodiscard]] bool alarm_at(std::int64_t now_ns) const { return alarm_ns <= now_ns; }
+};
 
 // Probe: default-constructible, with `std::uint32_t serial` and `bool active`.
 template <class Probe>
@@ -115,5 +137,14 @@ class ProbeSlots {
   std::vector<Deadline> deadlines_;
   std::size_t active_ = 0;
 };
+
+// Each answer of `resolver` whose probe is still the one that asked: on(slot, answer).
+template <class Probe, class On>
+void take_resolver_answers(ResolverClient& resolver, ProbeSlots<Probe>& slots, On&& on) {
+  for (ResolverInbox::Answer& a : resolver.take()) {
+    std::uint32_t slot;
+    if (slots.from_ticket(a.ticket, slot)) on(slot, a);
+  }
+}
 
 }  // namespace vedette::native

@@ -95,6 +95,15 @@ std::vector<ResolverInbox::Answer> ResolverClient::take() {
   return answers;
 }
 
+bool ResolverClient::resolve(const std::string& host, int family, int port, std::vector<Address>& out,
+                             std::uint64_t ticket) {
+  int error = 0;
+  if (numeric_addresses(host, family, port, out, error) || lookup_cached(host, family, port, out))
+    return true;
+  request(host, family, port, ticket);
+  return false;
+}
+
 void ResolverClient::unwatch() {
   if (watched_) ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, inbox_->wakeup.fd(), nullptr);
   watched_ = false;

@@ -90,6 +90,10 @@ class ResolverClient {
     return resolver_.lookup_cached(name, family, port, out);
   }
   void request(std::string name, int family, int port, std::uint64_t ticket);
+  // True with `out` filled when `host` is numeric or a live cache entry; else the resolver is asked and its
+  // answer comes with `ticket`.
+  [[nodiscard]] bool resolve(const std::string& host, int family, int port, std::vector<Address>& out,
+                             std::uint64_t ticket);
   // What has been answered since the last call (on the token's event).
   [[nodiscard]] std::vector<ResolverInbox::Answer> take();
   void unwatch();

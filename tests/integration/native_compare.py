@@ -1,7 +1,9 @@
 """The differential step of the native-check tests: the installed plugin and `vedette --native-check` on the
 same arguments, their output compared once `mask` has blanked measured values, and the exit codes. And the
 services their daemon tests run."""
+import socket
 import subprocess
+import threading
 
 import vedette_test
 
@@ -39,3 +41,49 @@ define service {
 }
 """ % (host, description, command) for description, command in described)
 
+
+class Server:
+    """A TCP listener on 127.0.0.1 with a behaviour per accepted connection, on its own thread."""
+
+    def __init__(self, testcase, handler, backlog=16):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(backlog)
+        self.port = self.sock.getsockname()[1]
+        self.handler = handler
+        self.stopping = False
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+        testcase.addCleanup(self.stop)
+
+    def serve(self):
+        while not self.stopping:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.handle, args=(conn,), daemon=True).start()
+
+    def handle(self, conn):
+        try:
+            self.handler(conn)
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    def stop(self):
+        self.stopping = True
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+def closed_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port

@@ -5,13 +5,12 @@ masked. Then the daemon: which commands `-v` reports native, and a native and a 
 import os
 import re
 import socket
-import threading
 import time
 import unittest
 
 import native_compare
 import running_daemon
-from native_compare import run
+from native_compare import Server, closed_port, run
 import status_dat
 import vedette_test
 
@@ -28,53 +27,6 @@ def mask(text):
     """Measured times are the only bytes allowed to differ."""
     text = re.sub(r"\d+\.\d{3} second response time", "T second response time", text)
     return re.sub(r"time=\d+\.\d{6}s", "time=Ts", text)
-
-
-class Server:
-    """A TCP listener on 127.0.0.1 with a behaviour per accepted connection, on its own thread."""
-
-    def __init__(self, testcase, handler, backlog=16):
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(backlog)
-        self.port = self.sock.getsockname()[1]
-        self.handler = handler
-        self.stopping = False
-        self.thread = threading.Thread(target=self.serve, daemon=True)
-        self.thread.start()
-        testcase.addCleanup(self.stop)
-
-    def serve(self):
-        while not self.stopping:
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.handle, args=(conn,), daemon=True).start()
-
-    def handle(self, conn):
-        try:
-            self.handler(conn)
-        except OSError:
-            pass
-        finally:
-            conn.close()
-
-    def stop(self):
-        self.stopping = True
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.sock.close()
-
-
-def closed_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def banner(text, wait_for_request=False, linger=0.0):
