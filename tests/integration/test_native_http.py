@@ -10,6 +10,7 @@ import time
 import unittest
 
 import native_compare
+import running_daemon
 from native_compare import Server, closed_port, run
 import status_dat
 import vedette_test
@@ -219,7 +220,7 @@ class NativeHttpDifferential(unittest.TestCase):
             self.assertEqual(rc, native_compare.NOT_NATIVE, "%r ran natively: %r" % (args, out))
 
 
-OBJECTS = """
+OBJECTS = running_daemon.BASE_OBJECTS + """
 define command {
   command_name http
   command_line $USER1$/check_http -H 127.0.0.1 -p $ARG1$ -s Hello
@@ -228,36 +229,10 @@ define command {
   command_name https_cert
   command_line $USER1$/check_http -H 127.0.0.1 -p $ARG1$ -S -C 30
 }
-define command {
-  command_name check-host-alive
-  command_line $USER1$/check_dummy 0 up
-}
-define contact {
-  contact_name admin
-  host_notifications_enabled 0
-  service_notifications_enabled 0
-  host_notification_period 24x7
-  service_notification_period 24x7
-  host_notification_options n
-  service_notification_options n
-  host_notification_commands check-host-alive
-  service_notification_commands check-host-alive
-}
-define timeperiod {
-  timeperiod_name 24x7
-  alias always
-  sunday 00:00-24:00
-  monday 00:00-24:00
-  tuesday 00:00-24:00
-  wednesday 00:00-24:00
-  thursday 00:00-24:00
-  friday 00:00-24:00
-  saturday 00:00-24:00
-}
 define host {
   host_name web01
   address 127.0.0.1
-  check_command check-host-alive
+  check_command check_dummy!0
   max_check_attempts 1
   check_period 24x7
   contacts admin
