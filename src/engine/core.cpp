@@ -2,6 +2,7 @@
 
 #include "config/command_compiler.hpp"
 #include "engine/books.hpp"
+#include "engine/check_id.hpp"
 #include "engine/check_sources.hpp"
 #include "engine/check_stats.hpp"
 #include "engine/comment_book.hpp"
@@ -203,7 +204,7 @@ class Core::Impl final : public loop::TimerHandler,
     initial_states(*model_, hosts_, services_);
     contacts_ = state::initial_contact_states(*model_);
     build_periods();
-    const std::size_t checks = services_.size() + hosts_.size();
+    const std::size_t checks = check_ids().count(hosts_.size());
     loop_.reserve_timers(static_cast<std::uint32_t>(checks + 8));
     rotation_timer_ = loop_.add_timer(*this);
     ack_timer_ = loop_.add_timer(*this);
@@ -251,11 +252,12 @@ class Core::Impl final : public loop::TimerHandler,
 
   // One timer per check of the model, disarmed.
   void add_check_timers() {
-    const std::size_t checks = services_.size() + hosts_.size();
+    const std::size_t checks = check_ids().count(hosts_.size());
     timer_of_.resize(checks);
-    for (std::uint32_t c = 0; c < checks; ++c) {
+    for (std::uint32_t i = 0; i < checks; ++i) {
+      const CheckId c{i};
       timer_of_[c] = loop_.add_timer(*this);
-      if (check_of_timer_.size() <= timer_of_[c]) check_of_timer_.resize(timer_of_[c] + 1, k_not_a_check);
+      if (check_of_timer_.size() <= timer_of_[c]) check_of_timer_.resize(timer_of_[c] + 1, k_no_check);
       check_of_timer_[timer_of_[c]] = c;
     }
   }
@@ -355,7 +357,7 @@ class Core::Impl final : public loop::TimerHandler,
     return submit_passive_service_result(sid, p, now, at);
   }
 
-  void schedule_check(std::uint32_t check, Time when, bool forced) {
+  void schedule_check(CheckId check, Time when, bool forced) {
     if (loop_.is_armed(timer_of_[check]) && state_of(check).next_check < when && !forced) return;
     forced_[check] = forced ? 1 : 0;
     schedule(check, until_epoch(when, clock_.wall_now()));
@@ -404,20 +406,20 @@ class Core::Impl final : public loop::TimerHandler,
       // Naemon: turned off, every flapping host and then service stops; turned on, hosts may record their
       // state again (services wait for their next result).
       const Time now = now_epoch();
-      const auto service_count = static_cast<std::uint32_t>(services_.size());
       for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
         if (on) {
-          check_host_flapping(model::HostId{h}, now, false, false);
+          check_host_flapping(model::HostId{h}, now, FlapRecord::when_due);
         } else {
-          flap_detection_disabled(service_count + h, now);
+          flap_detection_disabled(check_of(model::HostId{h}), now);
         }
       }
       if (!on)
-        for (std::uint32_t c = 0; c < service_count; ++c) flap_detection_disabled(c, now);
+        for (std::uint32_t s = 0; s < services_.size(); ++s)
+          flap_detection_disabled(check_of(model::ServiceId{s}), now);
     }
   }
 
-  void set_flag(std::uint32_t check, const model::Checkable& cfg, state::Flag flag, bool on) {
+  void set_flag(CheckId check, const model::Checkable& cfg, state::Flag flag, bool on) {
     CheckState& st = state_of(check);
     if (st.enabled(flag) == on) return;
     st.set_enabled(flag, on);
@@ -428,12 +430,12 @@ class Core::Impl final : public loop::TimerHandler,
       if (!on) {
         flap_detection_disabled(check, now_epoch());
       } else if (!is_service(check)) {
-        check_host_flapping(host_of(check), now_epoch(), false, false);
+        check_host_flapping(host_of(check), now_epoch(), FlapRecord::when_due);
       }
     }
   }
 
-  void change_attribute(std::uint32_t check, const model::Checkable& cfg, const AttributeChange& c) {
+  void change_attribute(CheckId check, const model::Checkable& cfg, const AttributeChange& c) {
     using K = AttributeChange::Kind;
     CheckState& st = state_of(check);
     // Overrides are shared with snapshots: a change makes a new record.
@@ -500,7 +502,7 @@ class Core::Impl final : public loop::TimerHandler,
     change_attribute(check_of(h), model_->host(h), c);
   }
 
-  void acknowledge(std::uint32_t check, const Acknowledgement& ack) {
+  void acknowledge(CheckId check, const Acknowledgement& ack) {
     CheckState& st = state_of(check);
     if (st.current_state == 0) return;
     const Time now = now_epoch();
@@ -517,12 +519,12 @@ class Core::Impl final : public loop::TimerHandler,
     add_acknowledgement_comment(check, ack, now);
   }
 
-  void remove_acknowledgement(std::uint32_t check) {
+  void remove_acknowledgement(CheckId check) {
     state_of(check).clear_acknowledgement();
     acknowledgement_ended(check);
   }
 
-  void add_comment(std::uint32_t check, const UserComment& c) {
+  void add_comment(CheckId check, const UserComment& c) {
     add_comment_to(check, {.entry_type = k_user_comment,
                            .source = k_comment_source_external,
                            .persistent = c.persistent,
@@ -535,7 +537,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (c == nullptr || c->is_service != service) return false;
     return comments_->remove(id);
   }
-  void delete_all_comments(std::uint32_t check) {
+  void delete_all_comments(CheckId check) {
     with_object(check, [&](auto id) { (void)comments_->remove_all_of(id); });
   }
   void add_comment(model::ServiceId s, const UserComment& c) { add_comment(check_of(s), c); }
@@ -594,7 +596,7 @@ class Core::Impl final : public loop::TimerHandler,
     contacts_snapshot_.reset();
   }
 
-  void send_custom_notification(std::uint32_t check, unsigned options, std::string_view author,
+  void send_custom_notification(CheckId check, unsigned options, std::string_view author,
                                 std::string_view comment) {
     with_object(check, [&](auto id) {
       notifier_->notify(world(now_epoch()), id, NotificationType::custom, {author, comment}, options);
@@ -633,7 +635,6 @@ class Core::Impl final : public loop::TimerHandler,
   const std::vector<ServiceState>& services() const { return services_; }
 
  private:
-  static constexpr std::uint32_t k_not_a_check = 0xFFFFFFFFu;
   // While checks run the core wakes once per k_result_period: it applies the results that came in and
   // hands the executors every check falling due within k_dispatch_ahead, each with its own start time,
   // which the executor keeps. So the core wakes four times a second however many checks run, no check
@@ -696,34 +697,32 @@ class Core::Impl final : public loop::TimerHandler,
     return r;
   }
 
-  bool is_service(std::uint32_t check) const { return check < services_.size(); }
-  std::uint32_t check_of(model::HostId h) const {
-    return static_cast<std::uint32_t>(services_.size()) + model::index(h);
-  }
-  std::uint32_t check_of(model::ServiceId s) const { return model::index(s); }
-  model::HostId host_of(std::uint32_t check) const {
-    return model::HostId{check - static_cast<std::uint32_t>(services_.size())};
-  }
+  CheckIds check_ids() const { return CheckIds{services_.size()}; }
+  bool is_service(CheckId check) const { return check_ids().is_service(check); }
+  CheckId check_of(model::HostId h) const { return check_ids().of(h); }
+  CheckId check_of(model::ServiceId s) const { return check_ids().of(s); }
+  model::HostId host_of(CheckId check) const { return check_ids().host(check); }
+  model::ServiceId service_of(CheckId check) const { return check_ids().service(check); }
   // Calls f with the check's own id, a ServiceId or a HostId (the books take either).
   template <typename F>
-  std::invoke_result_t<F, model::ServiceId> with_object(std::uint32_t check, F&& f) const {
-    if (is_service(check)) return f(model::ServiceId{check});
+  std::invoke_result_t<F, model::ServiceId> with_object(CheckId check, F&& f) const {
+    if (is_service(check)) return f(service_of(check));
     return f(host_of(check));
   }
 
   double interval_seconds(double interval) const { return interval * main_.interval_length; }
 
   // Arms the check's timer `delay` after `base`; next_check follows in wall time.
-  void schedule_from(std::uint32_t check, Instant base, Duration delay) {
+  void schedule_from(CheckId check, Instant base, Duration delay) {
     due_at_[check] = base.mono + delay;
     scheduled_at_[check] = base.wall + delay;
     loop_.arm_timer(timer_of_[check], due_at_[check]);
     state_of(check).next_check = to_epoch(scheduled_at_[check]);
   }
-  void schedule(std::uint32_t check, Duration delay) { schedule_from(check, now_instant(), delay); }
+  void schedule(CheckId check, Duration delay) { schedule_from(check, now_instant(), delay); }
 
   // The comment an acknowledgement adds (Naemon: internal, expiring with it).
-  void add_acknowledgement_comment(std::uint32_t check, const Acknowledgement& ack, Time now) {
+  void add_acknowledgement_comment(CheckId check, const Acknowledgement& ack, Time now) {
     state::Comment c{.entry_type = k_acknowledgement_comment,
                      .source = k_comment_source_internal,
                      .persistent = ack.persistent,
@@ -735,12 +734,12 @@ class Core::Impl final : public loop::TimerHandler,
     add_comment_to(check, std::move(c));
   }
 
-  unsigned long add_comment_to(std::uint32_t check, state::Comment c) {
+  unsigned long add_comment_to(CheckId check, state::Comment c) {
     if (is_service(check)) {
-      const model::Service& svc = model_->services[check];
+      const model::Service& svc = model_->services[model::index(check)];
       c.host_name.assign(svc.host_name);
       c.service_description.assign(svc.description);
-      return comments_->add(model::ServiceId{check}, std::move(c));
+      return comments_->add(service_of(check), std::move(c));
     }
     const model::HostId h = host_of(check);
     c.host_name.assign(model_->host(h).name);
@@ -773,26 +772,27 @@ class Core::Impl final : public loop::TimerHandler,
     ServiceState& st = services_[model::index(sid)];
     ServiceFlapView view = flap_view<ServiceFlapView>(cfg, st);
     view.state_type = st.state_type;
-    after_flapping(check_of(sid), check_for_service_flapping(st.flap, view, flap_settings(true), true), now);
+    after_flapping(check_of(sid),
+                   check_for_service_flapping(st.flap, view, flap_settings(true), FlapRecord::always), now);
   }
 
-  void check_host_flapping(model::HostId hid, Time now, bool update, bool actual_check) {
+  void check_host_flapping(model::HostId hid, Time now, FlapRecord record) {
     const model::Host& cfg = model_->host(hid);
     HostState& st = hosts_[model::index(hid)];
     HostFlapView view = flap_view<HostFlapView>(cfg, st);
     view.notification_interval = cfg.notification_interval;
-    after_flapping(check_of(hid),
-                   check_for_host_flapping(st.flap, view, flap_settings(false), now, update, actual_check),
+    after_flapping(check_of(hid), check_for_host_flapping(st.flap, view, flap_settings(false), now, record),
                    now);
   }
 
   // What a flap detection outcome asks for, in Naemon's order (FlapOutcome).
-  void after_flapping(std::uint32_t check, const FlapOutcome& out, Time now) {
+  void after_flapping(CheckId check, const FlapOutcome& out, Time now) {
     if (out.change == FlapChange::none) return;
     const bool service = is_service(check);
-    const model::HostId host = service ? model_->services[check].host : host_of(check);
+    const model::HostId host = service ? model_->services[model::index(check)].host : host_of(check);
     const std::string_view host_name = model_->host(host).name;
-    const std::string_view description = service ? model_->services[check].description : std::string_view{};
+    const std::string_view description =
+        service ? model_->services[model::index(check)].description : std::string_view{};
     const std::string line = service ? format_service_flapping_alert(host_name, description, out)
                                      : format_host_flapping_alert(host_name, out);
     state::FlapHistory& flap = flap_of(check);
@@ -817,17 +817,17 @@ class Core::Impl final : public loop::TimerHandler,
 
   // DISABLE_FLAP_DETECTION, DISABLE_*_FLAP_DETECTION: an object that was flapping stops, as Naemon's
   // handle_*_flap_detection_disabled.
-  void flap_detection_disabled(std::uint32_t check, Time now) {
+  void flap_detection_disabled(CheckId check, Time now) {
     after_flapping(check, handle_flap_detection_disabled(flap_of(check), state_of(check).current_state), now);
   }
 
-  state::FlapHistory& flap_of(std::uint32_t check) {
-    if (is_service(check)) return services_[check].flap;
+  state::FlapHistory& flap_of(CheckId check) {
+    if (is_service(check)) return services_[model::index(check)].flap;
     return hosts_[model::index(host_of(check))].flap;
   }
 
   // An acknowledgement ended (state change, expiry, REMOVE_*): its non-persistent comments go with it.
-  void acknowledgement_ended(std::uint32_t check) {
+  void acknowledgement_ended(CheckId check) {
     with_object(check, [&](auto id) { (void)comments_->remove_acknowledgement_comments(id); });
   }
 
@@ -878,13 +878,13 @@ class Core::Impl final : public loop::TimerHandler,
     arm_downtime_timer();
   }
 
-  DowntimeTarget target_of(std::uint32_t check) const {
+  DowntimeTarget target_of(CheckId check) const {
     if (is_service(check))
-      return DowntimeTarget::of_service(model_->services[check].host, model::ServiceId{check});
+      return DowntimeTarget::of_service(model_->services[model::index(check)].host, service_of(check));
     return DowntimeTarget::of_host(host_of(check));
   }
 
-  unsigned long schedule_downtime(std::uint32_t check, const DowntimeRequest& r) {
+  unsigned long schedule_downtime(CheckId check, const DowntimeRequest& r) {
     const DowntimeTarget target = target_of(check);
     state::Downtime d{
         .is_service = target.is_service,
@@ -900,8 +900,8 @@ class Core::Impl final : public loop::TimerHandler,
         .author = std::string(r.author),
         .comment = std::string(r.comment)};
     if (target.is_service) {
-      d.host_name.assign(model_->services[check].host_name);
-      d.service_description.assign(model_->services[check].description);
+      d.host_name.assign(model_->services[model::index(check)].host_name);
+      d.service_description.assign(model_->services[model::index(check)].description);
     } else {
       d.host_name.assign(model_->host(target.host).name);
     }
@@ -974,7 +974,7 @@ class Core::Impl final : public loop::TimerHandler,
  private:
   // Naemon's check_pending_flex_*_downtime: a problem arms the flexible downtimes waiting for one.
   // How many downtimes it started.
-  std::size_t flexible_downtimes_on_problem(std::uint32_t check, Time now) {
+  std::size_t flexible_downtimes_on_problem(CheckId check, Time now) {
     const std::uint32_t phase = phase_us(clock_.wall_now());
     const std::size_t started =
         with_object(check, [&](auto id) { return downtimes_->on_problem(id, now, phase); });
@@ -998,7 +998,7 @@ class Core::Impl final : public loop::TimerHandler,
                  services ? service_freshness_due_ : host_freshness_due_, std::chrono::seconds(interval));
   }
 
-  Staleness staleness_of(std::uint32_t check) const {
+  Staleness staleness_of(CheckId check) const {
     const CheckState& st = state_of(check);
     const model::Checkable& cfg = checkable_of(check);
     return staleness({.freshness_threshold = static_cast<int>(cfg.freshness_threshold),
@@ -1018,8 +1018,9 @@ class Core::Impl final : public loop::TimerHandler,
     const Time now = now_epoch();
     const auto first = services ? 0u : static_cast<std::uint32_t>(services_.size());
     const auto end =
-        static_cast<std::uint32_t>(services ? services_.size() : services_.size() + hosts_.size());
-    for (std::uint32_t c = first; c < end; ++c) {
+        static_cast<std::uint32_t>(services ? services_.size() : check_ids().count(hosts_.size()));
+    for (std::uint32_t i = first; i < end; ++i) {
+      const CheckId c{i};
       const model::Checkable& cfg = checkable_of(c);
       if (!cfg.check_freshness) continue;
       const CheckState& st = state_of(c);
@@ -1030,23 +1031,23 @@ class Core::Impl final : public loop::TimerHandler,
       const Staleness s = staleness_of(c);
       if (s.expires_at >= now) continue;
       if (services) {
-        const model::Service& svc = model_->services[c];
+        const model::Service& svc = model_->services[model::index(c)];
         log(stale_warning(svc.host_name, svc.description, s, now));
       } else {
-        log(stale_warning(model_->hosts[c - services_.size()].name, {}, s, now));
+        log(stale_warning(model_->host(host_of(c)).name, {}, s, now));
       }
       freshening_[c] = 1;
       schedule_check(c, now, true);
     }
   }
 
-  const model::Checkable& checkable_of(std::uint32_t check) const {
-    if (is_service(check)) return model_->services[check];
-    return model_->hosts[check - services_.size()];
+  const model::Checkable& checkable_of(CheckId check) const {
+    if (is_service(check)) return model_->services[model::index(check)];
+    return model_->host(host_of(check));
   }
 
   // Expiring acknowledgements wait in ack_expiry_ (by end time); one timer fires for the earliest.
-  void expire_acknowledgement_at(std::uint32_t check, Time end_time) {
+  void expire_acknowledgement_at(CheckId check, Time end_time) {
     ack_expiry_.emplace(end_time, check);
     arm_at_epoch(ack_timer_, ack_expiry_.begin()->first);
   }
@@ -1055,8 +1056,9 @@ class Core::Impl final : public loop::TimerHandler,
   void collect_acknowledgement_expiry() {
     ack_expiry_.clear();
     loop_.disarm_timer(ack_timer_);
-    const auto checks = static_cast<std::uint32_t>(services_.size() + hosts_.size());
-    for (std::uint32_t c = 0; c < checks; ++c) {
+    const auto checks = static_cast<std::uint32_t>(check_ids().count(hosts_.size()));
+    for (std::uint32_t i = 0; i < checks; ++i) {
+      const CheckId c{i};
       const CheckState& st = state_of(c);
       if (st.problem_has_been_acknowledged && st.acknowledgement_end_time > 0)
         expire_acknowledgement_at(c, st.acknowledgement_end_time);
@@ -1083,7 +1085,7 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   // Naemon's schedule_next_*_check(check_window): a random point within the check interval from now.
-  void reschedule_within_interval(std::uint32_t check, const model::Checkable& cfg) {
+  void reschedule_within_interval(CheckId check, const model::Checkable& cfg) {
     const CheckState& st = state_of(check);
     const double interval = interval_seconds(state::check_interval_of(cfg, st));
     if (interval <= 0 || st.is_executing) return;
@@ -1091,20 +1093,20 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   // Naemon's schedule_*_check(now): an earlier check already scheduled stands.
-  void schedule_now(std::uint32_t check) {
+  void schedule_now(CheckId check) {
     CheckState& st = state_of(check);
     if (st.is_executing) return;
     if (loop_.is_armed(timer_of_[check]) && scheduled_at_[check] <= clock_.wall_now()) return;
     schedule(check, Duration::zero());
   }
 
-  CheckState& state_of(std::uint32_t check) {
-    if (is_service(check)) return services_[check];
-    return hosts_[check - services_.size()];
+  CheckState& state_of(CheckId check) {
+    if (is_service(check)) return services_[model::index(check)];
+    return hosts_[model::index(host_of(check))];
   }
-  const CheckState& state_of(std::uint32_t check) const {
-    if (is_service(check)) return services_[check];
-    return hosts_[check - services_.size()];
+  const CheckState& state_of(CheckId check) const {
+    if (is_service(check)) return services_[model::index(check)];
+    return hosts_[model::index(host_of(check))];
   }
 
   // The main-config values the state logic reads; again after retention.dat may have changed them.
@@ -1135,7 +1137,7 @@ class Core::Impl final : public loop::TimerHandler,
     for (std::uint32_t s = 0; s < services_.size(); ++s) {
       const double interval = interval_seconds(state::check_interval_of(model_->services[s], services_[s]));
       if (interval <= 0) continue;
-      schedule(s, first_delay(services_[s], interval));
+      schedule(check_of(model::ServiceId{s}), first_delay(services_[s], interval));
     }
     for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
       const double interval = interval_seconds(state::check_interval_of(model_->hosts[h], hosts_[h]));
@@ -1357,8 +1359,7 @@ class Core::Impl final : public loop::TimerHandler,
       schedule_log_rotation();
       return;
     }
-    if (id < check_of_timer_.size() && check_of_timer_[id] != k_not_a_check)
-      due_.push_back(check_of_timer_[id]);
+    if (id < check_of_timer_.size() && check_of_timer_[id] != k_no_check) due_.push_back(check_of_timer_[id]);
   }
 
   // A snapshot of the run-time state for the status writer thread (a few ms at 100k services; the
@@ -1499,7 +1500,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   // Naemon's obsessive_compulsive_*_check_processor: with obsess_over_services (hosts) and the object's
   // obsess flag, ocsp_command (ochp_command) runs after each result, as a distributed set-up's forwarder.
-  void obsess_over(std::uint32_t check, Time now) {
+  void obsess_over(CheckId check, Time now) {
     const bool service = is_service(check);
     if (!(service ? main_.obsess_over_services : main_.obsess_over_hosts)) return;
     if (!state_of(check).enabled(state::Flag::obsess)) return;
@@ -1511,7 +1512,8 @@ class Core::Impl final : public loop::TimerHandler,
     side.timeout_warning =
         service
             ? fmt::format("Warning: Timeout while executing OCSP command '{}' for service '{}' on host '{}'",
-                          line, model_->services[check].description, model_->services[check].host_name)
+                          line, model_->services[model::index(check)].description,
+                          model_->services[model::index(check)].host_name)
             : fmt::format("Warning: Timeout while executing OCHP command '{}' for host '{}'", line,
                           model_->host(host_of(check)).name);
     side.timeout_s = service ? main_.ocsp_timeout : main_.ochp_timeout;
@@ -1519,30 +1521,31 @@ class Core::Impl final : public loop::TimerHandler,
     run_side_command(std::move(side));
   }
 
-  void perfdata_after_result(std::uint32_t check, Time now) {
+  void perfdata_after_result(CheckId check, Time now) {
     if (!main_.process_performance_data) return;  // the common case, decided before building macros
     const MacroContext ctx = object_macros(check, now);
     if (is_service(check)) {
-      service_perfdata_->after_result(ctx, services_[check], *this);
+      service_perfdata_->after_result(ctx, services_[model::index(check)], *this);
     } else {
       host_perfdata_->after_result(ctx, hosts_[model::index(ctx.host)], *this);
     }
     if (tsdb_ != nullptr) tsdb_->after_result(ctx, state_of(check));
     if (distributor_ != nullptr && distributor_->distributes_perfdata())
-      distributor_->send_perfdata(
-          ctx, state_of(check), model_->hosts[model::index(ctx.host)].name,
-          is_service(check) ? std::string_view(model_->services[check].description) : std::string_view());
+      distributor_->send_perfdata(ctx, state_of(check), model_->hosts[model::index(ctx.host)].name,
+                                  is_service(check)
+                                      ? std::string_view(model_->services[model::index(check)].description)
+                                      : std::string_view());
   }
 
   // Each check runs as of its due time (or now, if that has passed): it is rescheduled from there, its
   // check_period and macros see that time, and the executor starts it then.
   void run_due_checks() {
     const Instant now = now_instant();
-    for (std::uint32_t check : due_) {
+    for (CheckId check : due_) {
       const Instant at =
           due_at_[check] > now.mono ? Instant{due_at_[check], now.wall + (due_at_[check] - now.mono)} : now;
       if (is_service(check))
-        run_service_check(model::ServiceId{check}, at);
+        run_service_check(service_of(check), at);
       else
         run_host_check(host_of(check), at);
     }
@@ -1560,7 +1563,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   // Naemon's handle_service_check_event() for a scheduled check.
   void run_service_check(model::ServiceId sid, Instant at) {
-    const std::uint32_t check = check_of(sid);
+    const CheckId check = check_of(sid);
     const model::Service& cfg = model_->services[model::index(sid)];
     ServiceState& st = services_[model::index(sid)];
     const loop::WallTime scheduled = scheduled_at_[check];
@@ -1607,7 +1610,7 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   void run_host_check(model::HostId hid, Instant at) {
-    const std::uint32_t check = check_of(hid);
+    const CheckId check = check_of(hid);
     const model::Host& cfg = model_->hosts[model::index(hid)];
     HostState& st = hosts_[model::index(hid)];
     const loop::WallTime scheduled = scheduled_at_[check];
@@ -1691,7 +1694,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   // Outside its check_period a check waits for the next valid time (Naemon: plus a random share of the
   // check window, so a period that opens does not release every check at once).
-  void postpone_to_period(std::uint32_t check, model::TimeperiodId period, Instant at, double window) {
+  void postpone_to_period(CheckId check, model::TimeperiodId period, Instant at, double window) {
     const Time now = to_epoch(at.wall);
     const std::time_t next =
         evaluator_.next_valid_time(timeperiod::PeriodIndex{model::index(period)},
@@ -1709,7 +1712,7 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   // Runs the configured command, or the one CHANGE_*_CHECK_COMMAND set (split here: rare).
-  void start_check(std::uint32_t check, const model::CommandCall& call, int timeout_s, exec::CheckKind kind,
+  void start_check(CheckId check, const model::CommandCall& call, int timeout_s, exec::CheckKind kind,
                    loop::WallTime scheduled, MonoTime start_at, bool forced, const MacroContext& ctx) {
     CheckState& st = state_of(check);
     if (st.overrides != nullptr && st.overrides->check_command) {
@@ -1738,14 +1741,14 @@ class Core::Impl final : public loop::TimerHandler,
     expanded_ = {};
   }
 
-  void run_check_locally(std::uint32_t check, exec::CheckKind kind, ExpandedCommand&& command, int timeout_s,
+  void run_check_locally(CheckId check, exec::CheckKind kind, ExpandedCommand&& command, int timeout_s,
                          loop::WallTime scheduled, MonoTime start_at) {
     count_launch(check, scheduled);
     state_of(check).is_executing = true;
     ++running_;
     ++events_.forks;
     exec::CheckJob job;
-    job.id = check;
+    job.id = model::index(check);
     job.generation = generation_[check] = ++last_generation_;
     job.kind = kind;
     job.argv = std::move(command.argv);
@@ -1761,16 +1764,16 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   // The check's configured command (TimingOutChecks' class), none while CHANGE_*_CHECK_COMMAND replaces it.
-  std::uint32_t configured_command_of(std::uint32_t check) const {
+  std::uint32_t configured_command_of(CheckId check) const {
     const CheckState& st = state_of(check);
     if (st.overrides != nullptr && st.overrides->check_command) return TimingOutChecks::k_no_command;
-    const model::CommandCall& call = is_service(check) ? model_->services[check].check_command
+    const model::CommandCall& call = is_service(check) ? model_->services[model::index(check)].check_command
                                                        : model_->host(host_of(check)).check_command;
     return call.is_set() ? model::index(call.command) : TimingOutChecks::k_no_command;
   }
 
   // Naemon counts an active check when it hands it to a worker, a host check as a parallel one too.
-  void count_launch(std::uint32_t check, loop::WallTime scheduled) {
+  void count_launch(CheckId check, loop::WallTime scheduled) {
     const Time at = to_epoch(scheduled), now = now_epoch();
     if (is_service(check)) {
       check_stats_.count(io::CheckStat::active_scheduled_service, at, now);
@@ -1792,7 +1795,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   // Mod-Gearman's job for a check (handle_host_check / handle_svc_check); the check counts as executing
   // until its result or its deadline. The expanded command is in expanded_.
-  void send_check(std::uint32_t check, const std::string& queue, gearman::Work work, int timeout_s,
+  void send_check(CheckId check, const std::string& queue, gearman::Work work, int timeout_s,
                   loop::WallTime scheduled, MonoTime start_at, bool forced) {
     const gearman::Options& options = distributor_->options();
     const bool service = is_service(check);
@@ -1805,14 +1808,15 @@ class Core::Impl final : public loop::TimerHandler,
     s.job.type = service ? gearman::JobType::service : gearman::JobType::host;
     s.job.result_queue = options.result_queue;
     s.job.target_queue = queue;
-    s.job.host_name = model_->host(service ? model_->services[check].host : host_of(check)).name;
-    if (service) s.job.service_description = model_->services[check].description;
+    s.job.host_name =
+        model_->host(service ? model_->services[model::index(check)].host : host_of(check)).name;
+    if (service) s.job.service_description = model_->services[model::index(check)].description;
     s.job.core_time_us = to_epoch_us(scheduled);
     s.job.timeout_s = std::max(1, timeout_s);
     s.job.command_line = remote_command_line(expanded_);
     expanded_ = {};
     const std::uint32_t generation = generation_[check] = ++last_generation_;
-    s.tag = (std::uint64_t{check} << 32) | generation;
+    s.tag = (std::uint64_t{model::index(check)} << 32) | generation;
     submitted_at_[check] = scheduled;
     if (!distributor_->send(std::move(s))) {
       not_sent(s, "the queue of jobs waiting for gearmand is full");
@@ -1842,9 +1846,9 @@ class Core::Impl final : public loop::TimerHandler,
       run_locally(std::move(side));
       return;
     }
-    const auto check = static_cast<std::uint32_t>(s.tag >> 32);
+    const CheckId check{static_cast<std::uint32_t>(s.tag >> 32)};
     const auto generation = static_cast<std::uint32_t>(s.tag);
-    if (check >= generation_.size() || generation_[check] != generation) return;  // replaced since
+    if (!generation_.contains(check) || generation_[check] != generation) return;  // replaced since
     distributor_->take(check);
     state_of(check).is_executing = false;
     const bool service = is_service(check);
@@ -1854,14 +1858,13 @@ class Core::Impl final : public loop::TimerHandler,
       return;
     }
     exec::CheckResult r;
-    r.id = check;
     r.generation = generation;
     r.kind = service ? exec::CheckKind::service : exec::CheckKind::host;
     r.outcome = exec::Outcome::exited;
     r.exit_code = k_state_unknown;
     r.output = fmt::format("(Could not submit the check to gearmand: {})", reason);
     r.start_us = r.end_us = to_epoch_us(clock_.wall_now());
-    finish_check(r);
+    finish_check(check, r);
   }
 
   void drain_remote() {
@@ -1887,7 +1890,7 @@ class Core::Impl final : public loop::TimerHandler,
           .source = res.source.empty() || res.source == "(null)" ? "Mod-Gearman Worker" : res.source});
       return;
     }
-    std::uint32_t check = k_not_a_check;
+    CheckId check = k_no_check;
     if (res.service_description.empty()) {
       if (auto it = model_->host_by_name.find(res.host_name); it != model_->host_by_name.end())
         check = check_of(it->second);
@@ -1895,7 +1898,7 @@ class Core::Impl final : public loop::TimerHandler,
                model::is_set(sid)) {
       check = check_of(sid);
     }
-    if (check == k_not_a_check) {
+    if (check == k_no_check) {
       log(res.service_description.empty()
               ? fmt::format("Warning: gearman: a check result came for host '{}', which does not exist",
                             res.host_name)
@@ -1913,9 +1916,8 @@ class Core::Impl final : public loop::TimerHandler,
         .extra_latency = static_cast<double>(std::max<std::int64_t>(0, res.latency_us)) / 1e6,
         .remote = true};
     exec::CheckResult r = remote_check_result(in);
-    r.id = check;
     r.generation = generation_[check];
-    finish_check(r, origin);
+    finish_check(check, r, origin);
   }
 
   void arm_orphan_timer() {
@@ -1937,7 +1939,6 @@ class Core::Impl final : public loop::TimerHandler,
       const bool service = is_service(o.check);
       if (!(service ? options.orphan_service_checks : options.orphan_host_checks)) continue;
       exec::CheckResult r;
-      r.id = o.check;
       r.generation = generation_[o.check];
       r.kind = service ? exec::CheckKind::service : exec::CheckKind::host;
       r.outcome = exec::Outcome::exited;
@@ -1945,7 +1946,7 @@ class Core::Impl final : public loop::TimerHandler,
       r.output = fmt::format("({} check orphaned, is the mod-gearman worker on queue '{}' running?)",
                              service ? "service" : "host", o.queue);
       r.start_us = r.end_us = to_epoch_us(clock_.wall_now());
-      finish_check(r, {.source = CheckSources::k_mod_gearman});
+      finish_check(o.check, r, {.source = CheckSources::k_mod_gearman});
     }
     if (!orphans.empty())
       log(fmt::format(
@@ -1956,7 +1957,7 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   // A reload: the new configuration's options and queues; checks out keep their place under their new ids.
-  void reconfigure_distribution(const std::vector<std::uint32_t>& new_of_old) {
+  void reconfigure_distribution(const ByCheck<CheckId>& new_of_old) {
     gearman::OptionMessages messages;
     std::optional<gearman::Options> options = distribution_options(main_, messages);
     for (const std::string& w : messages.warnings) log("Warning: gearman: " + w);
@@ -1977,8 +1978,8 @@ class Core::Impl final : public loop::TimerHandler,
     const bool relinked = distributor_->reconfigure(options ? std::move(*options) : distributor_->options(),
                                                     *model_, new_of_old);
     if (!options) {  // distribution turned off: nothing out will come back
-      for (std::uint32_t c = 0; c < services_.size() + hosts_.size(); ++c)
-        if (distributor_->take(c)) state_of(c).is_executing = false;
+      for (std::uint32_t c = 0; c < check_ids().count(hosts_.size()); ++c)
+        if (distributor_->take(CheckId{c})) state_of(CheckId{c}).is_executing = false;
       distributor_.reset();
       loop_.disarm_timer(orphan_timer_);
       log("gearman: distribution is off; every check runs here");
@@ -2021,8 +2022,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   bool send_side_command(const SideCommand& command) {
     const bool notification = command.purpose == SideCommand::Purpose::notification;
-    const std::uint32_t check =
-        model::is_set(command.service) ? check_of(command.service) : check_of(command.host);
+    const CheckId check = model::is_set(command.service) ? check_of(command.service) : check_of(command.host);
     const std::string* queue =
         distributor_->queue(notification ? gearman::Work::notification : gearman::Work::eventhandler, check);
     if (queue == nullptr) return false;
@@ -2107,21 +2107,21 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   // What the macros of a host's or service's commands (handlers, perfdata) read.
-  MacroContext object_macros(std::uint32_t check, Time now) const {
+  MacroContext object_macros(CheckId check, Time now) const {
     MacroContext ctx{.model = *model_,
                      .main = main_,
-                     .host = is_service(check) ? model_->services[check].host : host_of(check),
+                     .host = is_service(check) ? model_->services[model::index(check)].host : host_of(check),
                      .now = now,
                      .all_hosts = &hosts_,
                      .all_services = &services_,
                      .timeperiods = &evaluator_,
                      .program_start = program_start_,
                      .downtimes = downtimes_.get()};
-    if (is_service(check)) ctx.service = model::ServiceId{check};
+    if (is_service(check)) ctx.service = service_of(check);
     return ctx;
   }
 
-  void run_event_handlers_of(std::uint32_t check, Time now) {
+  void run_event_handlers_of(CheckId check, Time now) {
     const CheckState& st = state_of(check);
     const model::Checkable& cfg = checkable_of(check);
     const std::string_view handler = st.overrides != nullptr && st.overrides->event_handler
@@ -2137,22 +2137,23 @@ class Core::Impl final : public loop::TimerHandler,
     }
     if (running_ > 0) --running_;  // every check comes back once, whatever its fate
     if (r.timing_out && timing_out_out_ > 0) --timing_out_out_;
+    CheckId check{r.id};
     if (!started_before_reload_.empty()) {
       // A check started under the previous configuration: it counts for the same object in this one.
       if (auto it = started_before_reload_.find(r.generation); it != started_before_reload_.end()) {
-        r.id = it->second;
+        check = it->second;
         started_before_reload_.erase(it);
       }
     }
     // Generations are unique, so this also drops checks of objects a reload removed.
-    if (r.id >= generation_.size() || r.generation != generation_[r.id]) return;
+    if (!generation_.contains(check) || r.generation != generation_[check]) return;
     if (r.outcome == exec::Outcome::cancelled) {  // never started: as if it had not been due yet
-      state_of(r.id).is_executing = false;
+      state_of(check).is_executing = false;
       return;
     }
     if (r.outcome != exec::Outcome::spawn_failed)
-      timing_out_.record(r.id, configured_command_of(r.id), r.outcome == exec::Outcome::timed_out);
-    finish_check(r);
+      timing_out_.record(check, configured_command_of(check), r.outcome == exec::Outcome::timed_out);
+    finish_check(check, r);
   }
 
   // The metrics of an active or distributed result: one counter and two histogram observations, all
@@ -2173,13 +2174,13 @@ class Core::Impl final : public loop::TimerHandler,
     bool remote = false;  // run by a Mod-Gearman worker
   };
 
-  void finish_check(exec::CheckResult& r) { finish_check(r, ResultOrigin{}); }
-  // The result of a check of this configuration, from the executor or a gearman worker.
-  void finish_check(exec::CheckResult& r, const ResultOrigin& origin) {
+  void finish_check(CheckId check, exec::CheckResult& r) { finish_check(check, r, ResultOrigin{}); }
+  // The result of `check` of this configuration, from the executor or a gearman worker (r.id is not read).
+  void finish_check(CheckId check, exec::CheckResult& r, const ResultOrigin& origin) {
     const Time now = now_epoch();
     // Naemon drops the result of a freshness check when a passive result made the object fresh meanwhile.
-    if (std::exchange(freshening_[r.id], 0) != 0 && staleness_of(r.id).expires_at >= now) {
-      state_of(r.id).is_executing = false;
+    if (std::exchange(freshening_[check], 0) != 0 && staleness_of(check).expires_at >= now) {
+      state_of(check).is_executing = false;
       return;
     }
     const exec::CheckVerdict verdict = exec::interpret_check_result(r, main_.service_check_timeout_state);
@@ -2191,10 +2192,10 @@ class Core::Impl final : public loop::TimerHandler,
     out.execution_time = verdict.execution_time;
     out.latency =
         (origin.scheduled
-             ? std::max<double>(0, static_cast<double>(r.start_us - to_epoch_us(submitted_at_[r.id])) / 1e6)
+             ? std::max<double>(0, static_cast<double>(r.start_us - to_epoch_us(submitted_at_[check])) / 1e6)
              : 0) +
         origin.extra_latency;
-    count_active_metrics(is_service(r.id), origin.remote, out);
+    count_active_metrics(is_service(check), origin.remote, out);
     out.output = verdict.output.output;
     out.long_output = verdict.output.long_output;
     out.perf_data = verdict.output.perf_data;
@@ -2206,14 +2207,15 @@ class Core::Impl final : public loop::TimerHandler,
       ended.mono -= lag;
       ended.wall -= lag;
     }
-    if (is_service(r.id)) {
-      const model::Service& svc = model_->services[r.id];
+    if (is_service(check)) {
+      const model::ServiceId sid = service_of(check);
+      const model::Service& svc = model_->services[model::index(sid)];
       std::string warning = exec::check_warning_text(verdict, r.kind, svc.host_name, svc.description);
       if (!warning.empty()) log(warning);
-      apply_service(model::ServiceId{r.id}, out, now, ended);
-      services_[r.id].check_source = origin.source;
+      apply_service(sid, out, now, ended);
+      services_[model::index(sid)].check_source = origin.source;
     } else {
-      const model::HostId hid{r.id - static_cast<std::uint32_t>(services_.size())};
+      const model::HostId hid = host_of(check);
       std::string warning =
           exec::check_warning_text(verdict, r.kind, model_->hosts[model::index(hid)].name, {});
       if (!warning.empty()) log(warning);
@@ -2249,7 +2251,7 @@ class Core::Impl final : public loop::TimerHandler,
       log(fmt::format("SERVICE INFO: {};{}; Service switch to hard down state due to host down.",
                       cfg.host_name, cfg.description));
     if (fx.log_alert) log_service_alert(cfg, st);
-    const std::uint32_t check = check_of(sid);
+    const CheckId check = check_of(sid);
     // Naemon's order: flexible downtimes, flapping, the notification (none when a downtime started), the
     // event handler, and for an OK result the notification counters back to 0.
     const std::size_t downtimes_started =
@@ -2258,7 +2260,7 @@ class Core::Impl final : public loop::TimerHandler,
     // when there is one, else at the end.
     auto flapping = [&] {
       check_service_flapping(sid, now);
-      check_host_flapping(cfg.host, now, true, false);
+      check_host_flapping(cfg.host, now, FlapRecord::always);
     };
     if (fx.check_flapping) flapping();
     if (fx.notify && downtimes_started == 0) notifier_->notify(world(now), sid, NotificationType::normal);
@@ -2304,7 +2306,7 @@ class Core::Impl final : public loop::TimerHandler,
     // Naemon logs the state as submitted, before translate_passive_host_checks made it UNREACHABLE/DOWN.
     if (fx.log_passive) log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, r.state, st.plugin_output));
     if (fx.log_alert) log_host_alert(cfg, st);
-    const std::uint32_t check = check_of(hid);
+    const CheckId check = check_of(hid);
     const std::size_t downtimes_started = fx.flexible_downtime_may_start && st.current_state != k_host_up
                                               ? flexible_downtimes_on_problem(check, now)
                                               : 0;
@@ -2312,7 +2314,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (fx.run_event_handler) run_event_handlers_of(check, now);
     if (fx.settle_up) settle_host_up(st);
     if (fx.log_stalking) log_host_alert(cfg, st);
-    check_host_flapping(hid, now, true, true);
+    check_host_flapping(hid, now, FlapRecord::always);
     if (fx.use_retry_interval) {
       schedule_from(check, base, seconds(interval_seconds(retry)));
     } else if (!loop_.is_armed(timer_of_[check]) && state::check_interval_of(cfg, st) != 0) {
@@ -2416,37 +2418,36 @@ class Core::Impl final : public loop::TimerHandler,
 
     const model::Model& old = *model_;
     const model::Model& next = *p.configuration.model;
-    const auto old_services = static_cast<std::uint32_t>(services_.size());
-    const auto old_checks = static_cast<std::uint32_t>(services_.size() + hosts_.size());
-    const auto new_services = static_cast<std::uint32_t>(next.services.size());
-    const auto new_checks = static_cast<std::uint32_t>(next.services.size() + next.hosts.size());
-    std::vector<std::uint32_t> old_of_new(new_checks, k_not_a_check);
-    std::vector<std::uint32_t> new_of_old(old_checks, k_not_a_check);
-    for (std::uint32_t s = 0; s < new_services; ++s) {
+    const CheckIds old_ids = check_ids();
+    const CheckIds new_ids{next.services.size()};
+    const auto old_checks = static_cast<std::uint32_t>(old_ids.count(hosts_.size()));
+    const auto new_checks = static_cast<std::uint32_t>(new_ids.count(next.hosts.size()));
+    ByCheck<CheckId> old_of_new(new_checks, k_no_check), new_of_old(old_checks, k_no_check);
+    for (std::uint32_t s = 0; s < next.services.size(); ++s) {
       const model::ServiceId o = old.find_service(next.services[s].host_name, next.services[s].description);
-      if (model::is_set(o)) old_of_new[s] = model::index(o);
+      if (model::is_set(o)) old_of_new[new_ids.of(model::ServiceId{s})] = old_ids.of(o);
     }
     for (std::uint32_t h = 0; h < next.hosts.size(); ++h) {
       if (auto it = old.host_by_name.find(next.hosts[h].name); it != old.host_by_name.end())
-        old_of_new[new_services + h] = old_services + model::index(it->second);
+        old_of_new[new_ids.of(model::HostId{h})] = old_ids.of(it->second);
     }
     std::size_t kept = 0;
-    for (std::uint32_t c = 0; c < new_checks; ++c) {
-      if (old_of_new[c] == k_not_a_check) continue;
-      new_of_old[old_of_new[c]] = c;
+    for (std::uint32_t i = 0; i < new_checks; ++i) {
+      if (old_of_new[CheckId{i}] == k_no_check) continue;
+      new_of_old[old_of_new[CheckId{i}]] = CheckId{i};
       ++kept;
     }
 
     // The schedule and the checks out, by new id.
-    std::vector<MonoTime> due_at(new_checks);
-    std::vector<loop::WallTime> scheduled_at(new_checks), submitted_at(new_checks);
-    std::vector<std::uint32_t> generation(new_checks, 0);
-    std::vector<std::uint8_t> forced(new_checks, 0);
-    std::vector<std::uint8_t> was_armed(new_checks, 0);
-    std::unordered_map<std::uint32_t, std::uint32_t> started;
-    for (std::uint32_t c = 0; c < new_checks; ++c) {
-      const std::uint32_t o = old_of_new[c];
-      if (o == k_not_a_check) continue;
+    ByCheck<MonoTime> due_at(new_checks);
+    ByCheck<loop::WallTime> scheduled_at(new_checks), submitted_at(new_checks);
+    ByCheck<std::uint32_t> generation(new_checks, 0);
+    ByCheck<std::uint8_t> forced(new_checks, 0), was_armed(new_checks, 0);
+    std::unordered_map<std::uint32_t, CheckId> started;
+    for (std::uint32_t i = 0; i < new_checks; ++i) {
+      const CheckId c{i};
+      const CheckId o = old_of_new[c];
+      if (o == k_no_check) continue;
       due_at[c] = due_at_[o];
       scheduled_at[c] = scheduled_at_[o];
       submitted_at[c] = submitted_at_[o];
@@ -2456,7 +2457,7 @@ class Core::Impl final : public loop::TimerHandler,
       if (state_of(o).is_executing) started.emplace(generation_[o], c);
     }
     for (const auto& [gen, id] : started_before_reload_)  // from an earlier reload, still out
-      if (id < old_checks && new_of_old[id] != k_not_a_check) started.emplace(gen, new_of_old[id]);
+      if (new_of_old.contains(id) && new_of_old[id] != k_no_check) started.emplace(gen, new_of_old[id]);
     // The hot state: the prepared one (retention.dat's rules), replaced by the exact current one of every
     // object that is kept. A hard problem stays at the last attempt, however max_check_attempts changed.
     std::vector<HostState> hosts = std::move(p.hosts);
@@ -2480,19 +2481,20 @@ class Core::Impl final : public loop::TimerHandler,
       prepared.overrides = std::move(overrides);
       fit_attempts(prepared, state::max_check_attempts_of(cfg, prepared));
     };
-    for (std::uint32_t s = 0; s < new_services; ++s) {
-      if (old_of_new[s] == k_not_a_check) continue;
-      keep(services[s], std::move(services_[old_of_new[s]]), next.services[s]);
+    for (std::uint32_t s = 0; s < next.services.size(); ++s) {
+      const CheckId o = old_of_new[new_ids.of(model::ServiceId{s})];
+      if (o == k_no_check) continue;
+      keep(services[s], std::move(services_[model::index(old_ids.service(o))]), next.services[s]);
     }
     for (std::uint32_t h = 0; h < next.hosts.size(); ++h) {
-      const std::uint32_t o = old_of_new[new_services + h];
-      if (o == k_not_a_check) continue;
-      keep(hosts[h], std::move(hosts_[o - old_services]), next.hosts[h]);
+      const CheckId o = old_of_new[new_ids.of(model::HostId{h})];
+      if (o == k_no_check) continue;
+      keep(hosts[h], std::move(hosts_[model::index(old_ids.host(o))]), next.hosts[h]);
     }
 
-    for (std::uint32_t o = 0; o < old_checks; ++o) {
-      check_of_timer_[timer_of_[o]] = k_not_a_check;
-      loop_.remove_timer(timer_of_[o]);
+    for (const loop::TimerId timer : timer_of_) {
+      check_of_timer_[timer] = k_no_check;
+      loop_.remove_timer(timer);
     }
 
     // The swap. The old model lives on while a writer thread still holds a snapshot of it; what the core
@@ -2565,11 +2567,9 @@ class Core::Impl final : public loop::TimerHandler,
     // Kept checks stay where they were in the schedule (within their new interval); new ones, and kept
     // ones that had no regular check before, are spread over their first interval.
     const Instant now = now_instant();
-    for (std::uint32_t c = 0; c < new_checks; ++c) {
-      const double interval =
-          interval_seconds(is_service(c) ? state::check_interval_of(model_->services[c], services_[c])
-                                         : state::check_interval_of(model_->hosts[c - new_services],
-                                                                    hosts_[c - new_services]));
+    for (std::uint32_t i = 0; i < new_checks; ++i) {
+      const CheckId c{i};
+      const double interval = interval_seconds(state::check_interval_of(checkable_of(c), state_of(c)));
       if (interval <= 0) continue;
       if (was_armed[c] != 0) {
         const Duration left = std::max(Duration::zero(), due_at_[c] - now.mono);
@@ -2695,22 +2695,22 @@ class Core::Impl final : public loop::TimerHandler,
   // The snapshots' copy of contacts_, taken again after a change (contacts change rarely).
   mutable std::shared_ptr<const std::vector<state::ContactState>> contacts_snapshot_;
   const std::function<void()> contacts_changed_ = [this] { contacts_snapshot_.reset(); };
-  std::vector<loop::TimerId> timer_of_;        // by check id
-  std::vector<std::uint32_t> check_of_timer_;  // by timer id
-  std::vector<MonoTime> due_at_;               // by check id: when its timer is (or was last) due
-  std::vector<loop::WallTime> scheduled_at_;   // the same instant on the wall clock
-  std::vector<loop::WallTime> submitted_at_;   // by check id: the scheduled time of the running check
+  ByCheck<loop::TimerId> timer_of_;
+  std::vector<CheckId> check_of_timer_;                       // by timer id
+  ByCheck<MonoTime> due_at_;                                  // when its timer is (or was last) due
+  ByCheck<loop::WallTime> scheduled_at_;                      // the same instant on the wall clock
+  ByCheck<loop::WallTime> submitted_at_;                      // the scheduled time of the running check
   CheckSources check_sources_{static_cast<int>(::getpid())};  // the names CheckState::check_source indexes
-  std::vector<std::uint32_t> generation_;  // by check id: the last check started (unique numbers)
+  ByCheck<std::uint32_t> generation_;                         // the last check started (unique numbers)
   std::uint32_t last_generation_ = 0;
-  std::vector<std::uint8_t> forced_;  // by check id: its next run is a forced one (SCHEDULE_FORCED_*)
+  ByCheck<std::uint8_t> forced_;  // its next run is a forced one (SCHEDULE_FORCED_*)
   // Checks started before the last reload and still out: generation -> their object's id now.
-  std::unordered_map<std::uint32_t, std::uint32_t> started_before_reload_;
+  std::unordered_map<std::uint32_t, CheckId> started_before_reload_;
   Reloader reloader_;
   bool reload_again_ = false;
   std::pair<std::uint64_t, std::uint64_t> reload_book_versions_;  // the books' versions at the last SIGHUP //
                                                                   // SIGHUP while a reload was under way
-  std::vector<std::uint32_t> due_;
+  std::vector<CheckId> due_;
   std::vector<exec::CheckJob> jobs_;
   std::vector<exec::CheckResult> results_batch_;
   ExpandedCommand expanded_;
@@ -2736,9 +2736,9 @@ class Core::Impl final : public loop::TimerHandler,
   loop::TimerId host_freshness_timer_ = 0;
   MonoTime service_freshness_due_{};
   MonoTime host_freshness_due_{};
-  std::vector<std::uint8_t> freshening_;  // by check id: a freshness check is on its way (Naemon's flag)
-  Time last_program_stop_ = 0;            // retention.dat's info.created
-  std::multimap<Time, std::uint32_t> ack_expiry_;  // end time -> check id of expiring acknowledgements
+  ByCheck<std::uint8_t> freshening_;         // a freshness check is on its way (Naemon's flag)
+  Time last_program_stop_ = 0;               // retention.dat's info.created
+  std::multimap<Time, CheckId> ack_expiry_;  // end time -> check of an expiring acknowledgement
   Time next_rotation_ = 0;
   Time program_start_ = 0;
   Time last_log_rotation_ = 0;

@@ -164,8 +164,8 @@ std::string Distributor::describe() const {
 
 void Distributor::route(const model::Model& model) {
   queue_names_.assign(1, std::string());
-  const std::size_t services = model.services.size();
-  const std::size_t checks = services + model.hosts.size();
+  const CheckIds ids{model.services.size()};
+  const std::size_t checks = ids.count(model.hosts.size());
   check_queue_.assign(checks, 0);
   handler_queue_.assign(checks, 0);
   notification_queue_.assign(checks, 0);
@@ -181,21 +181,21 @@ void Distributor::route(const model::Model& model) {
     host_groups.clear();
     for (model::HostgroupId g : h.hostgroups) host_groups.push_back(model.hostgroups[model::index(g)].name);
   };
-  auto set = [&](std::size_t check, const gearman::Target& target, bool service) {
+  auto set = [&](CheckId check, const gearman::Target& target, bool service) {
     check_queue_[check] = index_of(gearman::select_queue(
         options_, service ? gearman::Work::service_check : gearman::Work::host_check, target));
     handler_queue_[check] = index_of(gearman::select_queue(options_, gearman::Work::eventhandler, target));
     notification_queue_[check] =
         index_of(gearman::select_queue(options_, gearman::Work::notification, target));
   };
-  for (std::size_t s = 0; s < services; ++s) {
+  for (std::uint32_t s = 0; s < model.services.size(); ++s) {
     const model::Service& svc = model.services[s];
     const model::Host& host = model.host(svc.host);
     fill_host(host);
     service_groups.clear();
     for (model::ServicegroupId g : svc.servicegroups)
       service_groups.push_back(model.servicegroups[model::index(g)].name);
-    set(s,
+    set(ids.of(model::ServiceId{s}),
         gearman::Target{.is_service = true,
                         .host_groups = host_groups,
                         .service_groups = service_groups,
@@ -204,9 +204,9 @@ void Distributor::route(const model::Model& model) {
         true);
   }
   service_groups.clear();
-  for (std::size_t h = 0; h < model.hosts.size(); ++h) {
+  for (std::uint32_t h = 0; h < model.hosts.size(); ++h) {
     fill_host(model.hosts[h]);
-    set(services + h,
+    set(ids.of(model::HostId{h}),
         gearman::Target{.is_service = false,
                         .host_groups = host_groups,
                         .service_groups = {},
@@ -225,8 +225,8 @@ void Distributor::start_link() {
   link_ = std::make_unique<gearman::GearmanLink>(std::move(o));
 }
 
-const std::string* Distributor::queue(gearman::Work work, std::uint32_t check) const {
-  if (check >= check_queue_.size()) return nullptr;
+const std::string* Distributor::queue(gearman::Work work, CheckId check) const {
+  if (!check_queue_.contains(check)) return nullptr;
   std::uint16_t q = 0;
   switch (work) {
     case gearman::Work::host_check:
@@ -247,15 +247,15 @@ bool Distributor::send(gearman::Submission&& submission) {
   return link_->submit(submission);
 }
 
-void Distributor::expect(std::uint32_t check, std::uint32_t generation, loop::MonoTime deadline) {
-  if (check >= out_.size()) return;
+void Distributor::expect(CheckId check, std::uint32_t generation, loop::MonoTime deadline) {
+  if (!out_.contains(check)) return;
   if (out_[check] == 0) ++checks_out_;
   out_[check] = generation;
   deadlines_.push(Out{deadline, check, generation});
 }
 
-bool Distributor::take(std::uint32_t check) {
-  if (check >= out_.size() || out_[check] == 0) return false;
+bool Distributor::take(CheckId check) {
+  if (!out_.contains(check) || out_[check] == 0) return false;
   out_[check] = 0;
   --checks_out_;
   return true;
@@ -286,18 +286,18 @@ std::vector<std::string> Distributor::take_log_lines() {
 }
 
 bool Distributor::reconfigure(gearman::Options options, const model::Model& model,
-                              const std::vector<std::uint32_t>& new_of_old) {
+                              const ByCheck<CheckId>& new_of_old) {
   const bool relink = !same_link(options_, options);
   options_ = std::move(options);
   route(model);
   prepare_templates();
-  std::vector<std::uint32_t> out(check_queue_.size(), 0);
+  ByCheck<std::uint32_t> out(check_queue_.size(), 0);
   std::priority_queue<Out, std::vector<Out>, std::greater<>> deadlines;
   for (; !deadlines_.empty(); deadlines_.pop()) {
     const Out o = deadlines_.top();
-    if (o.check >= new_of_old.size() || out_[o.check] != o.generation) continue;
-    const std::uint32_t c = new_of_old[o.check];
-    if (c == k_none || c >= out.size()) continue;
+    if (!new_of_old.contains(o.check) || out_[o.check] != o.generation) continue;
+    const CheckId c = new_of_old[o.check];
+    if (!out.contains(c)) continue;
     out[c] = o.generation;
     deadlines.push(Out{o.deadline, c, o.generation});
   }

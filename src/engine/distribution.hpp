@@ -11,6 +11,7 @@
 #pragma once
 
 #include "config/main_config.hpp"
+#include "engine/check_id.hpp"
 #include "engine/check_state.hpp"
 #include "engine/macros.hpp"
 #include "exec/check_job.hpp"
@@ -48,12 +49,13 @@ namespace vedette::engine {
 // An active result from the result queue as the core's result processing takes it (Mod-Gearman's NEB module
 // hands it to Naemon's the same way): the worker's return code and output, its start and finish times, or
 // the arrival time for those it did not send. kind is host without a service_description; the caller sets
-// id and generation. Fields the NEB module ignores or cannot trust (core_start_time) play no part.
+// generation (and passes the check id beside it). Fields the NEB module ignores or cannot trust
+// (core_start_time) play no part.
 [[nodiscard]] exec::CheckResult remote_check_result(gearman::IncomingResult& in);
 
 // A check whose result has not come back in time.
 struct Orphan {
-  std::uint32_t check = 0;
+  CheckId check{};
   std::string queue;
 };
 
@@ -75,7 +77,7 @@ class Distributor {
 
   // The queue for the work of `check` (an event handler or notification of that object), or nullptr to run
   // it locally.
-  [[nodiscard]] const std::string* queue(gearman::Work work, std::uint32_t check) const;
+  [[nodiscard]] const std::string* queue(gearman::Work work, CheckId check) const;
 
   // perfdata=: whether results' performance data go to gearmand.
   [[nodiscard]] bool distributes_perfdata() const { return !options_.perfdata_queues.empty(); }
@@ -89,10 +91,10 @@ class Distributor {
   // Queues the job; false when the link refuses it (its queue is full, or the names do not fit gearmand).
   [[nodiscard]] bool send(gearman::Submission&& submission);
   // A check sent: remembered until take() or its deadline (side commands are not: no result comes back).
-  void expect(std::uint32_t check, std::uint32_t generation, loop::MonoTime deadline);
+  void expect(CheckId check, std::uint32_t generation, loop::MonoTime deadline);
 
   // Whether `check` had a job out; it has none afterwards.
-  bool take(std::uint32_t check);
+  bool take(CheckId check);
   // Checks with a job out (sent, no result or deadline yet).
   [[nodiscard]] std::size_t checks_out() const { return checks_out_; }
   // The link's counters and queue (takes its lock briefly).
@@ -108,18 +110,15 @@ class Distributor {
   // The link's log lines since the last call (it reports from its own threads).
   [[nodiscard]] std::vector<std::string> take_log_lines();
 
-  // A reload: the new model's queues, and the checks out under their new ids (`new_of_old`, k_none for a
-  // check whose object is gone). The link is rebuilt only when its servers, key or result queue changed;
-  // jobs it still held are then dropped and come back as orphans. True when it was rebuilt.
-  bool reconfigure(gearman::Options options, const model::Model& model,
-                   const std::vector<std::uint32_t>& new_of_old);
-
-  static constexpr std::uint32_t k_none = 0xFFFFFFFFu;
+  // A reload: the new model's queues, and the checks out under their new ids (`new_of_old`, k_no_check
+  // for a check whose object is gone). The link is rebuilt only when its servers, key or result queue
+  // changed; jobs it still held are then dropped and come back as orphans. True when it was rebuilt.
+  bool reconfigure(gearman::Options options, const model::Model& model, const ByCheck<CheckId>& new_of_old);
 
  private:
   struct Out {
     loop::MonoTime deadline;
-    std::uint32_t check;
+    CheckId check;
     std::uint32_t generation;
     friend bool operator>(const Out& a, const Out& b) { return a.deadline > b.deadline; }
   };
@@ -131,9 +130,9 @@ class Distributor {
   gearman::Options options_;
   std::vector<std::string> queue_names_;  // [0] unused: 0 means local
   // Per check: the queue index of its check, its event handlers and its notifications.
-  std::vector<std::uint16_t> check_queue_, handler_queue_, notification_queue_;
-  std::vector<std::uint32_t> out_;  // per check: the generation of the job out, 0 none
-  std::size_t checks_out_ = 0;      // how many of out_ are not 0
+  ByCheck<std::uint16_t> check_queue_, handler_queue_, notification_queue_;
+  ByCheck<std::uint32_t> out_;  // per check: the generation of the job out, 0 none
+  std::size_t checks_out_ = 0;  // how many of out_ are not 0
   std::priority_queue<Out, std::vector<Out>, std::greater<>> deadlines_;  // may hold stale entries
   std::unique_ptr<gearman::GearmanLink> link_;
   std::string host_perfdata_template_, service_perfdata_template_;  // prepared (engine/perfdata.hpp)

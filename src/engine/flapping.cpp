@@ -106,23 +106,21 @@ double percent_state_change(const FlapHistory& history) {
 }
 
 FlapOutcome check_for_service_flapping(FlapHistory& history, const ServiceFlapView& service,
-                                       const FlapSettings& settings, bool update) {
+                                       const FlapSettings& settings, FlapRecord record) {
   if (!watches_state(service)) return {};
   if (service.state_type == StateType::soft && service.current_state != k_state_ok) return {};
-  if (!update) return {};
+  if (record != FlapRecord::always) return {};
   record_state(history, service.current_state);
   return decide(history, service, settings);
 }
 
 FlapOutcome check_for_host_flapping(HostFlapHistory& history, const HostFlapView& host,
-                                    const FlapSettings& settings, Time now, bool update, bool actual_check) {
+                                    const FlapSettings& settings, Time now, FlapRecord record) {
   if (!watches_state(host)) return {};
   // Naemon converts the product to an unsigned long (truncating) before comparing.
   const double wait = host.notification_interval * settings.interval_length;
   const Time wait_threshold = wait > 0 ? static_cast<Time>(static_cast<unsigned long>(wait)) : 0;
-  if (now - history.last_state_history_update > wait_threshold) update = true;
-  if (actual_check) update = true;
-  if (!update) return {};
+  if (record != FlapRecord::always && now - history.last_state_history_update <= wait_threshold) return {};
   history.last_state_history_update = now;
   record_state(history, host.current_state);
   return decide(history, host, settings);

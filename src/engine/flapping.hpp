@@ -96,20 +96,24 @@ struct FlapOutcome {
 // recorded shows from the next update on, and the maximum is 96.25%.
 [[nodiscard]] double percent_state_change(const FlapHistory& history);
 
+// Whether a flap check records the current state: `always` after a result (Naemon's update or
+// actual_check), `when_due` otherwise — for a host, once notification_interval has passed since the last
+// record; for a service, never.
+enum class FlapRecord : std::uint8_t { when_due, always };
+
 // Naemon's check_for_service_flapping. Nothing happens when the current state is not in
-// flap_detection_options, in a soft problem state (soft recoveries do count), or without `update`.
+// flap_detection_options, in a soft problem state (soft recoveries do count), or with FlapRecord::when_due.
 // Otherwise the state is recorded and the percent recomputed, also while flap detection is off globally or
 // for the service; only then does the outcome depend on them: flapping starts at >= high and stops at
 // <= low, and between the two nothing changes.
 [[nodiscard]] FlapOutcome check_for_service_flapping(FlapHistory& history, const ServiceFlapView& service,
-                                                     const FlapSettings& settings, bool update);
+                                                     const FlapSettings& settings, FlapRecord record);
 
 // Naemon's check_for_host_flapping. As for services, except that soft states count too, and the state is
-// recorded with `update`, with `actual_check`, or else once more than notification_interval *
-// interval_length seconds (truncated) have passed since the last record; `now` is that record's time.
+// recorded `always`, or else once more than notification_interval * interval_length seconds (truncated)
+// have passed since the last record; `now` is that record's time.
 [[nodiscard]] FlapOutcome check_for_host_flapping(HostFlapHistory& history, const HostFlapView& host,
-                                                  const FlapSettings& settings, Time now, bool update,
-                                                  bool actual_check);
+                                                  const FlapSettings& settings, Time now, FlapRecord record);
 
 // Naemon's handle_host_flap_detection_disabled / handle_service_flap_detection_disabled, for an object that
 // may be flapping when flap detection is turned off for it or globally: `disabled` when it was flapping

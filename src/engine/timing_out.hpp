@@ -8,10 +8,11 @@
 //   t.record(check, command, result.outcome == exec::Outcome::timed_out);
 #pragma once
 
+#include "engine/check_id.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <span>
 #include <vector>
 
 namespace vedette::engine {
@@ -20,18 +21,15 @@ class TimingOutChecks {
  public:
   // For a check whose command is not a configured one (CHANGE_*_CHECK_COMMAND): its own runs only.
   static constexpr std::uint32_t k_no_command = std::numeric_limits<std::uint32_t>::max();
-  // Marks an id of old_of_new (remap) with no counterpart.
-  static constexpr std::uint32_t k_new_check = std::numeric_limits<std::uint32_t>::max();
-
   // New checks and commands start without a history.
   void resize(std::size_t checks, std::size_t commands);
-  // After a reload: check c takes over the history of check old_of_new[c] (k_new_check: none). Command ids
+  // After a reload: check c takes over the history of check old_of_new[c] (k_no_check: none). Command ids
   // are not stable across a reload, so every command starts again without one.
-  void remap(std::span<const std::uint32_t> old_of_new, std::size_t commands);
+  void remap(const ByCheck<CheckId>& old_of_new, std::size_t commands);
 
-  [[nodiscard]] bool expects_timeout(std::uint32_t check, std::uint32_t command) const;
+  [[nodiscard]] bool expects_timeout(CheckId check, std::uint32_t command) const;
   // A run that ended (exited, killed, failed to exec) or timed out.
-  void record(std::uint32_t check, std::uint32_t command, bool timed_out);
+  void record(CheckId check, std::uint32_t command, bool timed_out);
 
  private:
   enum class LastRun : std::uint8_t { none, ended, timed_out };
@@ -40,7 +38,7 @@ class TimingOutChecks {
   static constexpr float k_weight = 1.0f / 16;
   static constexpr float k_mostly = 0.5f;
 
-  std::vector<LastRun> last_run_;        // by check id
+  ByCheck<LastRun> last_run_;
   std::vector<float> command_timeouts_;  // by command id: recent share of runs that timed out
 };
 

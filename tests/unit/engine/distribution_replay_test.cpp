@@ -42,8 +42,9 @@ struct Applied {
 
 Applied replay(std::string_view name) {
   const bool encrypted = name.find("-enc-") != std::string_view::npos;
-  const gearman::Codec codec = !encrypted ? gearman::Codec::clear()
-                               : gearman::Codec::encrypted(name == "sg-enc-long-key" ? k_long_key : k_key);
+  const gearman::Codec codec =
+      !encrypted ? gearman::Codec::clear()
+                 : gearman::Codec::encrypted(name == "sg-enc-long-key" ? k_long_key : k_key);
   const std::string raw = read_file(k_fixtures / (std::string(name) + ".raw"));
   Applied out;
   auto text = codec.open(raw);
@@ -170,7 +171,8 @@ TEST(ModGearmanReplay, EveryCapturedResultIsAppliedWithItsStateAndOutput) {
 }
 
 TEST(ModGearmanReplay, TheWorkersGarbageCoreStartTimeIsNamedButNeverDropsTheResult) {
-  for (std::string_view name : {"worker-plain-svc-ok", "worker-plain-svc-timeout", "worker-enc-svc-timeout"}) {
+  for (std::string_view name :
+       {"worker-plain-svc-ok", "worker-plain-svc-timeout", "worker-enc-svc-timeout"}) {
     const Applied got = replay(name);
     EXPECT_NE(got.result.malformed.find("core_start_time"), std::string::npos) << name;
     EXPECT_EQ(got.result.core_start_time_us, 0) << name;

@@ -159,11 +159,11 @@ class DistributorTest : public ::testing::Test {
   }
 
   static const model::Model& model() { return *cfg_->model; }
-  static std::uint32_t service(std::string_view host) {
-    return model::index(model().find_service(host, "ping"));
+  static CheckId service(std::string_view host) {
+    return CheckIds{model().services.size()}.of(model().find_service(host, "ping"));
   }
-  static std::uint32_t host(std::string_view name) {
-    return static_cast<std::uint32_t>(model().services.size()) + model::index(model().host_by_name.at(name));
+  static CheckId host(std::string_view name) {
+    return CheckIds{model().services.size()}.of(model().host_by_name.at(name));
   }
   // Nothing listens on port 1: the link keeps retrying in the background, which these tests do not need.
   static gearman::Options options(std::string_view args) {
@@ -225,7 +225,7 @@ TEST_F(DistributorTest, AReloadKeepsTheChecksOutUnderTheirNewIds) {
   d.expect(service("outer"), 5, t0 + std::chrono::seconds(1));
   d.expect(service("inner"), 6, t0 + std::chrono::seconds(1));
   const std::size_t checks = model().services.size() + model().hosts.size();
-  std::vector<std::uint32_t> new_of_old(checks, Distributor::k_none);
+  ByCheck<CheckId> new_of_old(checks, k_no_check);
   new_of_old[service("outer")] = service("here");  // "inner" is gone
   d.reconfigure(options("services=yes hosts=yes"), model(), new_of_old);
   const std::vector<Orphan> late = d.orphans(t0 + std::chrono::seconds(2));

@@ -30,7 +30,7 @@ std::vector<FlapOutcome> feed(FlapHistory& h, std::string_view states, const Fla
   std::vector<FlapOutcome> out;
   for (char c : states) {
     view.current_state = c - '0';
-    out.push_back(check_for_service_flapping(h, view, s, true));
+    out.push_back(check_for_service_flapping(h, view, s, FlapRecord::always));
   }
   return out;
 }
@@ -72,12 +72,13 @@ TEST(FlapPercentTest, OldChangesWeighLessThanRecentOnes) {
 TEST(FlapHistoryTest, RingWrapsAfter21Entries) {
   FlapHistory h;
   for (int i = 0; i < 21; ++i) {
-    EXPECT_TRUE(check_for_service_flapping(h, service_in(i % 4), {}, true).recorded);
+    EXPECT_TRUE(check_for_service_flapping(h, service_in(i % 4), {}, FlapRecord::always).recorded);
   }
   EXPECT_EQ(h.index, 0);
   EXPECT_EQ(h.states[0], 0);
   EXPECT_EQ(h.states[20], 20 % 4);
-  (void)check_for_service_flapping(h, service_in(3), {}, true);  // the 22nd overwrites the oldest
+  (void)check_for_service_flapping(h, service_in(3), {},
+                                   FlapRecord::always);  // the 22nd overwrites the oldest
   EXPECT_EQ(h.index, 1);
   EXPECT_EQ(h.states[0], 3);
   EXPECT_EQ(h.states[1], 1);
@@ -133,11 +134,11 @@ TEST(FlapServiceTest, StartsAtExactlyHighAndStopsAtExactlyLow) {
   FlapHistory g2 = g;
   s.high_threshold = 30.0;
   s.low_threshold = 6.25;
-  FlapOutcome out = check_for_service_flapping(g, service_in(0), s, true);
+  FlapOutcome out = check_for_service_flapping(g, service_in(0), s, FlapRecord::always);
   EXPECT_EQ(out.percent_state_change, 6.25);
   EXPECT_EQ(out.change, FlapChange::stopped);  // <= low
   s.low_threshold = 6.0;
-  out = check_for_service_flapping(g2, service_in(0), s, true);
+  out = check_for_service_flapping(g2, service_in(0), s, FlapRecord::always);
   EXPECT_EQ(out.change, FlapChange::none);  // between the two: still flapping
   EXPECT_TRUE(g2.is_flapping);
 }
@@ -165,30 +166,32 @@ TEST(FlapServiceTest, StatesOutsideFlapDetectionOptionsAreNotRecorded) {
   ServiceFlapView v = service_in(k_state_warning);
   v.flap_detection_options = model::k_opt_ok | model::k_opt_critical;
   FlapHistory h;
-  const FlapOutcome out = check_for_service_flapping(h, v, enabled_settings(), true);
+  const FlapOutcome out = check_for_service_flapping(h, v, enabled_settings(), FlapRecord::always);
   EXPECT_FALSE(out.recorded);
   EXPECT_EQ(h.index, 0);
   v.current_state = k_state_critical;
-  EXPECT_TRUE(check_for_service_flapping(h, v, enabled_settings(), true).recorded);
+  EXPECT_TRUE(check_for_service_flapping(h, v, enabled_settings(), FlapRecord::always).recorded);
   EXPECT_EQ(h.index, 1);
   EXPECT_EQ(h.states[0], k_state_critical);
   v.flap_detection_options = model::k_opt_nothing;
-  EXPECT_FALSE(check_for_service_flapping(h, v, enabled_settings(), true).recorded);
+  EXPECT_FALSE(check_for_service_flapping(h, v, enabled_settings(), FlapRecord::always).recorded);
 }
 
 TEST(FlapServiceTest, SoftProblemsAreNotRecordedButSoftRecoveriesAre) {
   FlapHistory h;
-  EXPECT_FALSE(check_for_service_flapping(h, service_in(2, StateType::soft), {}, true).recorded);
+  EXPECT_FALSE(
+      check_for_service_flapping(h, service_in(2, StateType::soft), {}, FlapRecord::always).recorded);
   EXPECT_EQ(h.index, 0);
-  EXPECT_TRUE(check_for_service_flapping(h, service_in(0, StateType::soft), {}, true).recorded);
-  EXPECT_TRUE(check_for_service_flapping(h, service_in(2, StateType::hard), {}, true).recorded);
+  EXPECT_TRUE(check_for_service_flapping(h, service_in(0, StateType::soft), {}, FlapRecord::always).recorded);
+  EXPECT_TRUE(check_for_service_flapping(h, service_in(2, StateType::hard), {}, FlapRecord::always).recorded);
   EXPECT_EQ(h.index, 2);
 }
 
 TEST(FlapServiceTest, WithoutUpdateNothingHappens) {
   FlapHistory h;
   h.is_flapping = true;  // even though 0% would stop it
-  const FlapOutcome out = check_for_service_flapping(h, service_in(2), enabled_settings(), false);
+  const FlapOutcome out =
+      check_for_service_flapping(h, service_in(2), enabled_settings(), FlapRecord::when_due);
   EXPECT_FALSE(out.recorded);
   EXPECT_EQ(out.change, FlapChange::none);
   EXPECT_EQ(h.index, 0);
@@ -273,10 +276,10 @@ HostFlapView host_in(int state) {
 TEST(FlapHostTest, ResultsAlwaysRecordSoftStatesIncluded) {
   HostFlapHistory h;
   h.last_state_history_update = k_now;
-  const FlapOutcome out = check_for_host_flapping(h, host_in(k_host_down), {}, k_now, true, false);
+  const FlapOutcome out = check_for_host_flapping(h, host_in(k_host_down), {}, k_now, FlapRecord::always);
   EXPECT_TRUE(out.recorded);
   EXPECT_EQ(h.states[0], k_host_down);
-  EXPECT_TRUE(check_for_host_flapping(h, host_in(k_host_up), {}, k_now + 1, false, true).recorded);
+  EXPECT_TRUE(check_for_host_flapping(h, host_in(k_host_up), {}, k_now + 1, FlapRecord::always).recorded);
   EXPECT_EQ(h.last_state_history_update, k_now + 1);
   EXPECT_EQ(h.index, 2);
 }
@@ -285,21 +288,21 @@ TEST(FlapHostTest, WithoutAResultRecordsOnlyAfterTheNotificationInterval) {
   HostFlapHistory h;
   h.last_state_history_update = k_now;
   const FlapSettings s = enabled_settings();  // interval_length 60: 30 * 60 = 1800 s
-  EXPECT_FALSE(check_for_host_flapping(h, host_in(1), s, k_now + 1800, false, false).recorded);
+  EXPECT_FALSE(check_for_host_flapping(h, host_in(1), s, k_now + 1800, FlapRecord::when_due).recorded);
   EXPECT_EQ(h.last_state_history_update, k_now);
-  EXPECT_TRUE(check_for_host_flapping(h, host_in(1), s, k_now + 1801, false, false).recorded);
+  EXPECT_TRUE(check_for_host_flapping(h, host_in(1), s, k_now + 1801, FlapRecord::when_due).recorded);
   EXPECT_EQ(h.last_state_history_update, k_now + 1801);
   EXPECT_EQ(h.index, 1);
 
   // The product is truncated to whole seconds: 0.51 * 60 = 30.6 -> 30.
   HostFlapView v = host_in(1);
   v.notification_interval = 0.51;
-  EXPECT_FALSE(check_for_host_flapping(h, v, s, k_now + 1801 + 30, false, false).recorded);
-  EXPECT_TRUE(check_for_host_flapping(h, v, s, k_now + 1801 + 31, false, false).recorded);
+  EXPECT_FALSE(check_for_host_flapping(h, v, s, k_now + 1801 + 30, FlapRecord::when_due).recorded);
+  EXPECT_TRUE(check_for_host_flapping(h, v, s, k_now + 1801 + 31, FlapRecord::when_due).recorded);
 
   // A host never recorded (time 0) records at once.
   HostFlapHistory fresh;
-  EXPECT_TRUE(check_for_host_flapping(fresh, host_in(0), s, k_now, false, false).recorded);
+  EXPECT_TRUE(check_for_host_flapping(fresh, host_in(0), s, k_now, FlapRecord::when_due).recorded);
 }
 
 TEST(FlapHostTest, OptionsThresholdsAndHysteresisAsForServices) {
@@ -307,14 +310,14 @@ TEST(FlapHostTest, OptionsThresholdsAndHysteresisAsForServices) {
   HostFlapView v = host_in(0);
   v.flap_detection_options = model::k_opt_up | model::k_opt_down;
   v.current_state = k_host_unreachable;
-  EXPECT_FALSE(check_for_host_flapping(h, v, enabled_settings(), k_now, true, true).recorded);
+  EXPECT_FALSE(check_for_host_flapping(h, v, enabled_settings(), k_now, FlapRecord::always).recorded);
   FlapSettings s = enabled_settings();
   s.high_threshold = 24.0;  // high_host_flap_threshold
   const char* seq = "10101";
   FlapOutcome last;
   for (int i = 0; seq[i] != '\0'; ++i) {
     v.current_state = seq[i] - '0';
-    last = check_for_host_flapping(h, v, s, k_now + i, true, true);
+    last = check_for_host_flapping(h, v, s, k_now + i, FlapRecord::always);
   }
   EXPECT_EQ(last.change, FlapChange::started);
   EXPECT_DOUBLE_EQ(last.percent_state_change, 24.210526315789473);
