@@ -3,6 +3,7 @@
 #include "config/command_compiler.hpp"
 #include "engine/books.hpp"
 #include "engine/check_id.hpp"
+#include "engine/check_schedule.hpp"
 #include "engine/check_sources.hpp"
 #include "engine/check_stats.hpp"
 #include "engine/comment_book.hpp"
@@ -218,12 +219,9 @@ class Core::Impl final : public loop::TimerHandler,
     retention_timer_ = loop_.add_timer(*this);
     tick_timer_ = loop_.add_timer(*this);
     orphan_timer_ = loop_.add_timer(*this);
-    add_check_timers();
-    scheduled_at_.resize(checks);
-    due_at_.resize(checks);
+    schedule_.resize(checks);
     submitted_at_.resize(checks);
     generation_.resize(checks, 0);
-    forced_.resize(checks, 0);
     freshening_.resize(checks, 0);
     timing_out_.resize(checks, model_->commands.size());
     rng_.seed(options.random_seed != 0 ? options.random_seed
@@ -248,18 +246,6 @@ class Core::Impl final : public loop::TimerHandler,
     }
     day_cache_ = timeperiod::DayCache{};
     evaluator_ = timeperiod::Evaluator(periods_, &day_cache_);
-  }
-
-  // One timer per check of the model, disarmed.
-  void add_check_timers() {
-    const std::size_t checks = check_ids().count(hosts_.size());
-    timer_of_.resize(checks);
-    for (std::uint32_t i = 0; i < checks; ++i) {
-      const CheckId c{i};
-      timer_of_[c] = loop_.add_timer(*this);
-      if (check_of_timer_.size() <= timer_of_[c]) check_of_timer_.resize(timer_of_[c] + 1, k_no_check);
-      check_of_timer_[timer_of_[c]] = c;
-    }
   }
 
   int run() {
@@ -358,8 +344,8 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   void schedule_check(CheckId check, Time when, bool forced) {
-    if (loop_.is_armed(timer_of_[check]) && state_of(check).next_check < when && !forced) return;
-    forced_[check] = forced ? 1 : 0;
+    if (schedule_.is_armed(check) && state_of(check).next_check < when && !forced) return;
+    schedule_.set_forced(check, forced);
     schedule(check, until_epoch(when, clock_.wall_now()));
   }
   void schedule_service_check(model::ServiceId s, Time when, bool forced) {
@@ -650,12 +636,6 @@ class Core::Impl final : public loop::TimerHandler,
   // At SIGTERM: how long running checks may take to finish (stopping stays well within 20 s).
   static constexpr Duration k_shutdown_grace = std::chrono::seconds(5);
 
-  // A point in time on both clocks: the monotonic one drives timers, the wall one names times in files.
-  struct Instant {
-    MonoTime mono;
-    loop::WallTime wall;
-  };
-
   Instant now_instant() const { return {loop_.now(), clock_.wall_now()}; }
   // The fraction of its second, for the downtime book's order of events due in the same second.
   static std::uint32_t phase_us(loop::WallTime t) {
@@ -714,10 +694,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   // Arms the check's timer `delay` after `base`; next_check follows in wall time.
   void schedule_from(CheckId check, Instant base, Duration delay) {
-    due_at_[check] = base.mono + delay;
-    scheduled_at_[check] = base.wall + delay;
-    loop_.arm_timer(timer_of_[check], due_at_[check]);
-    state_of(check).next_check = to_epoch(scheduled_at_[check]);
+    state_of(check).next_check = to_epoch(schedule_.arm(check, base, delay));
   }
   void schedule(CheckId check, Duration delay) { schedule_from(check, now_instant(), delay); }
 
@@ -1096,7 +1073,7 @@ class Core::Impl final : public loop::TimerHandler,
   void schedule_now(CheckId check) {
     CheckState& st = state_of(check);
     if (st.is_executing) return;
-    if (loop_.is_armed(timer_of_[check]) && scheduled_at_[check] <= clock_.wall_now()) return;
+    if (schedule_.is_armed(check) && schedule_.scheduled_at(check) <= clock_.wall_now()) return;
     schedule(check, Duration::zero());
   }
 
@@ -1359,7 +1336,6 @@ class Core::Impl final : public loop::TimerHandler,
       schedule_log_rotation();
       return;
     }
-    if (id < check_of_timer_.size() && check_of_timer_[id] != k_no_check) due_.push_back(check_of_timer_[id]);
   }
 
   // A snapshot of the run-time state for the status writer thread (a few ms at 100k services; the
@@ -1409,7 +1385,7 @@ class Core::Impl final : public loop::TimerHandler,
   void before_poll() override {
     drain_results();
     if (distributor_ != nullptr && distributor_->has_results()) drain_remote();
-    if (!due_.empty()) run_due_checks();
+    if (!schedule_.due().empty()) run_due_checks();
     if (!jobs_.empty()) executor_.submit_batch(jobs_);
     jobs_.clear();
     // Results from gearman are polled too; passive ones (send_gearman) come without a check out, so with
@@ -1541,15 +1517,14 @@ class Core::Impl final : public loop::TimerHandler,
   // check_period and macros see that time, and the executor starts it then.
   void run_due_checks() {
     const Instant now = now_instant();
-    for (CheckId check : due_) {
-      const Instant at =
-          due_at_[check] > now.mono ? Instant{due_at_[check], now.wall + (due_at_[check] - now.mono)} : now;
+    for (CheckId check : schedule_.due()) {
+      const Instant at = schedule_.run_time(check, now);
       if (is_service(check))
         run_service_check(service_of(check), at);
       else
         run_host_check(host_of(check), at);
     }
-    due_.clear();
+    schedule_.clear_due();
   }
 
   // Timing-out checks beyond their slots wait in the executor without a process: they do not count.
@@ -1566,10 +1541,10 @@ class Core::Impl final : public loop::TimerHandler,
     const CheckId check = check_of(sid);
     const model::Service& cfg = model_->services[model::index(sid)];
     ServiceState& st = services_[model::index(sid)];
-    const loop::WallTime scheduled = scheduled_at_[check];
+    const loop::WallTime scheduled = schedule_.scheduled_at(check);
     const Time now = to_epoch(at.wall);
     const double interval = interval_seconds(state::check_interval_of(cfg, st));
-    const bool forced = std::exchange(forced_[check], 0) != 0;
+    const bool forced = schedule_.take_forced(check);
     if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
     if (st.is_executing) return;
     if (!forced) {
@@ -1613,10 +1588,10 @@ class Core::Impl final : public loop::TimerHandler,
     const CheckId check = check_of(hid);
     const model::Host& cfg = model_->hosts[model::index(hid)];
     HostState& st = hosts_[model::index(hid)];
-    const loop::WallTime scheduled = scheduled_at_[check];
+    const loop::WallTime scheduled = schedule_.scheduled_at(check);
     const Time now = to_epoch(at.wall);
     const double interval = interval_seconds(state::check_interval_of(cfg, st));
-    const bool forced = std::exchange(forced_[check], 0) != 0;
+    const bool forced = schedule_.take_forced(check);
     if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
     if (st.is_executing) return;
     if (!forced) {
@@ -2272,7 +2247,7 @@ class Core::Impl final : public loop::TimerHandler,
     perfdata_after_result(check, now);
     if (fx.use_retry_interval) {
       schedule_from(check, base, seconds(interval_seconds(retry)));
-    } else if (!loop_.is_armed(timer_of_[check]) && state::check_interval_of(cfg, st) != 0) {
+    } else if (!schedule_.is_armed(check) && state::check_interval_of(cfg, st) != 0) {
       schedule_from(check, base, seconds(interval_seconds(state::check_interval_of(cfg, st))));
     }
     if (fx.check_host_now) schedule_now(check_of(cfg.host));
@@ -2317,7 +2292,7 @@ class Core::Impl final : public loop::TimerHandler,
     check_host_flapping(hid, now, FlapRecord::always);
     if (fx.use_retry_interval) {
       schedule_from(check, base, seconds(interval_seconds(retry)));
-    } else if (!loop_.is_armed(timer_of_[check]) && state::check_interval_of(cfg, st) != 0) {
+    } else if (!schedule_.is_armed(check) && state::check_interval_of(cfg, st) != 0) {
       schedule_from(check, base, seconds(interval_seconds(state::check_interval_of(cfg, st))));
     }
     // Naemon re-checks the neighbourhood: after a recovery the parents and children that are not UP, after
@@ -2412,8 +2387,9 @@ class Core::Impl final : public loop::TimerHandler,
   // are dropped when they come back.
   void swap_in(PreparedConfig& p) {
     const MonoTime began = clock_.now();
-    assert(due_.empty() && jobs_.empty());  // before_poll() hands them over; the fds are served before it
-    drain_results();                        // what came back so far belongs to the old objects
+    assert(schedule_.due().empty() &&
+           jobs_.empty());  // before_poll() hands them over; the fds are served before it
+    drain_results();        // what came back so far belongs to the old objects
     if (distributor_ != nullptr) drain_remote();
 
     const model::Model& old = *model_;
@@ -2439,21 +2415,16 @@ class Core::Impl final : public loop::TimerHandler,
     }
 
     // The schedule and the checks out, by new id.
-    ByCheck<MonoTime> due_at(new_checks);
-    ByCheck<loop::WallTime> scheduled_at(new_checks), submitted_at(new_checks);
+    const ByCheck<std::uint8_t> was_armed = schedule_.remap(old_of_new);
+    ByCheck<loop::WallTime> submitted_at(new_checks);
     ByCheck<std::uint32_t> generation(new_checks, 0);
-    ByCheck<std::uint8_t> forced(new_checks, 0), was_armed(new_checks, 0);
     std::unordered_map<std::uint32_t, CheckId> started;
     for (std::uint32_t i = 0; i < new_checks; ++i) {
       const CheckId c{i};
       const CheckId o = old_of_new[c];
       if (o == k_no_check) continue;
-      due_at[c] = due_at_[o];
-      scheduled_at[c] = scheduled_at_[o];
       submitted_at[c] = submitted_at_[o];
       generation[c] = generation_[o];
-      forced[c] = forced_[o];
-      was_armed[c] = loop_.is_armed(timer_of_[o]) ? 1 : 0;
       if (state_of(o).is_executing) started.emplace(generation_[o], c);
     }
     for (const auto& [gen, id] : started_before_reload_)  // from an earlier reload, still out
@@ -2492,11 +2463,6 @@ class Core::Impl final : public loop::TimerHandler,
       keep(hosts[h], std::move(hosts_[model::index(old_ids.host(o))]), next.hosts[h]);
     }
 
-    for (const loop::TimerId timer : timer_of_) {
-      check_of_timer_[timer] = k_no_check;
-      loop_.remove_timer(timer);
-    }
-
     // The swap. The old model lives on while a writer thread still holds a snapshot of it; what the core
     // held is freed on another thread.
     struct Replaced {
@@ -2525,11 +2491,8 @@ class Core::Impl final : public loop::TimerHandler,
     services_ = std::move(services);
     contacts_ = std::move(contacts);
     contacts_snapshot_.reset();
-    due_at_ = std::move(due_at);
-    scheduled_at_ = std::move(scheduled_at);
     submitted_at_ = std::move(submitted_at);
     generation_ = std::move(generation);
-    forced_ = std::move(forced);
     freshening_.assign(new_checks, 0);
     timing_out_.remap(old_of_new, model_->commands.size());
     started_before_reload_ = std::move(started);
@@ -2553,7 +2516,6 @@ class Core::Impl final : public loop::TimerHandler,
     build_periods();
     notifier_ = std::make_unique<Notifier>(*model_);
     notifier_->restore_next_notifications(world(now_epoch()));
-    add_check_timers();
     collect_acknowledgement_expiry();
 
     program_start_ = now_epoch();
@@ -2572,7 +2534,7 @@ class Core::Impl final : public loop::TimerHandler,
       const double interval = interval_seconds(state::check_interval_of(checkable_of(c), state_of(c)));
       if (interval <= 0) continue;
       if (was_armed[c] != 0) {
-        const Duration left = std::max(Duration::zero(), due_at_[c] - now.mono);
+        const Duration left = std::max(Duration::zero(), schedule_.due_at(c) - now.mono);
         if (left <= seconds(interval)) {
           schedule_from(c, now, left);
           continue;
@@ -2695,22 +2657,17 @@ class Core::Impl final : public loop::TimerHandler,
   // The snapshots' copy of contacts_, taken again after a change (contacts change rarely).
   mutable std::shared_ptr<const std::vector<state::ContactState>> contacts_snapshot_;
   const std::function<void()> contacts_changed_ = [this] { contacts_snapshot_.reset(); };
-  ByCheck<loop::TimerId> timer_of_;
-  std::vector<CheckId> check_of_timer_;                       // by timer id
-  ByCheck<MonoTime> due_at_;                                  // when its timer is (or was last) due
-  ByCheck<loop::WallTime> scheduled_at_;                      // the same instant on the wall clock
+  CheckSchedule schedule_{loop_};
   ByCheck<loop::WallTime> submitted_at_;                      // the scheduled time of the running check
   CheckSources check_sources_{static_cast<int>(::getpid())};  // the names CheckState::check_source indexes
   ByCheck<std::uint32_t> generation_;                         // the last check started (unique numbers)
   std::uint32_t last_generation_ = 0;
-  ByCheck<std::uint8_t> forced_;  // its next run is a forced one (SCHEDULE_FORCED_*)
   // Checks started before the last reload and still out: generation -> their object's id now.
   std::unordered_map<std::uint32_t, CheckId> started_before_reload_;
   Reloader reloader_;
   bool reload_again_ = false;
   std::pair<std::uint64_t, std::uint64_t> reload_book_versions_;  // the books' versions at the last SIGHUP //
                                                                   // SIGHUP while a reload was under way
-  std::vector<CheckId> due_;
   std::vector<exec::CheckJob> jobs_;
   std::vector<exec::CheckResult> results_batch_;
   ExpandedCommand expanded_;
