@@ -12,6 +12,8 @@
 // Follows Naemon 1.5 (service_notification, host_notification, check_*_notification_viability,
 // check_contact_*_notification_viability, is_valid_escalation_for_*_notification,
 // create_notification_list_from_*, get_next_*_notification_time) including its order of checks.
+// Implemented by section: notification_texts.cpp (names, texts, log lines), notification_viability.cpp
+// (inputs, viability), notification_plans.cpp (numbers, escalations, plans).
 #pragma once
 
 #include "engine/check_state.hpp"
