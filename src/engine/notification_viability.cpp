@@ -2,8 +2,6 @@
 #include "engine/notification_rules.hpp"
 #include "engine/notification_rules_internal.hpp"
 
-#include <algorithm>
-
 namespace vedette::engine {
 
 namespace {
@@ -166,14 +164,6 @@ bool host_notification_dependencies_failed(const NotificationContext& ctx, model
                                            std::span<const HostState> hosts) {
   auto of = [&](model::HostId h) { return ctx.index.host_dependencies(h); };
   return dependencies_failed(dependency_rules(ctx), of(host), hosts, of);
-}
-
-bool all_service_parents_failing(const model::Service& svc, std::span<const ServiceState> services) {
-  if (svc.parents.empty()) return false;
-  return std::none_of(svc.parents.begin(), svc.parents.end(), [&](model::ServiceId parent) {
-    const std::uint32_t i = model::index(parent);
-    return i < services.size() && services[i].current_state == k_state_ok;
-  });
 }
 
 // ---- Viability --------------------------------------------------------------------------------------------
