@@ -103,37 +103,13 @@ void ModelBuilder::build_contactgroups() {
     g.alias = intern(obj.has_value("alias") ? obj.get("alias") : name);
     model_->contactgroups.push_back(std::move(g));
   });
-  // `members`: names, "*", regular expressions (with use_regexp_matching) and `!contact` exclusions, as
-  // Naemon expands them.
+  // `members`: a contact a `!` rejects stays out, whatever else names it.
   std::vector<char> rejected(model_->contacts.size());
   for (std::uint32_t g = 0; g < raws.size(); ++g) {
     const RawObject& obj = *raws[g];
     std::vector<model::ContactId> accepted;
     std::fill(rejected.begin(), rejected.end(), 0);
-    for (std::string_view item : split_list(obj.get("members"))) {
-      const bool reject = item.front() == '!';
-      if (reject) item.remove_prefix(1);
-      bool found = false;
-      auto take = [&](std::uint32_t c) {
-        found = true;
-        if (reject)
-          rejected[c] = 1;
-        else
-          accepted.push_back(model::ContactId{c});
-      };
-      if (wants_regex(item)) {
-        if (const regex_t* re = regex_for(item, obj))
-          for (std::uint32_t c = 0; c < model_->contacts.size(); ++c)
-            if (matches(re, model_->contacts[c].name)) take(c);
-        found = true;
-      } else if (item == "*") {
-        for (std::uint32_t c = 0; c < model_->contacts.size(); ++c) take(c);
-        found = true;
-      } else if (auto it = model_->contact_by_name.find(item); it != model_->contact_by_name.end()) {
-        take(model::index(it->second));
-      }
-      if (!found) diags_.error(fmt::format("Could not find any contact matching '{}'", item), obj.at);
-    }
+    expand_contacts(obj.get("members"), accepted, rejected, obj);
     for (model::ContactId c : accepted)
       if (rejected[model::index(c)] == 0) model_->contactgroups[g].members.push_back(c);
   }
@@ -211,15 +187,8 @@ void ModelBuilder::build_servicegroups() {
       continue;
     }
     bool ok = true;
-    for (std::size_t i = 0; i < items.size(); i += 2) {
-      std::vector<model::HostId> hosts;
-      IdMarks& rejected = host_marks_;
-      rejected.start(model_->hosts.size());
-      if (!expand_hosts(items[i], hosts, rejected, obj)) continue;
-      for (model::HostId h : hosts)
-        for (model::ServiceId s : services_on(h, items[i + 1], obj, ok))
-          model_->servicegroups[g].members.push_back(s);
-    }
+    for (model::ServiceId s : services_of_pairs(items, obj, ok))
+      model_->servicegroups[g].members.push_back(s);
   }
   // Every definition of the service, the ones that lost to another included (build_services).
   std::vector<std::pair<std::uint32_t, const RawObject*>> definitions;

@@ -107,16 +107,9 @@ void ModelBuilder::merge_hostextinfo() {
     bool ok = true;
     for (model::HostId id : host_set(obj.get("host_name"), obj.get("hostgroup_name"), obj, ok)) {
       model::Host& h = model_->hosts[model::index(id)];
-      auto fill = [&](std::string_view& field, DirectiveKey key) {
-        if (field.empty() && obj.has_value(key)) field = intern(obj.get(key));
-      };
-      fill(h.notes, "notes");
-      fill(h.notes_url, "notes_url");
-      fill(h.action_url, "action_url");
-      fill(h.icon_image, "icon_image");
-      fill(h.icon_image_alt, "icon_image_alt");
-      fill(h.vrml_image, "vrml_image");
-      fill(h.statusmap_image, "statusmap_image");
+      fill_from_extinfo(obj, h);
+      fill_empty(h.vrml_image, obj, "vrml_image");
+      fill_empty(h.statusmap_image, obj, "statusmap_image");
       if (!h.have_2d_coords && !h.have_3d_coords) coords(obj, h);
     }
   });

@@ -2,7 +2,7 @@
 // readers and list expansion, and the option letters. Each phase is a file, in the order run() calls them:
 //   model_builder.cpp                the order of the phases; registration by name
 //   model_builder_values.cpp         directive values: booleans, numbers, option letters, names, periods
-//   model_builder_lists.cpp          host, hostgroup, service and servicegroup lists as Naemon expands them
+//   model_builder_lists.cpp          host, hostgroup, contact and service lists as Naemon expands them
 //   model_builder_timeperiods.cpp    timeperiods, their rules and exclusions
 //   model_builder_commands.cpp       commands, compiled and classified (native or not)
 //   model_builder_contacts.cpp       contacts
@@ -124,6 +124,9 @@ class ModelBuilder {
 
   // The directives hosts and services read the same way, with Naemon's defaults.
   void checkable_values(const RawObject& obj, const OptionTables& tables, model::Checkable& c);
+  // hostextinfo and serviceextinfo: a directive fills the field only where the object left it empty.
+  void fill_empty(std::string_view& field, const RawObject& obj, DirectiveKey key);
+  void fill_from_extinfo(const RawObject& obj, model::Checkable& c);
 
   // Resolves "name!arg1!arg2"; reports missing(name) when the command is not defined. Messages are built
   // only on error: formatting them up front cost more than the rest of building a service.
@@ -154,6 +157,12 @@ class ModelBuilder {
 
   const regex_t* regex_for(std::string_view item, const RawObject& obj);
   bool wants_regex(std::string_view item) const;
+  // Items of an object list: names, "*", regular expressions (with use_regexp_matching) and `!name`
+  // rejections. take(index, rejected) runs for each of the `count` objects an item matches; an item that
+  // matches none is reported ("Could not find any <what> matching …") and makes the result false.
+  template <typename NameOf, typename Index, typename Take>
+  bool expand_list(std::string_view list, std::string_view what, std::size_t count, NameOf&& name_of,
+                   const Index& by_name, const RawObject& obj, Take&& take);
   // Expands a host list ("web1, web*, *, !db1") as Naemon does. Accepted hosts are appended in list order;
   // rejected ones are marked. Returns false (after reporting) when an item matches no host.
   bool expand_hosts(std::string_view list, std::vector<model::HostId>& accepted, IdMarks& rejected,
@@ -164,9 +173,16 @@ class ModelBuilder {
   // Hosts named by a host list and a hostgroup list together, rejections applied, each host once.
   std::vector<model::HostId> host_set(std::string_view hosts, std::string_view hostgroups,
                                       const RawObject& obj, bool& ok);
+  // A contact group's `members`: rejected is indexed by contact.
+  void expand_contacts(std::string_view list, std::vector<model::ContactId>& accepted,
+                       std::vector<char>& rejected, const RawObject& obj);
   // Services of `host` matching a description list ("*", names, regexes, `!exclusions`).
   std::vector<model::ServiceId> services_on(model::HostId host, std::string_view descriptions,
                                             const RawObject& obj, bool& ok);
+  // The services of "host list,description list" pairs (service parents, servicegroup members), in order;
+  // a trailing odd item is ignored (the callers report it).
+  std::vector<model::ServiceId> services_of_pairs(const std::vector<std::string_view>& items,
+                                                  const RawObject& obj, bool& ok);
   std::vector<model::ServiceId> servicegroup_members(std::string_view groups, const RawObject& obj, bool& ok);
   // Services named by host/hostgroup × description and by servicegroups (dependencies, escalations).
   std::vector<model::ServiceId> service_set(std::string_view hosts, std::string_view hostgroups,

@@ -16,73 +16,74 @@ bool ModelBuilder::wants_regex(std::string_view item) const {
          item.find("\\.") != std::string_view::npos;
 }
 
-bool ModelBuilder::expand_hosts(std::string_view list, std::vector<model::HostId>& accepted,
-                                IdMarks& rejected, const RawObject& obj) {
+template <typename NameOf, typename Index, typename Take>
+bool ModelBuilder::expand_list(std::string_view list, std::string_view what, std::size_t count,
+                               NameOf&& name_of, const Index& by_name, const RawObject& obj, Take&& take) {
   bool ok = true;
   for (std::string_view item : split_list(list)) {
     const bool reject = item.front() == '!';
     if (reject) item.remove_prefix(1);
     bool found = false;
-    auto take = [&](model::HostId id) {
-      found = true;
-      if (reject)
-        rejected.set(model::index(id));
-      else
-        accepted.push_back(id);
-    };
     if (wants_regex(item)) {
       if (const regex_t* re = regex_for(item, obj)) {
-        for (std::uint32_t i = 0; i < model_->hosts.size(); ++i)
-          if (matches(re, model_->hosts[i].name)) take(model::HostId{i});
+        for (std::uint32_t i = 0; i < count; ++i)
+          if (matches(re, name_of(i))) take(i, reject);
       }
       found = true;
     } else if (item == "*") {
-      for (std::uint32_t i = 0; i < model_->hosts.size(); ++i) take(model::HostId{i});
+      for (std::uint32_t i = 0; i < count; ++i) take(i, reject);
       found = true;
-    } else if (auto it = model_->host_by_name.find(item); it != model_->host_by_name.end()) {
-      take(it->second);
+    } else if (auto it = by_name.find(item); it != by_name.end()) {
+      take(model::index(it->second), reject);
+      found = true;
     }
     if (!found) {
-      diags_.error(fmt::format("Could not find any host matching '{}'", item), obj.at);
+      diags_.error(fmt::format("Could not find any {} matching '{}'", what, item), obj.at);
       ok = false;
     }
   }
   return ok;
 }
 
+bool ModelBuilder::expand_hosts(std::string_view list, std::vector<model::HostId>& accepted,
+                                IdMarks& rejected, const RawObject& obj) {
+  return expand_list(
+      list, "host", model_->hosts.size(), [&](std::uint32_t i) { return model_->hosts[i].name; },
+      model_->host_by_name, obj,
+      [&](std::uint32_t i, bool reject) {
+        if (reject)
+          rejected.set(i);
+        else
+          accepted.push_back(model::HostId{i});
+      });
+}
+
 bool ModelBuilder::expand_hostgroups(std::string_view list, std::vector<model::HostId>& accepted,
                                      IdMarks& rejected, const RawObject& obj) {
-  bool ok = true;
-  for (std::string_view item : split_list(list)) {
-    const bool reject = item.front() == '!';
-    if (reject) item.remove_prefix(1);
-    bool found = false;
-    auto take = [&](const model::Hostgroup& g) {
-      found = true;
-      for (model::HostId h : g.members) {
+  return expand_list(
+      list, "hostgroup", model_->hostgroups.size(),
+      [&](std::uint32_t i) { return model_->hostgroups[i].name; }, model_->hostgroup_by_name, obj,
+      [&](std::uint32_t i, bool reject) {
+        for (model::HostId h : model_->hostgroups[i].members) {
+          if (reject)
+            rejected.set(model::index(h));
+          else
+            accepted.push_back(h);
+        }
+      });
+}
+
+void ModelBuilder::expand_contacts(std::string_view list, std::vector<model::ContactId>& accepted,
+                                   std::vector<char>& rejected, const RawObject& obj) {
+  (void)expand_list(
+      list, "contact", model_->contacts.size(), [&](std::uint32_t i) { return model_->contacts[i].name; },
+      model_->contact_by_name, obj,
+      [&](std::uint32_t i, bool reject) {
         if (reject)
-          rejected.set(model::index(h));
+          rejected[i] = 1;
         else
-          accepted.push_back(h);
-      }
-    };
-    if (wants_regex(item)) {
-      if (const regex_t* re = regex_for(item, obj))
-        for (const model::Hostgroup& g : model_->hostgroups)
-          if (matches(re, g.name)) take(g);
-      found = true;
-    } else if (item == "*") {
-      for (const model::Hostgroup& g : model_->hostgroups) take(g);
-      found = true;
-    } else if (auto it = model_->hostgroup_by_name.find(item); it != model_->hostgroup_by_name.end()) {
-      take(model_->hostgroups[model::index(it->second)]);
-    }
-    if (!found) {
-      diags_.error(fmt::format("Could not find any hostgroup matching '{}'", item), obj.at);
-      ok = false;
-    }
-  }
-  return ok;
+          accepted.push_back(model::ContactId{i});
+      });
 }
 
 std::vector<model::HostId> ModelBuilder::host_set(std::string_view hosts, std::string_view hostgroups,
@@ -134,6 +135,20 @@ std::vector<model::ServiceId> ModelBuilder::services_on(model::HostId host, std:
   std::vector<model::ServiceId> out;
   for (model::ServiceId s : accepted)
     if (rejected.insert(model::index(s)).second) out.push_back(s);
+  return out;
+}
+
+std::vector<model::ServiceId> ModelBuilder::services_of_pairs(const std::vector<std::string_view>& items,
+                                                              const RawObject& obj, bool& ok) {
+  std::vector<model::ServiceId> out;
+  for (std::size_t i = 0; i + 1 < items.size(); i += 2) {
+    std::vector<model::HostId> hosts;
+    IdMarks& rejected = host_marks_;
+    rejected.start(model_->hosts.size());
+    if (!expand_hosts(items[i], hosts, rejected, obj)) continue;
+    for (model::HostId h : hosts)
+      for (model::ServiceId s : services_on(h, items[i + 1], obj, ok)) out.push_back(s);
+  }
   return out;
 }
 

@@ -166,14 +166,7 @@ void ModelBuilder::resolve_service_parents(std::uint32_t s) {
       diags_.error(fmt::format("Service parents '{}' must be host,service pairs", parents), obj.at);
       return;
     }
-    for (std::size_t i = 0; i < items.size(); i += 2) {
-      std::vector<model::HostId> hosts;
-      IdMarks& rejected = host_marks_;
-      rejected.start(model_->hosts.size());
-      if (!expand_hosts(items[i], hosts, rejected, obj)) continue;
-      for (model::HostId h : hosts)
-        for (model::ServiceId p : services_on(h, items[i + 1], obj, ok)) add_unique(found, p);
-    }
+    for (model::ServiceId p : services_of_pairs(items, obj, ok)) add_unique(found, p);
   }
   for (model::ServiceId p : found) {
     if (model::index(p) == s) {
@@ -194,16 +187,9 @@ void ModelBuilder::merge_serviceextinfo() {
       model::ServiceId sid =
           model_->find_service(model_->hosts[model::index(id)].name, obj.get("service_description"));
       if (!model::is_set(sid)) continue;
-      model::Service& s = model_->services[model::index(sid)];
-      auto fill = [&](std::string_view& field, DirectiveKey key) {
-        if (field.empty() && obj.has_value(key)) field = intern(obj.get(key));
-      };
-      fill(s.notes, "notes");
-      fill(s.notes_url, "notes_url");
-      fill(s.action_url, "action_url");
-      fill(s.icon_image, "icon_image");
-      fill(s.icon_image_alt, "icon_image_alt");
+      fill_from_extinfo(obj, model_->services[model::index(sid)]);
     }
   });
 }
+
 }  // namespace vedette::config::internal

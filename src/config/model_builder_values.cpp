@@ -191,6 +191,18 @@ void ModelBuilder::checkable_values(const RawObject& obj, const OptionTables& ta
   c.retain_nonstatus_information = bool_attr(obj, "retain_nonstatus_information", true);
 }
 
+void ModelBuilder::fill_empty(std::string_view& field, const RawObject& obj, DirectiveKey key) {
+  if (field.empty() && obj.has_value(key)) field = intern(obj.get(key));
+}
+
+void ModelBuilder::fill_from_extinfo(const RawObject& obj, model::Checkable& c) {
+  fill_empty(c.notes, obj, "notes");
+  fill_empty(c.notes_url, obj, "notes_url");
+  fill_empty(c.action_url, obj, "action_url");
+  fill_empty(c.icon_image, obj, "icon_image");
+  fill_empty(c.icon_image_alt, obj, "icon_image_alt");
+}
+
 int ModelBuilder::initial_state(const RawObject& obj, bool host) {
   std::string_view v = obj.get("initial_state");
   if (v.empty()) return 0;

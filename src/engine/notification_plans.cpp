@@ -137,18 +137,21 @@ NotificationPlan new_plan(const NotificationContext& ctx, const NotifiableView& 
   return plan;
 }
 
+// A plan ends at a failed viability test with its reason (and the period's next valid time).
+bool stopped_by(const Viability& viability, NotificationPlan& plan) {
+  if (viability.allowed()) return false;
+  plan.suppressed = viability.reason;
+  plan.blocked_next_notification = viability.next_notification;
+  return true;
+}
+
 }  // namespace
 
 NotificationPlan plan_service_notification(const NotificationContext& ctx, model::ServiceId id,
                                            const ServiceNotificationView& view, NotificationType type,
                                            NotificationOptions options) {
   NotificationPlan plan = new_plan(ctx, view, type, options);
-  const Viability viability = check_service_notification_viability(ctx, id, view, type, options);
-  if (!viability.allowed()) {
-    plan.suppressed = viability.reason;
-    plan.blocked_next_notification = viability.next_notification;
-    return plan;
-  }
+  if (stopped_by(check_service_notification_viability(ctx, id, view, type, options), plan)) return plan;
   const model::Service& svc = ctx.model.service(id);
   plan_recipients(ctx, svc, svc.is_volatile, ctx.index.service_escalations(id), view,
                   ctx.settings.has_global_service_handler, plan, [&](model::ContactId contact) {
@@ -162,12 +165,7 @@ NotificationPlan plan_host_notification(const NotificationContext& ctx, model::H
                                         const HostNotificationView& view, NotificationType type,
                                         NotificationOptions options) {
   NotificationPlan plan = new_plan(ctx, view, type, options);
-  const Viability viability = check_host_notification_viability(ctx, id, view, type, options);
-  if (!viability.allowed()) {
-    plan.suppressed = viability.reason;
-    plan.blocked_next_notification = viability.next_notification;
-    return plan;
-  }
+  if (stopped_by(check_host_notification_viability(ctx, id, view, type, options), plan)) return plan;
   // Hosts have no is_volatile: an interval of 0 always ends re-notification.
   plan_recipients(ctx, ctx.model.host(id), false, ctx.index.host_escalations(id), view,
                   ctx.settings.has_global_host_handler, plan, [&](model::ContactId contact) {
