@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace vedette::engine {
 
 bool skip_check_for_failed_dependency(int skip_status, bool is_service, CheckState& st,
@@ -18,6 +20,14 @@ bool skip_check_for_failed_dependency(int skip_status, bool is_service, CheckSta
       st.plugin_output = fmt::format("{} was: {}", marker, st.plugin_output);
   }
   return false;
+}
+
+bool all_service_parents_failing(const model::Service& svc, std::span<const ServiceState> services) {
+  if (svc.parents.empty()) return false;
+  return std::none_of(svc.parents.begin(), svc.parents.end(), [&](model::ServiceId parent) {
+    const std::uint32_t i = model::index(parent);
+    return i < services.size() && services[i].current_state == k_state_ok;
+  });
 }
 
 }  // namespace vedette::engine

@@ -8,6 +8,7 @@
 
 #include "engine/check_state.hpp"
 #include "model/dependency.hpp"
+#include "model/service.hpp"
 #include "timeperiod/evaluator.hpp"
 
 #include <span>
@@ -59,5 +60,10 @@ template <typename Dependency, typename State, typename DependenciesOf>
 // the check runs after all.
 [[nodiscard]] bool skip_check_for_failed_dependency(int skip_status, bool is_service, CheckState& st,
                                                     std::string_view marker);
+
+// A service with parents of which none is OK: with service_parents_disable_service_checks its checks are
+// skipped as for a failed execution dependency, and its problem notifications are suppressed (bad_parents).
+[[nodiscard]] bool all_service_parents_failing(const model::Service& svc,
+                                               std::span<const ServiceState> services);
 
 }  // namespace vedette::engine

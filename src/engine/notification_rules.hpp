@@ -12,6 +12,8 @@
 // Follows Naemon 1.5 (service_notification, host_notification, check_*_notification_viability,
 // check_contact_*_notification_viability, is_valid_escalation_for_*_notification,
 // create_notification_list_from_*, get_next_*_notification_time) including its order of checks.
+// Implemented by section: notification_texts.cpp (names, texts, log lines), notification_viability.cpp
+// (inputs, viability), notification_plans.cpp (numbers, escalations, plans).
 #pragma once
 
 #include "engine/check_state.hpp"
@@ -158,7 +160,7 @@ struct NotifiableView {
 struct ServiceNotificationView : NotifiableView {
   int host_state = k_host_up;  // the host's current_state
   int host_scheduled_downtime_depth = 0;
-  bool all_parents_failing = false;  // all_service_parents_failing(): has parents, none is OK
+  bool all_parents_failing = false;  // all_service_parents_failing() (dependencies.hpp)
   // The host's period changed by CHANGE_HOST_NOTIFICATION_TIMEPERIOD: what a service without a period of
   // its own uses. None: the host's configured one.
   std::optional<model::TimeperiodId> host_notification_period;
@@ -237,9 +239,6 @@ struct NotificationContext {
                                                             std::span<const ServiceState> services);
 [[nodiscard]] bool host_notification_dependencies_failed(const NotificationContext& ctx, model::HostId host,
                                                          std::span<const HostState> hosts);
-// A service with parents of which none is OK (Naemon then suppresses its problem notifications).
-[[nodiscard]] bool all_service_parents_failing(const model::Service& svc,
-                                               std::span<const ServiceState> services);
 
 // ---- Decisions --------------------------------------------------------------------------------------------
 

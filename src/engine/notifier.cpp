@@ -1,5 +1,6 @@
 #include "engine/notifier.hpp"
 
+#include "engine/dependencies.hpp"
 #include "engine/downtime_book.hpp"
 #include "metrics/core_metrics.hpp"
 

@@ -4,6 +4,7 @@
 #include "engine/notification_rules.hpp"
 
 #include "config/loader.hpp"
+#include "engine/dependencies.hpp"
 #include "timeperiod/evaluator.hpp"
 #include "timeperiod/period.hpp"
 

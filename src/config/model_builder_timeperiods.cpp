@@ -1,0 +1,61 @@
+#include "config/model_builder_internal.hpp"
+#include "config/timeperiod_parser.hpp"
+
+namespace vedette::config::internal {
+
+void ModelBuilder::parse_rules(std::uint32_t index, std::vector<char>& state,
+                               std::vector<timeperiod::Rules>& rules) {
+  if (state[index] != 0) return;
+  state[index] = 1;
+  const RawObject& obj = store_.of(ObjectType::timeperiod)[index];
+  for (const RawLine& line : obj.timeperiod_lines) {
+    std::string error;
+    if (!parse_timeperiod_line(line.text, rules[index], error))
+      diags_.error(
+          fmt::format("Invalid timeperiod directive in timeperiod '{}': {}",
+                      obj.get("timeperiod_name").empty() ? obj.template_name : obj.get("timeperiod_name"),
+                      error),
+          {obj.at.file, line.line}, PosKind::line);
+  }
+  for (std::uint32_t t : obj.templates) {
+    parse_rules(t, state, rules);
+    rules[index].inherit_from(rules[t]);
+  }
+}
+
+void ModelBuilder::build_timeperiods() {
+  auto& raws = store_.of(ObjectType::timeperiod);
+  std::vector<char> state(raws.size(), 0);
+  std::vector<timeperiod::Rules> rules(raws.size());
+  std::vector<const RawObject*> index_raws;
+  for (std::uint32_t i = 0; i < raws.size(); ++i) {
+    const RawObject& obj = raws[i];
+    if (!obj.registered || !named(obj, "timeperiod_name")) continue;
+    std::string_view name = obj.get("timeperiod_name");
+    if (!index_name(model_->timeperiod_by_name, index_raws, intern(name), obj, "timeperiod")) continue;
+    check_name(name, "time period", obj);
+    if (!obj.has_value("alias")) diags_.error(fmt::format("Timeperiod '{}' has no alias", name), obj.at);
+    parse_rules(i, state, rules);
+    model::Timeperiod tp;
+    tp.name = intern(name);
+    tp.alias = intern(obj.get("alias"));
+    tp.rules = rules[i];  // copied: a later timeperiod may still use this one as a template
+    model_->timeperiods.push_back(std::move(tp));
+  }
+  for (std::uint32_t i = 0; i < model_->timeperiods.size(); ++i) {
+    const RawObject& obj = *index_raws[i];
+    for (std::string_view name : split_list(obj.get("exclude"))) {
+      model::TimeperiodId id = find_timeperiod(name);
+      if (!model::is_set(id)) {
+        diags_.error(
+            fmt::format("Excluded time period '{}' specified in timeperiod '{}' is not defined anywhere!",
+                        name, model_->timeperiods[i].name),
+            obj.at);
+        continue;
+      }
+      add_unique(model_->timeperiods[i].exclusions, id);
+    }
+  }
+  timeperiod_raws_ = std::move(index_raws);
+}
+}  // namespace vedette::config::internal
