@@ -377,6 +377,82 @@ TEST_F(MacroTest, ProcessMacrosRules) {
       << "no stripping without the option";
 }
 
+// The host macros and their service twins read the same CheckState fields the same way; only the state
+// names and the last time in each state are per kind.
+TEST_F(MacroTest, HostAndServiceTwinsReadTheSameStateFields) {
+  HostState& h = hosts_[model::index(web01_)];
+  ServiceState& s = services_[model::index(http_)];
+  for (CheckState* st : {static_cast<CheckState*>(&h), static_cast<CheckState*>(&s)}) {
+    st->current_state = 1;
+    st->last_state = 2;
+    st->state_type = StateType::soft;
+    st->check_type = CheckType::passive;
+    st->current_attempt = 3;
+    st->last_check = now_ - 7;
+    st->last_state_change = now_ - 90061;
+    st->latency = 1.5;
+    st->execution_time = 2.25;
+    st->plugin_output = "out";
+    st->long_plugin_output = "long";
+    st->perf_data = "p=1";
+    st->notification.current_notification_number = 4;
+    st->notification.current_notification_id = state::Uuid{0, 42};
+    st->events.current_event_id = 11;
+    st->events.last_event_id = 10;
+    st->events.current_problem_id = state::Uuid{0, 12};
+    st->events.problem_start = now_ - 120;
+  }
+  h.flap.percent_state_change = 12.5;
+  s.flap.percent_state_change = 12.5;
+  h.last_time_down = now_ - 1;
+  s.last_time_warning = now_ - 2;
+
+  const std::vector<std::pair<std::string, std::string>> twins = {
+      {"STATEID", "1"},
+      {"STATETYPE", "SOFT"},
+      {"CHECKTYPE", "PASSIVE"},
+      {"ATTEMPT", "3"},
+      {"EXECUTIONTIME", "2.250"},
+      {"LATENCY", "1.500"},
+      {"OUTPUT", "out"},
+      {"PERFDATA", "p=1"},
+      {"DURATION", "1d 1h 1m 1s"},
+      {"DURATIONSEC", "90061"},
+      {"PERCENTCHANGE", "12.50"},
+      {"NOTIFICATIONNUMBER", "4"},
+      {"NOTIFICATIONID", "42"},
+      {"EVENTID", "11"},
+      {"PROBLEMID", "12"},
+      {"PROBLEMSTART", std::to_string(now_ - 120)},
+      {"PROBLEMEND", "0"},
+      {"PROBLEMDURATIONSEC", "120"},
+      {"PROBLEMDURATION", "0d 0h 2m 0s"},
+  };
+  for (const auto& [suffix, expected] : twins) {
+    EXPECT_EQ(value("HOST" + suffix), expected) << suffix;
+    EXPECT_EQ(value("SERVICE" + suffix), expected) << suffix;
+  }
+  for (const auto& [kind, expected] :
+       std::vector<std::pair<std::string, std::string>>{{"STATEID", "2"},
+                                                        {"EVENTID", "10"},
+                                                        {"PROBLEMID", ""},
+                                                        {"STATECHANGE", std::to_string(now_ - 90061)},
+                                                        {"CHECK", std::to_string(now_ - 7)}}) {
+    EXPECT_EQ(value("LASTHOST" + kind), expected) << kind;
+    EXPECT_EQ(value("LASTSERVICE" + kind), expected) << kind;
+  }
+  EXPECT_EQ(value("LONGHOSTOUTPUT"), "long");
+  EXPECT_EQ(value("LONGSERVICEOUTPUT"), "long");
+  EXPECT_EQ(value("HOSTSTATE"), "DOWN");
+  EXPECT_EQ(value("SERVICESTATE"), "WARNING");
+  EXPECT_EQ(value("LASTHOSTSTATE"), "UNREACHABLE");
+  EXPECT_EQ(value("LASTSERVICESTATE"), "CRITICAL");
+  EXPECT_EQ(value("LASTHOSTDOWN"), std::to_string(now_ - 1));
+  EXPECT_EQ(value("LASTSERVICEWARNING"), std::to_string(now_ - 2));
+  EXPECT_EQ(value("LASTHOSTUP"), "0");
+  EXPECT_EQ(value("LASTSERVICEOK"), "0");
+}
+
 // What outsiders write reaches /bin/sh cleaned of illegal_macro_output_chars: a custom variable that
 // CHANGE_CUSTOM_*_VAR set (Naemon passes it raw), and the author and comment of a notification (likewise);
 // configured values are the administrator's and stay as written (docs/compatibility.md, "Macros").
