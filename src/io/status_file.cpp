@@ -2,6 +2,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/naemon_lines.hpp"
+#include "io/state_file_thread.hpp"
 #include "metrics/core_metrics.hpp"
 #include "model/model.hpp"
 
@@ -382,100 +383,29 @@ void format_status(const StatusSnapshot& snapshot, std::string& out) {
 
 class StatusWriter::Worker {
  public:
-  explicit Worker(StatusWriterOptions options) : options_(std::move(options)) {
+  explicit Worker(StatusWriterOptions options) : options_(std::move(options)), thread_(options_.on_error) {
     enabled_ = !options_.path.empty() && options_.path != "/dev/null";
-    thread_ = std::thread([this] { run(); });
-  }
-
-  ~Worker() {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_one();
-    thread_.join();
+    thread_.start("status", {.write = [this](const StatusSnapshot& s) { write(s); },
+                             .remove = [this] { unlink_status(); }});
   }
 
   void publish(std::shared_ptr<const StatusSnapshot> snapshot) {
-    if (!enabled_ || snapshot == nullptr) return;
-    std::shared_ptr<const StatusSnapshot> replaced;  // released after the lock, off the critical section
-    bool wake = false;
-    {
-      std::lock_guard lock(mutex_);
-      replaced = std::exchange(pending_, std::move(snapshot));
-      if (replaced != nullptr) ++stats_.skipped;
-      remove_pending_ = false;
-      idle_ = false;
-      wake = sleeping_;
-    }
-    if (wake) wake_.notify_one();
+    if (enabled_ && snapshot != nullptr) thread_.publish(std::move(snapshot));
   }
-
   void remove_file() {
-    if (!enabled_) return;
-    std::shared_ptr<const StatusSnapshot> dropped;
-    bool wake = false;
-    {
-      std::lock_guard lock(mutex_);
-      dropped = std::move(pending_);
-      pending_.reset();
-      remove_pending_ = true;
-      idle_ = false;
-      wake = sleeping_;
-    }
-    if (wake) wake_.notify_one();
+    if (enabled_) thread_.request_removal();
   }
-
-  bool wait_idle(std::chrono::milliseconds timeout) {
-    std::unique_lock lock(mutex_);
-    return idle_cv_.wait_for(lock, timeout, [this] { return idle_; });
-  }
-
-  StatusWriterStats stats() const {
-    std::lock_guard lock(mutex_);
-    return stats_;
-  }
+  bool wait_idle(std::chrono::milliseconds timeout) { return thread_.wait_idle(timeout); }
+  StatusWriterStats stats() const { return thread_.stats(); }
 
  private:
-  void run() {
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals belong to the core thread's signalfd
-    pthread_setname_np(pthread_self(), "status");
-
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      if (pending_ == nullptr && !remove_pending_) {
-        idle_ = true;
-        idle_cv_.notify_all();
-        if (stop_) break;
-        sleeping_ = true;
-        wake_.wait(lock);
-        sleeping_ = false;
-        continue;
-      }
-      std::shared_ptr<const StatusSnapshot> snapshot = std::move(pending_);
-      pending_.reset();
-      const bool remove = remove_pending_;
-      remove_pending_ = false;
-      lock.unlock();
-      if (snapshot != nullptr) {
-        write(*snapshot);
-        snapshot.reset();
-      } else if (remove) {
-        unlink_status();
-      }
-      lock.lock();
-    }
-  }
-
   void write(const StatusSnapshot& snapshot) {
     const auto start = std::chrono::steady_clock::now();
     AtomicFile file;
     // Naemon's mode for status.dat: rw-rw-r--.
     if (!file.open(options_.path, ".XXXXXX", S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH)) {
-      fail(fmt::format("Unable to create temp file '{}' for writing status data: {}",
-                       file.failure().temp_path, std::strerror(file.failure().error)));
+      thread_.failed(fmt::format("Unable to create temp file '{}' for writing status data: {}",
+                                 file.failure().temp_path, std::strerror(file.failure().error)));
       return;
     }
     std::uint64_t bytes = 0;
@@ -498,65 +428,39 @@ class StatusWriter::Worker {
     if (!written || !file.commit(options_.fsync)) {
       const AtomicFile::Failure& f = file.failure();
       if (f.step == "rename") {
-        fail(
+        thread_.failed(
             fmt::format("Unable to update status data file '{}': {}", options_.path, std::strerror(f.error)));
       } else {
-        fail(fmt::format("Unable to save status file '{}' ({} of '{}'): {}", options_.path, f.step,
-                         f.temp_path, std::strerror(f.error)));
+        thread_.failed(fmt::format("Unable to save status file '{}' ({} of '{}'): {}", options_.path, f.step,
+                                   f.temp_path, std::strerror(f.error)));
       }
       return;
     }
-    error_reported_ = false;
+    thread_.succeeded();
     const std::uint64_t write_us = micros_since(start);
     metrics::core_metrics().state_file_write[static_cast<std::size_t>(metrics::StateFile::status)].observe_us(
         static_cast<std::int64_t>(write_us));
-    std::lock_guard lock(mutex_);
-    ++stats_.writes;
-    stats_.last_write_us = write_us;
-    stats_.last_format_us = format_us;
-    stats_.last_bytes = bytes;
+    thread_.update_stats([&](StatusWriterStats& stats) {
+      ++stats.writes;
+      stats.last_write_us = write_us;
+      stats.last_format_us = format_us;
+      stats.last_bytes = bytes;
+    });
   }
 
   void unlink_status() {
     if (::unlink(options_.path.c_str()) != 0 && errno != ENOENT) {
-      fail(fmt::format("Unable to remove status data file '{}': {}", options_.path, std::strerror(errno)));
+      thread_.failed(
+          fmt::format("Unable to remove status data file '{}': {}", options_.path, std::strerror(errno)));
       return;
     }
-    error_reported_ = false;
-  }
-
-  void fail(std::string message) {
-    {
-      std::lock_guard lock(mutex_);
-      ++stats_.failures;
-    }
-    if (error_reported_) return;
-    error_reported_ = true;
-    if (options_.on_error) {
-      options_.on_error(message);
-    } else {
-      fmt::print(stderr, "vedette: Error: {}\n", message);
-    }
+    thread_.succeeded();
   }
 
   const StatusWriterOptions options_;
   bool enabled_ = false;
-
-  mutable std::mutex mutex_;
-  std::condition_variable wake_;                   // the writer waits here for work
-  std::condition_variable idle_cv_;                // wait_idle() waits here
-  std::shared_ptr<const StatusSnapshot> pending_;  // guarded by mutex_
-  bool remove_pending_ = false;                    // guarded by mutex_
-  bool stop_ = false;                              // guarded by mutex_
-  bool sleeping_ = false;                          // guarded by mutex_
-  bool idle_ = true;                               // guarded by mutex_
-  StatusWriterStats stats_;                        // guarded by mutex_
-
-  // Writer thread only.
-  std::string buffer_;
-  bool error_reported_ = false;
-
-  std::thread thread_;  // last: started once everything above is constructed
+  std::string buffer_;                                         // writer thread only
+  StateFileThread<StatusSnapshot, StatusWriterStats> thread_;  // last: joins before the rest goes
 };
 
 StatusWriter::StatusWriter(StatusWriterOptions options)

@@ -2,6 +2,7 @@
 
 #include "io/atomic_file.hpp"
 #include "io/naemon_lines.hpp"
+#include "io/state_file_thread.hpp"
 #include "metrics/core_metrics.hpp"
 
 #include <fmt/compile.h>
@@ -484,70 +485,17 @@ bool write_file(const Snapshot& snapshot, const WriteOptions& options, std::stri
 
 class Writer::Worker {
  public:
-  explicit Worker(WriterOptions options) : options_(std::move(options)) {
-    thread_ = std::thread([this] { run(); });
-  }
-
-  ~Worker() {
-    {
-      std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_one();
-    thread_.join();
+  explicit Worker(WriterOptions options) : options_(std::move(options)), thread_(options_.on_error) {
+    thread_.start("retention", {.write = [this](const Snapshot& s) { write(s); }});
   }
 
   void publish(std::shared_ptr<const Snapshot> snapshot) {
-    if (options_.path.empty() || snapshot == nullptr) return;
-    std::shared_ptr<const Snapshot> replaced;  // released after the lock
-    bool wake = false;
-    {
-      std::lock_guard lock(mutex_);
-      replaced = std::exchange(pending_, std::move(snapshot));
-      if (replaced != nullptr) ++stats_.skipped;
-      idle_ = false;
-      wake = sleeping_;
-    }
-    if (wake) wake_.notify_one();
+    if (!options_.path.empty() && snapshot != nullptr) thread_.publish(std::move(snapshot));
   }
-
-  bool wait_idle(std::chrono::milliseconds timeout) {
-    std::unique_lock lock(mutex_);
-    return idle_cv_.wait_for(lock, timeout, [this] { return idle_; });
-  }
-
-  WriterStats stats() const {
-    std::lock_guard lock(mutex_);
-    return stats_;
-  }
+  bool wait_idle(std::chrono::milliseconds timeout) { return thread_.wait_idle(timeout); }
+  WriterStats stats() const { return thread_.stats(); }
 
  private:
-  void run() {
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals belong to the core thread's signalfd
-    pthread_setname_np(pthread_self(), "retention");
-
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      if (pending_ == nullptr) {
-        idle_ = true;
-        idle_cv_.notify_all();
-        if (stop_) break;
-        sleeping_ = true;
-        wake_.wait(lock);
-        sleeping_ = false;
-        continue;
-      }
-      std::shared_ptr<const Snapshot> snapshot = std::move(pending_);
-      pending_.reset();
-      lock.unlock();
-      write(*snapshot);
-      snapshot.reset();
-      lock.lock();
-    }
-  }
-
   void write(const Snapshot& snapshot) {
     const auto start = std::chrono::steady_clock::now();
     std::string error;
@@ -557,51 +505,25 @@ class Writer::Worker {
     // Keeps one chunk of capacity between saves, not the high-water mark of an unusually long output.
     if (buffer_.capacity() > 4 * k_chunk) std::string().swap(buffer_);
     if (!ok) {
-      fail(std::move(error));
+      thread_.failed(error);
       return;
     }
-    error_reported_ = false;
+    thread_.succeeded();
     const std::uint64_t write_us = micros_since(start);
     metrics::core_metrics()
         .state_file_write[static_cast<std::size_t>(metrics::StateFile::retention)]
         .observe_us(static_cast<std::int64_t>(write_us));
-    std::lock_guard lock(mutex_);
-    ++stats_.writes;
-    stats_.last_write_us = write_us;
-    stats_.last_format_us = report.format_us;
-    stats_.last_bytes = report.bytes;
-  }
-
-  void fail(std::string message) {
-    {
-      std::lock_guard lock(mutex_);
-      ++stats_.failures;
-    }
-    if (error_reported_) return;
-    error_reported_ = true;
-    if (options_.on_error) {
-      options_.on_error(message);
-    } else {
-      fmt::print(stderr, "vedette: Error: {}\n", message);
-    }
+    thread_.update_stats([&](WriterStats& stats) {
+      ++stats.writes;
+      stats.last_write_us = write_us;
+      stats.last_format_us = report.format_us;
+      stats.last_bytes = report.bytes;
+    });
   }
 
   const WriterOptions options_;
-
-  mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable idle_cv_;
-  std::shared_ptr<const Snapshot> pending_;  // guarded by mutex_
-  bool stop_ = false;                        // guarded by mutex_
-  bool sleeping_ = false;                    // guarded by mutex_
-  bool idle_ = true;                         // guarded by mutex_
-  WriterStats stats_;                        // guarded by mutex_
-
-  // Writer thread only.
-  std::string buffer_;
-  bool error_reported_ = false;
-
-  std::thread thread_;  // last: started once everything above is constructed
+  std::string buffer_;                                 // writer thread only
+  io::StateFileThread<Snapshot, WriterStats> thread_;  // last: joins before the rest goes
 };
 
 Writer::Writer(WriterOptions options) : worker_(std::make_unique<Worker>(std::move(options))) {}
