@@ -13,6 +13,8 @@ MAIN = """\
 retain_state_information=1
 state_retention_file=retention.dat
 retention_update_interval=60
+status_file=status.dat
+status_update_interval=1
 """
 
 
@@ -36,10 +38,14 @@ class ScheduleChecks(unittest.TestCase):
         # Not forced: runs now, as it was scheduled later (a random point of its hour).
         v.command("SCHEDULE_SVC_CHECK;web01;HOURLY;%d" % now)
         v.wait_for(r"SERVICE ALERT: web01;HOURLY;CRITICAL;HARD;1;hourly is down")
-        # Not forced, active checks disabled: nothing runs.
+        # Not forced, active checks disabled: nothing runs. The scheduler reaching the check moves its
+        # next_check an interval on (it was a random point of the hour before); by then it would have run.
         v.command("SCHEDULE_SVC_CHECK;web01;DISABLED;%d" % now)
         v.wait_for(r"EXTERNAL COMMAND: SCHEDULE_SVC_CHECK;web01;DISABLED;")
-        time.sleep(1.5)
+        reached = lambda blocks: any(
+            kind == "servicestatus" and dict(f)["service_description"] == "DISABLED" and
+            int(dict(f)["next_check"]) >= now + 3600 for kind, f in blocks)
+        status_dat.wait_until(v.path("status.dat"), reached, 15, "DISABLED's check reached")
         self.assertNotIn("SERVICE ALERT: web01;DISABLED", v.log())
         # Forced: runs anyway, at the time asked for.
         v.command("SCHEDULE_FORCED_SVC_CHECK;web01;DISABLED;%d" % (now + 2))
@@ -78,8 +84,7 @@ def program_status(path):
 
 class ProgramCommands(unittest.TestCase):
     def test_program_switches_change_what_runs_and_are_retained_as_modified(self):
-        main = MAIN + "status_file=status.dat\nstatus_update_interval=1\n"
-        v = RunningVedette(self, objects=HOST + service("DISK", "check_state_file!disk.state"), main_extra=main,
+        v = RunningVedette(self, objects=HOST + service("DISK", "check_state_file!disk.state"), main_extra=MAIN,
                            start=False)
         v.set_state("disk.state", 0, "DISK OK")
         v.start()
