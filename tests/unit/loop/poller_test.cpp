@@ -122,8 +122,9 @@ TEST(Poller, WaitsForTheTimeout) {
   const auto start = std::chrono::steady_clock::now();
   EXPECT_TRUE(poller.wait(std::chrono::milliseconds(20)).empty());
   const auto elapsed = std::chrono::steady_clock::now() - start;
-  EXPECT_GE(elapsed, std::chrono::milliseconds(20));
-  EXPECT_LT(elapsed, std::chrono::milliseconds(500));
+  EXPECT_GE(elapsed, std::chrono::milliseconds(20));  // the kernel never ends a timeout early
+  // Only a unit mix-up (20 s, 20 µs) is an error; a loaded machine may wake the thread late.
+  EXPECT_LT(elapsed, std::chrono::seconds(10));
   EXPECT_EQ(poller.wait_calls(), 1u);
 }
 
