@@ -1,3 +1,6 @@
+// Over 800 lines, for now: Core::Impl still sequences most of the engine itself. Issue 21 moves its parts
+// into components that own their state (CheckSchedule for the timers and due times is the first); until
+// then the sections below follow the per-check path: commands, scheduling, results, reload, shutdown.
 #include "engine/core.hpp"
 
 #include "config/command_compiler.hpp"
