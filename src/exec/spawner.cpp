@@ -1,5 +1,7 @@
 #include "exec/spawner.hpp"
 
+#include "base/check.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -205,11 +207,9 @@ Spawner::Spawner(SpawnerOptions options) : options_(options) {
   search_path_ = path != nullptr ? path : "/bin:/usr/bin";
   dev_null_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   dev_null_out_ = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-  if (dev_null_ < 0 || !keep_above_stdio(dev_null_) || dev_null_out_ < 0 ||
-      !keep_above_stdio(dev_null_out_)) {
-    std::fprintf(stderr, "vedette: open /dev/null: %s\n", std::strerror(errno));
-    std::abort();
-  }
+  VEDETTE_CHECK_ERRNO(
+      dev_null_ >= 0 && keep_above_stdio(dev_null_) && dev_null_out_ >= 0 && keep_above_stdio(dev_null_out_),
+      "open /dev/null");
 }
 
 Spawner::~Spawner() {

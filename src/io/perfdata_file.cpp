@@ -1,5 +1,6 @@
 #include "io/perfdata_file.hpp"
 
+#include "base/check.hpp"
 #include "exec/spawner.hpp"
 
 #include <fmt/format.h>
@@ -74,7 +75,7 @@ class PerfdataFile::Writer {
  public:
   explicit Writer(const PerfdataFileOptions& options) : options_(options) {
     wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    thread_ = std::thread([this] { run(); });
+    thread_ = base::start_thread([this] { run(); });
   }
 
   ~Writer() {

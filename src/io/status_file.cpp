@@ -1,5 +1,6 @@
 #include "io/status_file.hpp"
 
+#include "base/check.hpp"
 #include "io/atomic_file.hpp"
 #include "io/naemon_lines.hpp"
 #include "metrics/core_metrics.hpp"
@@ -384,7 +385,7 @@ class StatusWriter::Worker {
  public:
   explicit Worker(StatusWriterOptions options) : options_(std::move(options)) {
     enabled_ = !options_.path.empty() && options_.path != "/dev/null";
-    thread_ = std::thread([this] { run(); });
+    thread_ = base::start_thread([this] { run(); });
   }
 
   ~Worker() {

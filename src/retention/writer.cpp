@@ -1,5 +1,6 @@
 #include "retention/writer.hpp"
 
+#include "base/check.hpp"
 #include "io/atomic_file.hpp"
 #include "io/naemon_lines.hpp"
 #include "metrics/core_metrics.hpp"
@@ -485,7 +486,7 @@ bool write_file(const Snapshot& snapshot, const WriteOptions& options, std::stri
 class Writer::Worker {
  public:
   explicit Worker(WriterOptions options) : options_(std::move(options)) {
-    thread_ = std::thread([this] { run(); });
+    thread_ = base::start_thread([this] { run(); });
   }
 
   ~Worker() {
