@@ -6,7 +6,7 @@
 //   build/<dir>/timer_heap_bench --benchmark_filter=Reschedule --benchmark_min_time=1
 
 #include "loop/timer_heap.hpp"
-#include "loop/timer_wheel.hpp"
+#include "timer_wheel.hpp"  // the wheel lives here, beside its only users
 
 #include <benchmark/benchmark.h>
 

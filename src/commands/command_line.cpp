@@ -1,5 +1,6 @@
 #include "commands/command_line.hpp"
 
+#include "base/check.hpp"
 #include "model/model.hpp"
 
 #include <fmt/format.h>
@@ -237,9 +238,7 @@ ArgType arg_type_from_spec(std::string_view word) {
   for (const auto& [text, type] : k_types) {
     if (text == word) return type;
   }
-  std::fprintf(stderr, "vedette: bad argument type '%.*s' in the command table\n",
-               static_cast<int>(word.size()), word.data());
-  std::abort();
+  base::fatal(__FILE__, __LINE__, "bad argument type '" + std::string(word) + "' in the command table");
 }
 
 // Naemon's arg_t2str, for its messages.

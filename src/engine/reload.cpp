@@ -1,5 +1,6 @@
 #include "engine/reload.hpp"
 
+#include "base/check.hpp"
 #include "io/object_cache.hpp"
 #include "loop/thread_name.hpp"
 #include "retention/writer.hpp"
@@ -81,7 +82,7 @@ Reloader::~Reloader() {
 
 void Reloader::dispose(std::shared_ptr<void> garbage) {
   if (disposer_.joinable()) disposer_.join();
-  disposer_ = std::thread([garbage = std::move(garbage)]() mutable {
+  disposer_ = base::start_thread([garbage = std::move(garbage)]() mutable {
     loop::set_current_thread_name("reload-free");
     garbage.reset();
     ::malloc_trim(0);
@@ -89,7 +90,7 @@ void Reloader::dispose(std::shared_ptr<void> garbage) {
 }
 
 void Reloader::start(ReloadRequest request) {
-  thread_ = std::thread([this, request = std::move(request)] {
+  thread_ = base::start_thread([this, request = std::move(request)] {
     loop::set_current_thread_name("reload");
     std::unique_ptr<PreparedConfig> p = prepare_config(request);
     {

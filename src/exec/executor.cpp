@@ -1,5 +1,6 @@
 #include "exec/executor.hpp"
 
+#include "base/check.hpp"
 #include "exec/result_queue.hpp"
 #include "exec/spawner.hpp"
 #include "loop/raw_time.hpp"
@@ -41,11 +42,6 @@ constexpr auto& wall_us = loop::raw_wall_us;
 
 std::int64_t timeval_us(const timeval& tv) {
   return static_cast<std::int64_t>(tv.tv_sec) * 1'000'000 + tv.tv_usec;
-}
-
-[[noreturn]] void die(const char* what) {
-  std::fprintf(stderr, "vedette: exec: %s: %s\n", what, std::strerror(errno));
-  std::abort();
 }
 
 // epoll tokens: serial (32) | slot (30) | stream (2). The serial rejects events that were already in the
@@ -121,13 +117,14 @@ class Executor::Worker {
         options_(options),
         timing_out_limit_(timing_out_limit),
         epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)) {
-    if (epoll_fd_ < 0) die("epoll_create1");
+    VEDETTE_CHECK_ERRNO(epoll_fd_ >= 0, "exec: epoll_create1");
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.u64 = k_inbox_token;
-    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, inbox_wakeup_.fd(), &ev) != 0) die("epoll_ctl");
+    VEDETTE_CHECK_ERRNO(::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, inbox_wakeup_.fd(), &ev) == 0,
+                        "exec: epoll_ctl");
     native_ = std::make_unique<native::NativeRunner>(epoll_fd_, k_native, resolver);
-    thread_ = std::thread([this] { run(); });
+    thread_ = base::start_thread([this] { run(); });
     // Named from here, not from inside the thread, so the name is in place when the constructor returns.
     ::pthread_setname_np(thread_.native_handle(), fmt::format("exec-{}", index).c_str());
     ::pthread_getcpuclockid(thread_.native_handle(), &cpu_clock_);
@@ -247,7 +244,7 @@ class Executor::Worker {
                     static_cast<std::int64_t>(slots_.size() - free_.size()));
       const int n = wait(events, 64, wake_at);
       spawns_this_round_ = 0;
-      if (n < 0 && errno != EINTR) die("epoll_wait");
+      VEDETTE_CHECK_ERRNO(n >= 0 || errno == EINTR, "exec: epoll_wait");
       for (int i = 0; i < n; ++i) {
         const std::uint64_t token = events[i].data.u64;
         if (token == k_inbox_token) {
@@ -501,7 +498,7 @@ class Executor::Worker {
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.u64 = token;
-    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0) die("epoll_ctl add");
+    VEDETTE_CHECK_ERRNO(::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) == 0, "exec: epoll_ctl add");
   }
 
   // Reads up to `max_reads` chunks; closes `fd` (and so drops it from the epoll set) at EOF or error.

@@ -1,18 +1,24 @@
 #include "exec/spawner.hpp"
 
+#include "base/check.hpp"
+
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <string_view>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char** environ;
@@ -200,17 +206,18 @@ Spawner::Spawner(SpawnerOptions options) : options_(options) {
   const char* path = std::getenv("PATH");
   search_path_ = path != nullptr ? path : "/bin:/usr/bin";
   dev_null_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (dev_null_ < 0 || !keep_above_stdio(dev_null_)) {
-    std::fprintf(stderr, "vedette: open /dev/null: %s\n", std::strerror(errno));
-    std::abort();
-  }
+  dev_null_out_ = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  VEDETTE_CHECK_ERRNO(
+      dev_null_ >= 0 && keep_above_stdio(dev_null_) && dev_null_out_ >= 0 && keep_above_stdio(dev_null_out_),
+      "open /dev/null");
 }
 
 Spawner::~Spawner() {
   ::close(dev_null_);
+  ::close(dev_null_out_);
 }
 
-SpawnReport Spawner::spawn(const CheckJob& job, SpawnedChild& child) const {
+SpawnReport Spawner::spawn(const CheckJob& job, SpawnedChild& child, ChildOutput output) const {
   child = SpawnedChild{};
   if (job.argv.empty() || (job.use_shell && job.argv.size() != 1)) return {SpawnStatus::exec_failed, EINVAL};
 
@@ -244,16 +251,21 @@ SpawnReport Spawner::spawn(const CheckJob& job, SpawnedChild& child) const {
     p.envp = p.merged.data();
   }
 
-  if (!make_pipe(p.out)) return {SpawnStatus::spawn_failed, errno};
-  if (!make_pipe(p.err)) {
-    const int error = errno;
-    ::close(p.out[0]);
-    ::close(p.out[1]);
-    return {SpawnStatus::spawn_failed, error};
+  if (output == ChildOutput::discard) {
+    p.out[1] = p.err[1] = dev_null_out_;  // the spawner's own fd: not closed below
+  } else {
+    if (!make_pipe(p.out)) return {SpawnStatus::spawn_failed, errno};
+    if (!make_pipe(p.err)) {
+      const int error = errno;
+      ::close(p.out[0]);
+      ::close(p.out[1]);
+      return {SpawnStatus::spawn_failed, error};
+    }
   }
 
   const SpawnReport report =
       options_.method == SpawnMethod::clone_vfork ? spawn_clone(p, child) : spawn_posix(p, child);
+  if (output == ChildOutput::discard) return report;
   ::close(p.out[1]);
   ::close(p.err[1]);
   if (report.status != SpawnStatus::ok) {
@@ -263,6 +275,37 @@ SpawnReport Spawner::spawn(const CheckJob& job, SpawnedChild& child) const {
   }
   child.stdout_fd = p.out[0];
   child.stderr_fd = p.err[0];
+  return report;
+}
+
+RunReport Spawner::run_to_end(const CheckJob& job) const {
+  RunReport report;
+  SpawnedChild child;
+  report.spawn = spawn(job, child, ChildOutput::discard);
+  if (report.spawn.status != SpawnStatus::ok) return report;
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point deadline =
+      Clock::now() + std::chrono::milliseconds(job.timeout_ms == 0 ? 60'000 : job.timeout_ms);
+  for (;;) {
+    const pid_t got = ::waitpid(child.pid, &report.wait_status, WNOHANG);
+    if (got == child.pid || (got < 0 && errno != EINTR)) break;
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      (void)::kill(-child.pid, SIGKILL);
+      while (::waitpid(child.pid, &report.wait_status, 0) < 0 && errno == EINTR) {
+      }
+      report.timed_out = true;
+      break;
+    }
+    if (child.pidfd >= 0) {
+      pollfd p{child.pidfd, POLLIN, 0};
+      (void)::poll(&p, 1,
+                   static_cast<int>(std::min<std::chrono::milliseconds::rep>(left.count(), 3'600'000)));
+    } else {  // no pidfd: poll, as the Executor's fallback does
+      std::this_thread::sleep_for(std::min(left, std::chrono::milliseconds(10)));
+    }
+  }
+  close_child_fds(child);
   return report;
 }
 

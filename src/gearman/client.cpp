@@ -1,5 +1,6 @@
 #include "gearman/client.hpp"
 
+#include "base/check.hpp"
 #include "loop/thread_name.hpp"
 
 #include <fmt/format.h>
@@ -46,8 +47,8 @@ GearmanLink::GearmanLink(LinkOptions options)
     : options_(std::move(options)),
       results_session_(options_.servers, {options_.result_queue}, "", options_.io_timeout,
                        options_.retry_interval) {
-  submit_thread_ = std::thread([this] { submit_loop(); });
-  if (!options_.result_queue.empty()) result_thread_ = std::thread([this] { result_loop(); });
+  submit_thread_ = base::start_thread([this] { submit_loop(); });
+  if (!options_.result_queue.empty()) result_thread_ = base::start_thread([this] { result_loop(); });
 }
 
 GearmanLink::~GearmanLink() {

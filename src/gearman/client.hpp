@@ -112,7 +112,8 @@ struct LinkStats {
 
 class GearmanLink {
  public:
-  // Starts the threads; they connect lazily. Throws std::system_error when the eventfd cannot be made.
+  // Starts the threads; they connect lazily. Fatal (base/check.hpp) when the eventfd or a thread cannot be
+  // made.
   explicit GearmanLink(LinkOptions options);
   ~GearmanLink();  // stop()
   GearmanLink(const GearmanLink&) = delete;
@@ -155,7 +156,8 @@ class GearmanLink {
   };
   void accept_result(std::string_view workload);
   void note_bad_result(std::string reason);
-  void report_throttled(Throttle& throttle, LinkEventKind kind, std::string message, std::string_view left_out);
+  void report_throttled(Throttle& throttle, LinkEventKind kind, std::string message,
+                        std::string_view left_out);
   void give_up_old_jobs();
   // Sleeps retry_interval; false when stop() came first.
   bool wait_before_retry();

@@ -1,5 +1,7 @@
 #include "io/log_file.hpp"
 
+#include "base/check.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -143,7 +145,7 @@ std::int64_t start_of_day(std::int64_t guess, const std::tm& wanted) {
 class LogFile::Writer {
  public:
   explicit Writer(const LogFileOptions& options) : options_(options) {
-    thread_ = std::thread([this] { run(); });
+    thread_ = base::start_thread([this] { run(); });
   }
 
   ~Writer() {

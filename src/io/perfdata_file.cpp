@@ -1,5 +1,8 @@
 #include "io/perfdata_file.hpp"
 
+#include "base/check.hpp"
+#include "exec/spawner.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,15 +17,9 @@
 #include <mutex>
 #include <poll.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <sys/eventfd.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace vedette::io {
 namespace {
@@ -31,8 +28,6 @@ using Clock = std::chrono::steady_clock;
 
 // lines_dropped is reported when the writer has caught up, else at most this often.
 constexpr auto k_drop_report_interval = std::chrono::seconds(60);
-// Naemon's worker gives a job without a timeout this many seconds.
-constexpr int k_default_timeout_seconds = 60;
 
 std::string_view object_word(PerfdataObject object) {
   return object == PerfdataObject::host ? "Host" : "Service";
@@ -52,139 +47,21 @@ int timeout_ms(std::chrono::milliseconds interval) {
   return static_cast<int>(std::clamp<std::chrono::milliseconds::rep>(interval.count(), 1, 3'600'000));
 }
 
-// A processing command run to its end: the children of the writer thread. stdin, stdout and stderr are
-// /dev/null (Naemon's worker reads the output and throws it away), no other fd is inherited, the child has
-// its own process group (runcmd's setpgid) so that a timeout kills what it started too, an empty signal mask
-// and default dispositions.
-class ChildRunner {
- public:
-  enum class Outcome : std::uint8_t { finished, timed_out, not_run };
-
-  // Core thread (constructor of the writer): later setenv() calls are not seen, so the writer thread never
-  // reads `environ` while another thread may change it.
-  ChildRunner() {
-    for (char** e = environ; e != nullptr && *e != nullptr; ++e) environment_.emplace_back(*e);
-    const char* path = std::getenv("PATH");
-    search_path_ = path != nullptr ? path : "/bin:/usr/bin";  // glibc's execvp default
-  }
-
-  Outcome run(const PerfdataProcessing& command, std::chrono::milliseconds timeout, int& error) const {
-    std::vector<std::string> argv;
-    if (command.shell) {
-      argv = {"/bin/sh", "-c", command.argv.empty() ? std::string() : command.argv.front()};
-    } else {
-      argv = command.argv;
-    }
-    if (argv.empty() || argv.front().empty()) {
-      error = ENOENT;
-      return Outcome::not_run;
-    }
-    const std::string program = command.shell ? argv.front() : resolve(argv.front(), error);
-    if (program.empty()) return Outcome::not_run;
-
-    std::vector<std::string> env = environment_;
-    for (const auto& [name, value] : command.env) {
-      std::string entry = name + "=" + value;
-      // A named capture: clang 14 (the fuzz build) cannot capture a structured binding.
-      const auto same = std::find_if(env.begin(), env.end(), [&name = name](const std::string& e) {
-        return e.size() > name.size() && e.compare(0, name.size(), name) == 0 && e[name.size()] == '=';
-      });
-      if (same != env.end()) {
-        *same = std::move(entry);
-      } else {
-        env.push_back(std::move(entry));
-      }
-    }
-    std::vector<char*> argv_ptrs, env_ptrs;
-    for (std::string& a : argv) argv_ptrs.push_back(a.data());
-    argv_ptrs.push_back(nullptr);
-    for (std::string& e : env) env_ptrs.push_back(e.data());
-    env_ptrs.push_back(nullptr);
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attributes, &none);  // the writer thread blocks every signal
-    sigset_t defaults;
-    sigfillset(&defaults);
-    sigdelset(&defaults, SIGKILL);
-    sigdelset(&defaults, SIGSTOP);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    posix_spawnattr_setflags(&attributes,
-                             POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    pid_t pid = -1;
-    const int rc =
-        ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv_ptrs.data(), env_ptrs.data());
-    posix_spawnattr_destroy(&attributes);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) {
-      error = rc;
-      return Outcome::not_run;
-    }
-    return wait(pid, timeout);
-  }
-
- private:
-  // execvp's search: a name with a '/' is used as is, else the first executable PATH entry.
-  std::string resolve(const std::string& name, int& error) const {
-    if (name.find('/') != std::string::npos) return name;
-    error = ENOENT;
-    std::string_view dirs = search_path_;
-    for (;;) {
-      const std::size_t colon = dirs.find(':');
-      std::string_view dir = dirs.substr(0, colon);
-      if (dir.empty()) dir = ".";
-      std::string candidate = fmt::format("{}/{}", dir, name);
-      struct stat st {};
-      if (::stat(candidate.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
-        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-        error = EACCES;
-      }
-      if (colon == std::string_view::npos) return {};
-      dirs.remove_prefix(colon + 1);
-    }
-  }
-
-  // Waits for `pid` up to `timeout`; then kills its process group, as Naemon's worker does (kill(-pid,
-  // SIGKILL)), and reaps it.
-  static Outcome wait(pid_t pid, std::chrono::milliseconds timeout) {
-    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-    const Clock::time_point deadline = Clock::now() + timeout;
-    Outcome outcome = Outcome::finished;
-    for (;;) {
-      int status = 0;
-      const pid_t got = ::waitpid(pid, &status, WNOHANG);
-      if (got == pid || (got < 0 && errno != EINTR)) break;
-      const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
-      if (left.count() <= 0) {
-        (void)::kill(-pid, SIGKILL);
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        outcome = Outcome::timed_out;
-        break;
-      }
-      if (pidfd >= 0) {
-        pollfd p{pidfd, POLLIN, 0};
-        (void)::poll(&p, 1, timeout_ms(left));
-      } else {
-        std::this_thread::sleep_for(std::min(left, std::chrono::milliseconds(10)));
-      }
-    }
-    if (pidfd >= 0) ::close(pidfd);
-    return outcome;
-  }
-
-  std::vector<std::string> environment_;  // "NAME=value"
-  std::string search_path_;
-};
+// The processing command as the spawner takes it: run_to_end() gives it stdin, stdout and stderr on
+// /dev/null (Naemon's worker reads the output and throws it away), its own process group killed at the
+// timeout, an empty signal mask, and PATH and no-shebang handling as every check has them.
+exec::CheckJob processing_job(const PerfdataProcessing& command, int timeout_seconds) {
+  exec::CheckJob job;
+  job.kind = exec::CheckKind::other;
+  job.argv = command.argv;
+  job.use_shell = command.shell;
+  job.env = command.env;
+  // 0 is the spawner's 60 s, as Naemon's worker gives a job without a timeout. The cap keeps the
+  // milliseconds in 32 bits (41 days).
+  job.timeout_ms =
+      timeout_seconds > 0 ? static_cast<std::uint32_t>(std::min(timeout_seconds, 3'600'000)) * 1000 : 0;
+  return job;
+}
 
 // A processing command, run by the writer when it has written the text before `offset`.
 struct Op {
@@ -198,7 +75,7 @@ class PerfdataFile::Writer {
  public:
   explicit Writer(const PerfdataFileOptions& options) : options_(options) {
     wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    thread_ = std::thread([this] { run(); });
+    thread_ = base::start_thread([this] { run(); });
   }
 
   ~Writer() {
@@ -278,7 +155,7 @@ class PerfdataFile::Writer {
     sigset_t all;
     sigfillset(&all);
     // Signals belong to the core thread's signalfd; a FIFO whose reader went away must give EPIPE here,
-    // not kill the daemon. The processing command gets an empty mask back (ChildRunner).
+    // not kill the daemon. The processing command gets an empty mask back (the spawner's child).
     pthread_sigmask(SIG_BLOCK, &all, nullptr);
     pthread_setname_np(pthread_self(), "perfdata");
 
@@ -448,31 +325,26 @@ class PerfdataFile::Writer {
     }
     close_file();
     processing_runs_.fetch_add(1, std::memory_order_relaxed);
-    const int seconds = options_.timeout_seconds > 0 ? options_.timeout_seconds : k_default_timeout_seconds;
-    int error = 0;
-    switch (runner_.run(op.command, std::chrono::seconds(seconds), error)) {
-      case ChildRunner::Outcome::finished:
-        spawn_error_reported_ = false;
-        break;
-      case ChildRunner::Outcome::timed_out:
-        spawn_error_reported_ = false;
+    const exec::RunReport run = spawner_.run_to_end(processing_job(op.command, options_.timeout_seconds));
+    if (run.spawn.status != exec::SpawnStatus::ok) {
+      if (!spawn_error_reported_) {
+        spawn_error_reported_ = true;
+        report({.kind = PerfdataEventKind::processing_not_run,
+                .error = run.spawn.error,
+                .message = fmt::format(
+                    "Warning: {} performance data file processing command '{}' could not be run: {}",
+                    object_word(options_.object), op.command.command_line, std::strerror(run.spawn.error))});
+      }
+    } else {
+      spawn_error_reported_ = false;
+      if (run.timed_out) {
         processing_timeouts_.fetch_add(1, std::memory_order_relaxed);
         // Naemon prints perfdata_timeout as configured, even 0.
         report({.kind = PerfdataEventKind::processing_timed_out,
                 .message = fmt::format(
                     "Warning: {} performance data file processing command '{}' timed out after {} seconds",
                     object_word(options_.object), op.command.command_line, options_.timeout_seconds)});
-        break;
-      case ChildRunner::Outcome::not_run:
-        if (!spawn_error_reported_) {
-          spawn_error_reported_ = true;
-          report({.kind = PerfdataEventKind::processing_not_run,
-                  .error = error,
-                  .message = fmt::format(
-                      "Warning: {} performance data file processing command '{}' could not be run: {}",
-                      object_word(options_.object), op.command.command_line, std::strerror(error))});
-        }
-        break;
+      }
     }
     (void)open_file(true);  // 'w' truncates again, 'a' appends to what the command left
   }
@@ -540,7 +412,9 @@ class PerfdataFile::Writer {
   }
 
   const PerfdataFileOptions& options_;
-  const ChildRunner runner_;  // built on the constructing thread, see ChildRunner()
+  // Built on the constructing thread: it snapshots the environment there, so the writer thread never reads
+  // `environ` while another thread may change it.
+  const exec::Spawner spawner_;
 
   std::mutex mutex_;
   std::condition_variable idle_cv_;  // wait_idle() waits here

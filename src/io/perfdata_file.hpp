@@ -39,7 +39,7 @@ enum class PerfdataEventKind : std::uint8_t {
   open_failed,           // the file could not be opened (at start, after processing, or on a retry); error
   write_failed,          // write(2) failed with something else than EAGAIN; error
   processing_timed_out,  // the processing command ran past perfdata_timeout; its process group got SIGKILL
-  processing_not_run,    // the processing command could not be started (posix_spawn failed); error
+  processing_not_run,    // the processing command could not be started (exec::Spawner said why); error
   lines_dropped,         // lines refused because the writer was more than max_queued_bytes behind
   lost_at_shutdown,      // bytes still unwritten when the file was closed for good
 };

@@ -10,6 +10,8 @@
 //   thread_.publish(snapshot);                            // core thread
 #pragma once
 
+#include "base/check.hpp"
+
 #include <fmt/core.h>
 
 #include <chrono>
@@ -52,7 +54,7 @@ class StateFileThread {
   // Starts the thread, named `name`, once the jobs' owner is fully built.
   void start(const char* name, Jobs jobs) {
     jobs_ = std::move(jobs);
-    thread_ = std::thread([this, name] { run(name); });
+    thread_ = base::start_thread([this, name] { run(name); });
   }
 
   void publish(std::shared_ptr<const Snapshot> snapshot) {

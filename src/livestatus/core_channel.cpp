@@ -1,16 +1,17 @@
 #include "livestatus/core_channel.hpp"
 
+#include "base/check.hpp"
+
 #include <cerrno>
 #include <cstdint>
 #include <sys/eventfd.h>
-#include <system_error>
 #include <unistd.h>
 #include <utility>
 
 namespace vedette::livestatus {
 
 CoreChannel::CoreChannel() : fd_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
-  if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "eventfd");
+  VEDETTE_CHECK_ERRNO(fd_ >= 0, "livestatus: eventfd");
 }
 
 CoreChannel::~CoreChannel() {

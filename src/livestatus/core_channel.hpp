@@ -32,7 +32,7 @@ namespace vedette::livestatus {
 
 class CoreChannel {
  public:
-  CoreChannel();  // creates the eventfd; throws std::system_error when it cannot
+  CoreChannel();  // creates the eventfd; fatal (base/check.hpp) when it cannot
   ~CoreChannel();
   CoreChannel(const CoreChannel&) = delete;
   CoreChannel& operator=(const CoreChannel&) = delete;

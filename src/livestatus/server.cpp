@@ -1,5 +1,6 @@
 #include "livestatus/server.hpp"
 
+#include "base/check.hpp"
 #include "livestatus/query.hpp"
 #include "livestatus/request.hpp"
 #include "livestatus/tables.hpp"
@@ -228,17 +229,17 @@ class Server::Impl {
     }
     watch(wake_, EPOLLIN, k_wake_tag);
     watch_listeners();
-    io_thread_ = std::thread([this] {
+    io_thread_ = base::start_thread([this] {
       loop::set_current_thread_name("livestatus");
       io_loop();
     });
     for (int i = 0; i < options_.threads; ++i) {
-      workers_.emplace_back([this, i] {
+      workers_.push_back(base::start_thread([this, i] {
         loop::set_current_thread_name(fmt::format("livestatus-{}", i + 1));
         // Below the executor and core threads: a big query on a busy machine waits, a check does not.
         (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), k_query_nice);
         work();
-      });
+      }));
     }
     return true;
   }

@@ -1,9 +1,9 @@
+#include "base/check.hpp"
 #include "loop/poller.hpp"
 
 #include <cerrno>
 #include <ctime>
 #include <sys/epoll.h>
-#include <system_error>
 #include <unistd.h>
 
 namespace vedette::loop {
@@ -25,10 +25,7 @@ epoll_event* events_of(void* p) {
 }  // namespace
 
 Poller::Poller() : epoll_fd_(epoll_create1(EPOLL_CLOEXEC)), events_(new epoll_event[k_batch]) {
-  if (epoll_fd_ < 0) {
-    delete[] events_of(events_);
-    throw std::system_error(errno, std::generic_category(), "epoll_create1");
-  }
+  VEDETTE_CHECK_ERRNO(epoll_fd_ >= 0, "epoll_create1");
   ready_.reserve(k_batch);
 }
 

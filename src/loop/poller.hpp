@@ -42,7 +42,7 @@ inline constexpr Duration k_forever = Duration::max();
 
 class Poller {
  public:
-  Poller();  // throws std::system_error when epoll_create1 fails (startup only)
+  Poller();  // fatal (base/check.hpp) when epoll_create1 fails (startup only)
   ~Poller();
   Poller(const Poller&) = delete;
   Poller& operator=(const Poller&) = delete;

@@ -1,9 +1,10 @@
 #include "loop/signals.hpp"
 
+#include "base/check.hpp"
+
 #include <cerrno>
 #include <pthread.h>
 #include <sys/signalfd.h>
-#include <system_error>
 #include <unistd.h>
 
 namespace vedette::loop {
@@ -29,7 +30,7 @@ sigset_t block_loop_signals() {
 SignalFd::SignalFd() {
   const sigset_t set = loop_signals();
   fd_ = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-  if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "signalfd");
+  VEDETTE_CHECK_ERRNO(fd_ >= 0, "signalfd");
 }
 
 SignalFd::~SignalFd() {

@@ -30,7 +30,7 @@ sigset_t block_loop_signals();
 
 class SignalFd {
  public:
-  SignalFd();  // a non-blocking signalfd for loop_signals(); throws std::system_error on failure (startup)
+  SignalFd();  // a non-blocking signalfd for loop_signals(); fatal (base/check.hpp) on failure (startup)
   ~SignalFd();
   SignalFd(const SignalFd&) = delete;
   SignalFd& operator=(const SignalFd&) = delete;

@@ -15,8 +15,9 @@
 // At 10k all but the small wheel are within noise; at 100k a wheel tuned to the intervals is ~1.3x faster
 // (~50 ns per check, under 1% of the core thread's per-check budget) but 3-4x slower when its slots do not
 // match the spread of intervals. The heap has no tuning knob, exact order, a cheap idle next_key() and
-// O(log n) worst cases, so the engine uses it; TimerWheel keeps the same interface should a run on a quiet
-// machine say otherwise. 4-heap vs binary heap: no difference measurable here (libev saw ~5% at 50000+).
+// O(log n) worst cases, so the engine uses it; TimerWheel (bench/loop/timer_wheel.hpp, not in the library)
+// keeps the same interface should a run on a quiet machine say otherwise. 4-heap vs binary heap: no
+// difference measurable here (libev saw ~5% at 50000+).
 //
 // Layout (libev's HEAP0 = D - 1): the root sits at index D - 1, so each group of D siblings starts at a
 // multiple of D; with 16-byte entries and a 64-byte aligned array the 4 siblings of a 4-heap share one cache

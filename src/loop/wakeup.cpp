@@ -1,14 +1,15 @@
 #include "loop/wakeup.hpp"
 
+#include "base/check.hpp"
+
 #include <cerrno>
 #include <sys/eventfd.h>
-#include <system_error>
 #include <unistd.h>
 
 namespace vedette::loop {
 
 Wakeup::Wakeup() : fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
-  if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "eventfd");
+  VEDETTE_CHECK_ERRNO(fd_ >= 0, "eventfd");
 }
 
 Wakeup::~Wakeup() {

@@ -13,7 +13,7 @@ namespace vedette::loop {
 
 class Wakeup {
  public:
-  Wakeup();  // throws std::system_error when eventfd fails (startup only)
+  Wakeup();  // fatal (base/check.hpp) when eventfd fails (startup only)
   ~Wakeup();
   Wakeup(const Wakeup&) = delete;
   Wakeup& operator=(const Wakeup&) = delete;

@@ -1,5 +1,6 @@
 #include "metrics/http_server.hpp"
 
+#include "base/check.hpp"
 #include "loop/tcp_listen.hpp"
 #include "loop/thread_name.hpp"
 #include "metrics/core_metrics.hpp"
@@ -102,7 +103,7 @@ std::unique_ptr<MetricsServer> MetricsServer::start(const std::string& host_port
     return nullptr;
   }
   std::unique_ptr<MetricsServer> server(new MetricsServer(fd, wake, std::move(render), limits));
-  server->thread_ = std::thread([s = server.get()] { s->run(); });
+  server->thread_ = base::start_thread([s = server.get()] { s->run(); });
   return server;
 }
 

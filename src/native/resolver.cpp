@@ -1,5 +1,7 @@
 #include "native/resolver.hpp"
 
+#include "base/check.hpp"
+
 #include <cstring>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -70,7 +72,7 @@ void Resolver::request(std::string name, int family, int port, std::uint64_t tic
     std::lock_guard lock(mutex_);
     queue_.push_back({std::move(name), family, port, ticket, &inbox});
     if (!thread_.joinable()) {
-      thread_ = std::thread([this] { run(); });
+      thread_ = base::start_thread([this] { run(); });
       ::pthread_setname_np(thread_.native_handle(), "resolver");
     }
   }

@@ -1,5 +1,6 @@
 #include "tsdb/writer.hpp"
 
+#include "base/check.hpp"
 #include "loop/thread_name.hpp"
 #include "tsdb/backoff.hpp"
 #include "tsdb/http_exchange.hpp"
@@ -28,7 +29,7 @@ Writer::Writer(WriterOptions options) : options_(std::move(options)) {
     options_.on_event = [](std::string line) { std::fprintf(stderr, "%s\n", line.c_str()); };
   cancel_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   connection_.set_cancel_fd(cancel_fd_);  // -1 (no eventfd): waits end by their timeout only
-  thread_ = std::thread([this] { run(); });
+  thread_ = base::start_thread([this] { run(); });
 }
 
 Writer::~Writer() {

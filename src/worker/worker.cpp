@@ -1,5 +1,6 @@
 #include "worker/worker.hpp"
 
+#include "base/check.hpp"
 #include "loop/thread_name.hpp"
 
 #include <fmt/format.h>
@@ -34,8 +35,9 @@ Worker::Worker(WorkerOptions options)
                                                              options_.io_timeout, options_.retry_interval);
     slots_.push_back(std::move(slot));
   }
-  done_thread_ = std::thread([this] { done_loop(); });
-  for (std::uint32_t i = 0; i < count; ++i) slots_[i]->thread = std::thread([this, i] { slot_loop(i); });
+  done_thread_ = base::start_thread([this] { done_loop(); });
+  for (std::uint32_t i = 0; i < count; ++i)
+    slots_[i]->thread = base::start_thread([this, i] { slot_loop(i); });
 }
 
 Worker::~Worker() {
@@ -101,7 +103,8 @@ void Worker::slot_loop(std::uint32_t index) {
   };
   // Every slot would log the same outage: the first one speaks for all.
   hooks.on_down = [&, index](const std::string& error) {
-    if (index == 0) log(fmt::format("gearman: cannot take jobs from gearmand {}: {}; retrying", servers, error));
+    if (index == 0)
+      log(fmt::format("gearman: cannot take jobs from gearmand {}: {}; retrying", servers, error));
   };
   hooks.on_up = [&, index] {
     if (index == 0) log(fmt::format("gearman: taking jobs from gearmand {} again", servers));

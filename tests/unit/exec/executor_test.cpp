@@ -18,6 +18,7 @@
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <thread>
 #include <tuple>
 #include <unistd.h>
@@ -341,6 +342,39 @@ TEST_P(ExecSpawn, SignalsBackToDefaultAndUnblocked) {
   EXPECT_EQ(blk_label, "SigBlk:");
   EXPECT_EQ(blocked, 0u) << r.output;
   EXPECT_EQ(ignored & 0x7fffffffu, 0u) << r.output;
+}
+
+// run_to_end (the perfdata writer's processing commands): output on /dev/null, exit status, and at the
+// timeout the whole process group killed before it returns.
+TEST_P(ExecSpawn, RunToEndDiscardsOutputAndKillsTheGroupAtTimeout) {
+  const Spawner spawner({.method = GetParam()});
+  const std::string out = temp_path("run-to-end");
+  RunReport r = spawner.run_to_end(
+      shell_job("echo lost; echo lost >&2; echo \"$(readlink /proc/$$/fd/1) $(readlink /proc/$$/fd/2)\" > " +
+                out + "; exit 3"));
+  EXPECT_EQ(r.spawn.status, SpawnStatus::ok);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_TRUE(WIFEXITED(r.wait_status));
+  EXPECT_EQ(WEXITSTATUS(r.wait_status), 3);
+  std::ostringstream text;
+  text << std::ifstream(out).rdbuf();
+  EXPECT_EQ(text.str(), "/dev/null /dev/null\n");
+
+  const auto start = Clock::now();
+  r = spawner.run_to_end(shell_job("sleep 30 & echo $! > " + out + "; wait", 500));
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(490));
+  EXPECT_TRUE(WIFSIGNALED(r.wait_status));
+  const pid_t sleeper = read_pid(out);
+  ASSERT_GT(sleeper, 0);
+  for (int i = 0; i < 200 && !process_gone(sleeper); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(process_gone(sleeper));
+  std::remove(out.c_str());
+
+  r = spawner.run_to_end(argv_job({"/nonexistent/process-perfdata"}));
+  EXPECT_EQ(r.spawn.status, SpawnStatus::exec_failed);
+  EXPECT_EQ(r.spawn.error, ENOENT);
 }
 
 INSTANTIATE_TEST_SUITE_P(Methods, ExecSpawn,

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
@@ -396,6 +397,46 @@ TEST(PerfdataFile, ProcessingTimeoutKillsTheProcessGroupAndReportsNaemonsWarning
   ASSERT_FALSE(pid_text.empty());
   EXPECT_TRUE(gone(static_cast<pid_t>(std::stoi(pid_text))));  // the background sleep died with the group
   EXPECT_EQ(read_file(path), lines(2, 4));
+}
+
+// The spawner's rule for every command: a file without a #! line runs through /bin/sh, as execvp does.
+TEST(PerfdataFile, ProcessingCommandWithoutShebangRunsThroughTheShell) {
+  TempDir dir;
+  Events events;
+  const std::string path = dir.file("perfdata");
+  const std::string script = dir.file("process-perfdata");
+  write_file(script, "mv \"$1\" \"$1.done\"\n");
+  ASSERT_EQ(::chmod(script.c_str(), 0755), 0);
+  PerfdataFile file(options(path, PerfdataFileMode::append, events));
+  file.write(lines(0, 3));
+  file.process({.argv = {script, path}, .command_line = script + " " + path});
+  file.write(lines(3, 4));
+  ASSERT_TRUE(file.wait_idle(10s));
+  EXPECT_EQ(read_file(path + ".done"), lines(0, 3));
+  EXPECT_EQ(read_file(path), lines(3, 4));
+  EXPECT_TRUE(events.all().empty());
+}
+
+// A bare name is looked up in the PATH the daemon had when the file was set up.
+TEST(PerfdataFile, ProcessingCommandIsFoundInPath) {
+  TempDir dir;
+  Events events;
+  const std::string path = dir.file("perfdata");
+  const std::string bin = dir.file("bin");
+  fs::create_directory(bin);
+  write_file(bin + "/vedette-process-perfdata-probe", "cp \"$1\" \"$1.seen\"\n");
+  ASSERT_EQ(::chmod((bin + "/vedette-process-perfdata-probe").c_str(), 0755), 0);
+  const char* saved_path = std::getenv("PATH");
+  const std::string saved = saved_path != nullptr ? saved_path : "";
+  ::setenv("PATH", (bin + ":" + saved).c_str(), 1);
+  std::optional<PerfdataFile> file;
+  file.emplace(options(path, PerfdataFileMode::append, events));  // snapshots PATH here
+  ::setenv("PATH", saved.c_str(), 1);
+  file->write(lines(0, 2));
+  file->process({.argv = {"vedette-process-perfdata-probe", path}});
+  ASSERT_TRUE(file->wait_idle(10s));
+  EXPECT_EQ(read_file(path + ".seen"), lines(0, 2));
+  EXPECT_TRUE(events.all().empty());
 }
 
 TEST(PerfdataFile, ProcessingCommandThatCannotRunIsReportedOnceAndTheFileReopens) {

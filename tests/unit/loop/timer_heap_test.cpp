@@ -1,6 +1,6 @@
 #include "loop/timer_heap.hpp"
 
-#include "loop/timer_wheel.hpp"
+#include "../../../bench/loop/timer_wheel.hpp"  // bench-only: the heap's measured competitor
 
 #include <gtest/gtest.h>
 

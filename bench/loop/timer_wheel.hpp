@@ -1,6 +1,8 @@
 #pragma once
 // TimerWheel: a hashed timing wheel (Varghese & Lauck, scheme 6) with TimerHeap's interface, kept as the
-// measured competitor of the 4-heap (see timer_heap.hpp for the figures). Core thread only; dense uint32 ids.
+// measured competitor of the 4-heap (see loop/timer_heap.hpp for the figures). Not in the daemon: only
+// timer_heap_bench and the heap's unit test (which checks both against one model) build timer_wheel.cpp.
+// One thread; dense uint32 ids.
 //
 // An entry lives in slot (tick & mask), tick = key >> tick_shift, on an intrusive doubly linked list held in
 // per-id arrays: insert/update/remove are O(1). expire() scans each slot the clock passed; next_key() scans

@@ -1,4 +1,4 @@
-#include "loop/timer_wheel.hpp"
+#include "timer_wheel.hpp"
 
 #include <cassert>
 
