@@ -5,6 +5,7 @@
 //   VEDETTE_CHECK(slot < size, "slot out of range");
 //   VEDETTE_CHECK_ERRNO(fd >= 0, "eventfd");        // appends strerror(errno)
 //   thread_ = base::start_thread([this] { run(); });  // fatal instead of std::system_error
+//   auto t = base::start_thread<std::jthread>(...);     // the same for a jthread
 #pragma once
 
 #include <cerrno>
@@ -34,11 +35,11 @@ namespace vedette::base {
 // std::thread throws std::system_error when the system has no thread to give (EAGAIN). Every thread
 // Vedette starts is one it cannot work without, so that is fatal, reported at the caller's line
 // (__builtin_FILE rather than std::source_location, which the fuzz build's clang 14 lacks).
-template <class Body>
-[[nodiscard]] std::thread start_thread(Body&& body, const char* file = __builtin_FILE(),
-                                       unsigned line = __builtin_LINE()) {
+template <class Thread = std::thread, class Body>
+[[nodiscard]] Thread start_thread(Body&& body, const char* file = __builtin_FILE(),
+                                  unsigned line = __builtin_LINE()) {
   try {
-    return std::thread(std::forward<Body>(body));
+    return Thread(std::forward<Body>(body));
   } catch (const std::system_error& e) {
     fatal(file, line, "cannot start a thread", e.code().value());
   }

@@ -3,6 +3,7 @@
 // then the sections below follow the per-check path: commands, scheduling, results, reload, shutdown.
 #include "engine/core.hpp"
 
+#include "base/check.hpp"
 #include "config/command_compiler.hpp"
 #include "engine/books.hpp"
 #include "engine/check_id.hpp"
@@ -238,6 +239,7 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   loop::Loop& loop() { return loop_; }
+  std::thread::id core_thread() const { return core_thread_; }
 
   // The evaluator's view of the model's timeperiods (again after a reload; the day cache starts afresh).
   void build_periods() {
@@ -1386,6 +1388,7 @@ class Core::Impl final : public loop::TimerHandler,
   // Once per iteration, in this order: apply finished checks (they may schedule host checks now), start
   // the due ones as one batch, keep a tick while checks are out, then hand the log lines over.
   void before_poll() override {
+    VEDETTE_CHECK(std::this_thread::get_id() == core_thread_, "the core's loop runs off the core thread");
     drain_results();
     if (distributor_ != nullptr && distributor_->has_results()) drain_remote();
     if (!schedule_.due().empty()) run_due_checks();
@@ -1436,7 +1439,7 @@ class Core::Impl final : public loop::TimerHandler,
                   [](const RetiringTsdb& r) { return r.done->load(std::memory_order_acquire); });
     if (tsdb_ == nullptr) return;
     auto done = std::make_shared<std::atomic<bool>>(false);
-    retiring_tsdb_.push_back({std::jthread([old = std::move(tsdb_), done]() mutable {
+    retiring_tsdb_.push_back({base::start_thread<std::jthread>([old = std::move(tsdb_), done]() mutable {
                                 old.reset();
                                 done->store(true, std::memory_order_release);
                               }),
@@ -2602,7 +2605,8 @@ class Core::Impl final : public loop::TimerHandler,
     log_.flush();
   }
 
-  config::Configuration cfg_;  // its model is moved to model_owner_
+  const std::thread::id core_thread_ = std::this_thread::get_id();  // the thread that built the Core
+  config::Configuration cfg_;                                       // its model is moved to model_owner_
   // Shared with the status and retention snapshots the writer threads still hold after a reload.
   std::shared_ptr<const model::Model> model_owner_;
   const model::Model* model_;
@@ -2709,136 +2713,144 @@ class Core::Impl final : public loop::TimerHandler,
 Core::Core(config::Configuration configuration, loop::Clock& clock, CoreOptions options)
     : impl_(std::make_unique<Impl>(std::move(configuration), clock, options)) {}
 Core::~Core() = default;
+
+// Everything the Core offers is for the core thread (the one that built it): the loop, the command reader
+// and the Livestatus link all call from there. A call from another thread would race the hot state.
+Core::Impl* Core::on_core_thread() const {
+  VEDETTE_CHECK(std::this_thread::get_id() == impl_->core_thread(),
+                "engine::Core called off the core thread");
+  return impl_.get();
+}
 loop::Loop& Core::loop() {
-  return impl_->loop();
+  return on_core_thread()->loop();
 }
 int Core::run() {
-  return impl_->run();
+  return on_core_thread()->run();
 }
 void Core::stop(std::string_view reason) {
-  impl_->stop(reason);
+  on_core_thread()->stop(reason);
 }
 bool Core::submit_passive_result(const PassiveResult& result) {
-  return impl_->submit_passive_result(result);
+  return on_core_thread()->submit_passive_result(result);
 }
 void Core::schedule_service_check(model::ServiceId service, Time when, bool forced) {
-  impl_->schedule_service_check(service, when, forced);
+  on_core_thread()->schedule_service_check(service, when, forced);
 }
 void Core::schedule_host_check(model::HostId host, Time when, bool forced) {
-  impl_->schedule_host_check(host, when, forced);
+  on_core_thread()->schedule_host_check(host, when, forced);
 }
 void Core::set_program_switch(ProgramSwitch which, bool on) {
-  impl_->set_program_switch(which, on);
+  on_core_thread()->set_program_switch(which, on);
 }
 void Core::set_flag(model::ServiceId service, state::Flag flag, bool on) {
-  impl_->set_flag(service, flag, on);
+  on_core_thread()->set_flag(service, flag, on);
 }
 void Core::set_flag(model::HostId host, state::Flag flag, bool on) {
-  impl_->set_flag(host, flag, on);
+  on_core_thread()->set_flag(host, flag, on);
 }
 void Core::change_attribute(model::ServiceId service, const AttributeChange& change) {
-  impl_->change_attribute(service, change);
+  on_core_thread()->change_attribute(service, change);
 }
 void Core::change_attribute(model::HostId host, const AttributeChange& change) {
-  impl_->change_attribute(host, change);
+  on_core_thread()->change_attribute(host, change);
 }
 void Core::acknowledge(model::ServiceId service, const Acknowledgement& ack) {
-  impl_->acknowledge(service, ack);
+  on_core_thread()->acknowledge(service, ack);
 }
 void Core::acknowledge(model::HostId host, const Acknowledgement& ack) {
-  impl_->acknowledge(host, ack);
+  on_core_thread()->acknowledge(host, ack);
 }
 void Core::remove_acknowledgement(model::ServiceId service) {
-  impl_->remove_acknowledgement(service);
+  on_core_thread()->remove_acknowledgement(service);
 }
 void Core::remove_acknowledgement(model::HostId host) {
-  impl_->remove_acknowledgement(host);
+  on_core_thread()->remove_acknowledgement(host);
 }
 void Core::add_comment(model::ServiceId service, const UserComment& comment) {
-  impl_->add_comment(service, comment);
+  on_core_thread()->add_comment(service, comment);
 }
 void Core::add_comment(model::HostId host, const UserComment& comment) {
-  impl_->add_comment(host, comment);
+  on_core_thread()->add_comment(host, comment);
 }
 bool Core::delete_comment(bool service_comment, unsigned long comment_id) {
-  return impl_->delete_comment(service_comment, comment_id);
+  return on_core_thread()->delete_comment(service_comment, comment_id);
 }
 void Core::delete_all_comments(model::ServiceId service) {
-  impl_->delete_all_comments(service);
+  on_core_thread()->delete_all_comments(service);
 }
 void Core::delete_all_comments(model::HostId host) {
-  impl_->delete_all_comments(host);
+  on_core_thread()->delete_all_comments(host);
 }
 unsigned long Core::schedule_downtime(model::ServiceId service, const DowntimeRequest& request) {
-  return impl_->schedule_downtime(service, request);
+  return on_core_thread()->schedule_downtime(service, request);
 }
 unsigned long Core::schedule_downtime(model::HostId host, const DowntimeRequest& request) {
-  return impl_->schedule_downtime(host, request);
+  return on_core_thread()->schedule_downtime(host, request);
 }
 void Core::schedule_propagated_downtime(model::HostId host, const DowntimeRequest& request, bool triggered) {
-  impl_->schedule_propagated_downtime(host, request, triggered);
+  on_core_thread()->schedule_propagated_downtime(host, request, triggered);
 }
 bool Core::delete_downtime(bool service_downtime, unsigned long downtime_id) {
-  return impl_->delete_downtime(service_downtime, downtime_id);
+  return on_core_thread()->delete_downtime(service_downtime, downtime_id);
 }
 void Core::send_custom_notification(model::ServiceId service, unsigned options, std::string_view author,
                                     std::string_view comment) {
-  impl_->send_custom_notification(service, options, author, comment);
+  on_core_thread()->send_custom_notification(service, options, author, comment);
 }
 void Core::send_custom_notification(model::HostId host, unsigned options, std::string_view author,
                                     std::string_view comment) {
-  impl_->send_custom_notification(host, options, author, comment);
+  on_core_thread()->send_custom_notification(host, options, author, comment);
 }
 void Core::set_contact_notifications(model::ContactId contact, bool host_notifications, bool on) {
-  impl_->set_contact_notifications(contact, host_notifications, on);
+  on_core_thread()->set_contact_notifications(contact, host_notifications, on);
 }
 void Core::change_contact(model::ContactId contact, const ContactChange& change) {
-  impl_->change_contact(contact, change);
+  on_core_thread()->change_contact(contact, change);
 }
 void Core::delay_notification(model::ServiceId service, Time when) {
-  impl_->delay_notification(service, when);
+  on_core_thread()->delay_notification(service, when);
 }
 void Core::delay_notification(model::HostId host, Time when) {
-  impl_->delay_notification(host, when);
+  on_core_thread()->delay_notification(host, when);
 }
 std::size_t Core::delete_downtimes(const DowntimeFilter& filter) {
-  return impl_->delete_downtimes(filter);
+  return on_core_thread()->delete_downtimes(filter);
 }
 void Core::save_state() {
-  impl_->save_state();
+  on_core_thread()->save_state();
 }
 bool Core::read_state() {
-  return impl_->read_state();
+  return on_core_thread()->read_state();
 }
 void Core::restart() {
-  impl_->restart();
+  on_core_thread()->restart();
 }
 void Core::log(std::string_view text) {
-  impl_->log(text);
+  on_core_thread()->log(text);
 }
 const model::Model& Core::model() const {
-  return impl_->model();
+  return on_core_thread()->model();
 }
 std::shared_ptr<const io::StatusSnapshot> Core::status_snapshot() {
-  return impl_->status_snapshot();
+  return on_core_thread()->status_snapshot();
 }
 void Core::count_external_command() {
-  impl_->count_external_command();
+  on_core_thread()->count_external_command();
 }
 void Core::reopen_log() {
-  impl_->reopen_log();
+  on_core_thread()->reopen_log();
 }
 void Core::flush_log() {
-  impl_->flush_log();
+  on_core_thread()->flush_log();
 }
 const config::MainConfig& Core::main_config() const {
-  return impl_->main_config();
+  return on_core_thread()->main_config();
 }
 const std::vector<HostState>& Core::hosts() const {
-  return impl_->hosts();
+  return on_core_thread()->hosts();
 }
 const std::vector<ServiceState>& Core::services() const {
-  return impl_->services();
+  return on_core_thread()->services();
 }
 
 }  // namespace vedette::engine

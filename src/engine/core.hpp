@@ -232,6 +232,7 @@ class Core {
 
  private:
   class Impl;
+  Impl* on_core_thread() const;  // impl_, after checking the caller is on the core thread
   std::unique_ptr<Impl> impl_;
 };
 
