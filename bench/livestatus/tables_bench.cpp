@@ -26,7 +26,7 @@ struct Fixture {
   std::vector<engine::HostState> hosts;
   std::vector<engine::ServiceState> services;
   engine::ProgramStatus program;
-  std::shared_ptr<const io::StatusSnapshot> snapshot;
+  std::shared_ptr<const files::StatusSnapshot> snapshot;
   Settings settings;
   Counters counters;
 

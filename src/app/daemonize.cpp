@@ -1,6 +1,6 @@
 #include "app/daemonize.hpp"
 
-#include "io/write_all.hpp"
+#include "files/write_all.hpp"
 
 #include <fmt/format.h>
 
@@ -113,7 +113,7 @@ std::optional<Daemonizer> Daemonizer::start(const std::string& lock_file, std::s
     return std::nullopt;
   }
   if (::ftruncate(lock_fd, 0) != 0 || ::lseek(lock_fd, 0, SEEK_SET) != 0 ||
-      !io::write_all(lock_fd, fmt::format("{}\n", ::getpid()))) {
+      !files::write_all(lock_fd, fmt::format("{}\n", ::getpid()))) {
     error =
         fmt::format("Cannot write PID to lockfile '{}': {}. Bailing out...", lock_file, std::strerror(errno));
     ::close(lock_fd);

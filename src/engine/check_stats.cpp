@@ -28,7 +28,7 @@ void CheckStats::age(Kind& k, int new_current, Time now) {
   k.bucket[static_cast<std::size_t>(new_current)] = 0;
 }
 
-void CheckStats::count(io::CheckStat kind, Time when, Time now) {
+void CheckStats::count(files::CheckStat kind, Time when, Time now) {
   Kind& k = kinds_[static_cast<std::size_t>(kind)];
   if (when == 0) when = now;
   const int b = bucket_of(when);

@@ -1,14 +1,14 @@
-// Naemon's check statistics: how many checks of each kind (io::CheckStat) ran in the last 1, 5 and 15
+// Naemon's check statistics: how many checks of each kind (files::CheckStat) ran in the last 1, 5 and 15
 // minutes, as status.dat's programstatus (`active_scheduled_service_check_stats=…`), naemonstats and
 // Livestatus' rate columns report them. Core thread only; no clock of its own (every call takes `now`).
 //
 //   CheckStats stats(program_start);
-//   stats.count(io::CheckStat::passive_service, result_time, now);
+//   stats.count(files::CheckStat::passive_service, result_time, now);
 //   const auto lines = stats.report(now);  // [kind][0..2] = 1, 5, 15 minutes
 #pragma once
 
 #include "engine/check_state.hpp"
-#include "io/status_file.hpp"
+#include "files/status_file.hpp"
 
 #include <array>
 #include <cstddef>
@@ -21,13 +21,13 @@ namespace vedette::engine {
 // the figures are the same for the same checks.
 class CheckStats {
  public:
-  static constexpr std::size_t k_kinds = static_cast<std::size_t>(io::CheckStat::count);
+  static constexpr std::size_t k_kinds = static_cast<std::size_t>(files::CheckStat::count);
   using Report = std::array<std::array<int, 3>, k_kinds>;
 
   explicit CheckStats(Time program_start = 0) : program_start_(program_start) {}
 
   // One check of `kind` at `when` (0: now).
-  void count(io::CheckStat kind, Time when, Time now);
+  void count(files::CheckStat kind, Time when, Time now);
   // Every kind's 1/5/15-minute counts at `now`. Ages the buckets as Naemon's status dump does.
   [[nodiscard]] Report report(Time now);
 

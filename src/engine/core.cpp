@@ -28,8 +28,8 @@
 #include "exec/executor.hpp"
 #include "exec/plugin_output.hpp"
 #include "exec/result_queue.hpp"
-#include "io/log_file.hpp"
-#include "io/status_file.hpp"
+#include "files/log_file.hpp"
+#include "files/status_file.hpp"
 #include "loop/signals.hpp"
 #include "metrics/core_metrics.hpp"
 #include "retention/apply.hpp"
@@ -111,8 +111,8 @@ struct WriterErrors {
   }
 };
 
-io::StatusWriterOptions status_options(const config::MainConfig& main, WriterErrors& errors) {
-  io::StatusWriterOptions out;
+files::StatusWriterOptions status_options(const config::MainConfig& main, WriterErrors& errors) {
+  files::StatusWriterOptions out;
   out.path = main.status_file;
   out.on_error = errors.sink();
   return out;
@@ -124,7 +124,7 @@ struct PerfdataEvents {
   std::vector<std::string> messages;  // guarded by mutex
   std::atomic<bool> pending{false};
 
-  void add(const io::PerfdataEvent& e) { add(e.message); }
+  void add(const files::PerfdataEvent& e) { add(e.message); }
   void add(std::string message) {
     std::lock_guard lock(mutex);
     messages.push_back(std::move(message));
@@ -169,9 +169,9 @@ exec::ExecutorOptions executor_options(const config::MainConfig& main, const Cor
   return out;
 }
 
-io::LogFileOptions log_options(const config::MainConfig& main, const CoreOptions& options,
-                               std::function<void(std::int64_t)> on_rotated) {
-  io::LogFileOptions out;
+files::LogFileOptions log_options(const config::MainConfig& main, const CoreOptions& options,
+                                  std::function<void(std::int64_t)> on_rotated) {
+  files::LogFileOptions out;
   out.path = main.log_file;
   out.archive_path = main.log_archive_path;
   out.mirror_fd = options.log_to_stdout ? STDOUT_FILENO : -1;
@@ -331,7 +331,7 @@ class Core::Impl final : public loop::TimerHandler,
           !hosts_[model::index(host_it->second)].enabled(state::Flag::passive_checks))
         return false;
       const CheckOutcome r = passive_outcome(p, now);
-      check_stats_.count(io::CheckStat::passive_host, r.start, now);
+      check_stats_.count(files::CheckStat::passive_host, r.start, now);
       metrics::core_metrics().count_check(metrics::CheckKind::passive, metrics::ObjectKind::host);
       apply_host(host_it->second, r, now, at);
       hosts_[model::index(host_it->second)].check_source = passive_source(p);
@@ -611,7 +611,7 @@ class Core::Impl final : public loop::TimerHandler,
   void count_external_command() {
     ++events_.commands;
     metrics::core_metrics().external_commands.add();
-    check_stats_.count(io::CheckStat::external_command, 0, now_epoch());
+    check_stats_.count(files::CheckStat::external_command, 0, now_epoch());
   }
 
   void save_state() {
@@ -655,7 +655,7 @@ class Core::Impl final : public loop::TimerHandler,
       return false;
     CheckOutcome r = passive_outcome(p, now);
     if (r.state < 0 || r.state > 3) r.state = k_state_unknown;
-    check_stats_.count(io::CheckStat::passive_service, r.start, now);
+    check_stats_.count(files::CheckStat::passive_service, r.start, now);
     metrics::core_metrics().count_check(metrics::CheckKind::passive, metrics::ObjectKind::service);
     apply_service(sid, r, now, at);
     services_[model::index(sid)].check_source = passive_source(p);
@@ -900,7 +900,7 @@ class Core::Impl final : public loop::TimerHandler,
 
  public:
   // A status snapshot for Livestatus: its own builder, so neither takes the other's memory back.
-  std::shared_ptr<const io::StatusSnapshot> status_snapshot() {
+  std::shared_ptr<const files::StatusSnapshot> status_snapshot() {
     return take_status_snapshot(live_snapshots_);
   }
 
@@ -1350,7 +1350,7 @@ class Core::Impl final : public loop::TimerHandler,
     arm_periodic(status_timer_, status_due_, std::chrono::seconds(std::max(1, main_.status_update_interval)));
   }
 
-  std::shared_ptr<const io::StatusSnapshot> take_status_snapshot(StatusSnapshotBuilder& builder) {
+  std::shared_ptr<const files::StatusSnapshot> take_status_snapshot(StatusSnapshotBuilder& builder) {
     ProgramStatus program;
     program.now = now_epoch();
     program.program_start = program_start_;
@@ -1379,7 +1379,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   // log_rotation_method: the next rotation in local time, as a monotonic timer (wall time only names it).
   void schedule_log_rotation() {
-    next_rotation_ = io::LogFile::next_rotation(now_epoch(), main_.log_rotation_method);
+    next_rotation_ = files::LogFile::next_rotation(now_epoch(), main_.log_rotation_method);
     if (next_rotation_ == 0) return;
     const Duration until = std::chrono::seconds(next_rotation_) - clock_.wall_now().time_since_epoch();
     loop_.arm_timer(rotation_timer_, loop_.now() + std::max(Duration::zero(), until));
@@ -1462,7 +1462,7 @@ class Core::Impl final : public loop::TimerHandler,
     loop_.disarm_timer(service_perfdata_timer_);
     host_perfdata_due_ = service_perfdata_due_ = {};
     std::vector<std::string> warnings;
-    auto on_event = [this](const io::PerfdataEvent& e) { perfdata_events_.add(e); };
+    auto on_event = [this](const files::PerfdataEvent& e) { perfdata_events_.add(e); };
     retire_tsdb();
     tsdb_ = std::make_unique<TsdbOutput>(main_,
                                          [this](std::string line) { perfdata_events_.add(std::move(line)); });
@@ -1757,11 +1757,11 @@ class Core::Impl final : public loop::TimerHandler,
   void count_launch(CheckId check, loop::WallTime scheduled) {
     const Time at = to_epoch(scheduled), now = now_epoch();
     if (is_service(check)) {
-      check_stats_.count(io::CheckStat::active_scheduled_service, at, now);
+      check_stats_.count(files::CheckStat::active_scheduled_service, at, now);
       return;
     }
-    check_stats_.count(io::CheckStat::active_scheduled_host, at, now);
-    check_stats_.count(io::CheckStat::parallel_host, at, now);
+    check_stats_.count(files::CheckStat::active_scheduled_host, at, now);
+    check_stats_.count(files::CheckStat::parallel_host, at, now);
   }
 
   // ---- Distributed checks (engine/distribution.hpp, docs/distributed.md) ----
@@ -2220,8 +2220,8 @@ class Core::Impl final : public loop::TimerHandler,
                              settings_, now, numbering_);
     count_check(true, st, state_before, type_before);
     if (fx.used_cached_host_state) {
-      check_stats_.count(io::CheckStat::active_ondemand_host, now, now);
-      check_stats_.count(io::CheckStat::cached_host, now, now);
+      check_stats_.count(files::CheckStat::active_ondemand_host, now, now);
+      check_stats_.count(files::CheckStat::cached_host, now, now);
     }
     if (fx.log_passive)
       log(fmt::format("PASSIVE SERVICE CHECK: {};{};{};{}", cfg.host_name, cfg.description, st.current_state,
@@ -2618,9 +2618,9 @@ class Core::Impl final : public loop::TimerHandler,
   EventNumbering numbering_;  // event and problem ids of state changes
   exec::ResultQueue results_;
   exec::Executor executor_;
-  io::LogFile log_;
+  files::LogFile log_;
   WriterErrors status_errors_;  // before status_, whose thread reports into it
-  io::StatusWriter status_;
+  files::StatusWriter status_;
   StatusSnapshotBuilder status_snapshots_;
   StatusSnapshotBuilder live_snapshots_;
   // status.dat's share of retention_carried_ and the retained comments and downtimes, rebuilt when the
@@ -2689,7 +2689,8 @@ class Core::Impl final : public loop::TimerHandler,
   loop::TimerId tick_timer_ = 0;
   loop::TimerId orphan_timer_ = 0;
   MonoTime next_gearman_metrics_{};  // publish_gearman_metrics()
-  io::EventCounts events_;  // what the core has done, for Livestatus (comment/downtime: the books' versions)
+  files::EventCounts
+      events_;  // what the core has done, for Livestatus (comment/downtime: the books' versions)
   // Distributed checks: nullptr unless the main config turns them on.
   std::unique_ptr<Distributor> distributor_;
   std::vector<std::string> distribution_notes_;  // option warnings and errors, logged at start
@@ -2831,7 +2832,7 @@ void Core::log(std::string_view text) {
 const model::Model& Core::model() const {
   return on_core_thread()->model();
 }
-std::shared_ptr<const io::StatusSnapshot> Core::status_snapshot() {
+std::shared_ptr<const files::StatusSnapshot> Core::status_snapshot() {
   return on_core_thread()->status_snapshot();
 }
 void Core::count_external_command() {

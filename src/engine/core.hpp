@@ -10,7 +10,7 @@
 #include "config/loader.hpp"
 #include "engine/check_state.hpp"
 #include "engine/downtime_book.hpp"
-#include "io/status_file.hpp"
+#include "files/status_file.hpp"
 #include "loop/clock.hpp"
 #include "loop/loop.hpp"
 #include "state/attributes.hpp"
@@ -221,7 +221,7 @@ class Core {
   void count_external_command();
   // The run-time state as status.dat would show it now (built on the calling thread, the core's: a few ms
   // at 100k services). Livestatus answers from these.
-  std::shared_ptr<const io::StatusSnapshot> status_snapshot();
+  std::shared_ptr<const files::StatusSnapshot> status_snapshot();
   // As SIGUSR1 (Livestatus' LOGROTATE): close and reopen the log, "LOG ROTATION: EXTERNAL".
   void reopen_log();
 

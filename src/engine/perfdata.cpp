@@ -99,8 +99,8 @@ ExpandedPerfdataCommand expand_perfdata_command(const PerfdataCommand& command, 
   return expand_perfdata_command(ctx.model.commands[model::index(command.command)], args, ctx);
 }
 
-io::PerfdataProcessing to_processing(ExpandedPerfdataCommand&& expanded) {
-  io::PerfdataProcessing out;
+files::PerfdataProcessing to_processing(ExpandedPerfdataCommand&& expanded) {
+  files::PerfdataProcessing out;
   out.argv = std::move(expanded.command.argv);
   out.shell = expanded.command.shell;
   out.env = std::move(expanded.command.env);
@@ -128,12 +128,12 @@ ProcessingSchedule processing_schedule(const config::MainConfig& main, PerfdataO
   return out;
 }
 
-io::PerfdataFileOptions perfdata_file_options(const config::MainConfig& main, PerfdataObject object,
-                                              std::function<void(const io::PerfdataEvent&)> on_event) {
+files::PerfdataFileOptions perfdata_file_options(const config::MainConfig& main, PerfdataObject object,
+                                                 std::function<void(const files::PerfdataEvent&)> on_event) {
   const bool host = is_host(object);
-  io::PerfdataFileOptions out;
+  files::PerfdataFileOptions out;
   out.path = host ? main.host_perfdata_file : main.service_perfdata_file;
-  out.mode = static_cast<io::PerfdataFileMode>(
+  out.mode = static_cast<files::PerfdataFileMode>(
       static_cast<char>(host ? main.host_perfdata_file_mode : main.service_perfdata_file_mode));
   out.object = object;
   out.timeout_seconds = main.perfdata_timeout;

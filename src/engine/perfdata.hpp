@@ -1,7 +1,7 @@
 // Naemon's performance data processing (perfdata.c, "xpddefault"), the parts that need the model and the
 // macros: which results produce performance data, the line a result adds to host_perfdata_file /
 // service_perfdata_file, and the perfdata and processing commands expanded for running. The files
-// themselves are io::PerfdataFile. Core thread only (macro expansion reuses thread-local buffers).
+// themselves are files::PerfdataFile. Core thread only (macro expansion reuses thread-local buffers).
 //
 // Per host or service result, when wants_perfdata(...):
 //   1. *_perfdata_command, if set: expand_perfdata_command(...) and run it (timeout perfdata_timeout,
@@ -12,7 +12,7 @@
 #include "config/main_config.hpp"
 #include "engine/check_state.hpp"
 #include "engine/macros.hpp"
-#include "io/perfdata_file.hpp"
+#include "files/perfdata_file.hpp"
 #include "model/command.hpp"
 #include "model/model.hpp"
 
@@ -25,7 +25,7 @@
 
 namespace vedette::engine {
 
-using io::PerfdataObject;
+using files::PerfdataObject;
 
 // Naemon's update_{host,service}_performance_data guards, in its order: the global switch
 // (process_performance_data, as ENABLE_/DISABLE_PERFORMANCE_DATA leave it), the object's process_perf_data
@@ -90,8 +90,8 @@ struct ExpandedPerfdataCommand {
 [[nodiscard]] ExpandedPerfdataCommand expand_perfdata_command(const PerfdataCommand& command,
                                                               const MacroContext& ctx);
 
-// What io::PerfdataFile::process takes.
-[[nodiscard]] io::PerfdataProcessing to_processing(ExpandedPerfdataCommand&& expanded);
+// What files::PerfdataFile::process takes.
+[[nodiscard]] files::PerfdataProcessing to_processing(ExpandedPerfdataCommand&& expanded);
 
 // When Naemon runs the processing command of `object`'s file (initialize_performance_data): every
 // `interval` seconds from start, if the interval is > 0 and a processing command is set; `warning` is what
@@ -102,10 +102,10 @@ struct ProcessingSchedule {
 };
 [[nodiscard]] ProcessingSchedule processing_schedule(const config::MainConfig& main, PerfdataObject object);
 
-// io::PerfdataFileOptions for `object`'s file from main: path, mode, perfdata_timeout. Empty path: no file is
-// configured and none should be created.
-[[nodiscard]] io::PerfdataFileOptions perfdata_file_options(
+// files::PerfdataFileOptions for `object`'s file from main: path, mode, perfdata_timeout. Empty path: no file
+// is configured and none should be created.
+[[nodiscard]] files::PerfdataFileOptions perfdata_file_options(
     const config::MainConfig& main, PerfdataObject object,
-    std::function<void(const io::PerfdataEvent&)> on_event = {});
+    std::function<void(const files::PerfdataEvent&)> on_event = {});
 
 }  // namespace vedette::engine

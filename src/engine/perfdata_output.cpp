@@ -5,7 +5,8 @@
 namespace vedette::engine {
 
 PerfdataOutput::PerfdataOutput(const model::Model& model, const config::MainConfig& main,
-                               PerfdataObject object, std::function<void(const io::PerfdataEvent&)> on_event,
+                               PerfdataObject object,
+                               std::function<void(const files::PerfdataEvent&)> on_event,
                                std::vector<std::string>& warnings)
     : main_(main), object_(object) {
   const bool host = object == PerfdataObject::host;
@@ -19,7 +20,7 @@ PerfdataOutput::PerfdataOutput(const model::Model& model, const config::MainConf
   const std::string& path = host ? main.host_perfdata_file : main.service_perfdata_file;
   if (path.empty()) return;
   template_ = prepared_perfdata_template(main, object);
-  file_ = std::make_unique<io::PerfdataFile>(perfdata_file_options(main, object, std::move(on_event)));
+  file_ = std::make_unique<files::PerfdataFile>(perfdata_file_options(main, object, std::move(on_event)));
   const ProcessingSchedule schedule = processing_schedule(main, object);
   if (!schedule.warning.empty()) warnings.push_back(schedule.warning);
   if (schedule.interval > 0) {

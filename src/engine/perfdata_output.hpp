@@ -11,7 +11,7 @@
 
 #include "engine/perfdata.hpp"
 #include "engine/side_command.hpp"
-#include "io/perfdata_file.hpp"
+#include "files/perfdata_file.hpp"
 
 #include <functional>
 #include <memory>
@@ -25,7 +25,8 @@ class PerfdataOutput {
  public:
   // Commands that name no command definition are left out, with Naemon's warning added to `warnings`.
   PerfdataOutput(const model::Model& model, const config::MainConfig& main, PerfdataObject object,
-                 std::function<void(const io::PerfdataEvent&)> on_event, std::vector<std::string>& warnings);
+                 std::function<void(const files::PerfdataEvent&)> on_event,
+                 std::vector<std::string>& warnings);
 
   // After a result of an object of this kind (`ctx` names it, `state` is its hot state): Naemon's
   // update_*_performance_data. Does nothing unless process_performance_data and the object's
@@ -41,8 +42,8 @@ class PerfdataOutput {
  private:
   const config::MainConfig& main_;
   PerfdataObject object_;
-  std::unique_ptr<io::PerfdataFile> file_;  // null: no *_perfdata_file
-  std::string template_;                    // prepared: escapes done, '\n' appended
+  std::unique_ptr<files::PerfdataFile> file_;  // null: no *_perfdata_file
+  std::string template_;                       // prepared: escapes done, '\n' appended
   std::optional<PerfdataCommand> command_;
   std::optional<PerfdataCommand> processing_;
   unsigned long processing_interval_ = 0;

@@ -1,7 +1,7 @@
 #include "engine/reload.hpp"
 
 #include "base/check.hpp"
-#include "io/object_cache.hpp"
+#include "files/object_cache.hpp"
 #include "loop/thread_name.hpp"
 #include "retention/writer.hpp"
 
@@ -36,10 +36,10 @@ void initial_states(const model::Model& model, std::vector<HostState>& hosts,
 
 std::string write_object_cache(const config::Configuration& configuration, Time now) {
   const config::MainConfig& main = configuration.main;
-  const io::ObjectCacheResult r = io::write_object_cache(
+  const files::ObjectCacheResult r = files::write_object_cache(
       main.object_cache_file, *configuration.model, now,
-      main.object_cache_format == config::ObjectCacheFormat::nagios ? io::ObjectCacheFormat::nagios
-                                                                    : io::ObjectCacheFormat::naemon);
+      main.object_cache_format == config::ObjectCacheFormat::nagios ? files::ObjectCacheFormat::nagios
+                                                                    : files::ObjectCacheFormat::naemon);
   return r.error;
 }
 

@@ -24,7 +24,7 @@ RetainedStatus::RetainedStatus(const model::Model& model, std::shared_ptr<const 
   if (source_ != nullptr && source_->model == model_) carried_ = source_.get();
   if (downtimes_ == nullptr) return;
   // Naemon's scheduled_downtime_depth: one per downtime in effect, on its own host or service only.
-  for (const io::StatusDowntime& d : *downtimes_) {
+  for (const files::StatusDowntime& d : *downtimes_) {
     if (!d.is_in_effect) continue;
     if (d.is_service) {
       const model::ServiceId id = model.find_service(d.host_name, d.service_description);
@@ -40,19 +40,20 @@ RetainedStatus::RetainedStatus(const model::Model& model, std::shared_ptr<const 
   }
 }
 
-io::StatusObjectExtras RetainedStatus::host(std::size_t index, const io::StatusState& /*now*/) const {
-  io::StatusObjectExtras x;
+files::StatusObjectExtras RetainedStatus::host(std::size_t index, const files::StatusState& /*now*/) const {
+  files::StatusObjectExtras x;
   x.scheduled_downtime_depth = static_cast<int>(depth_at(host_depth_, index));
   return x;
 }
 
-io::StatusObjectExtras RetainedStatus::service(std::size_t index, const io::StatusState& /*now*/) const {
-  io::StatusObjectExtras x;
+files::StatusObjectExtras RetainedStatus::service(std::size_t index,
+                                                  const files::StatusState& /*now*/) const {
+  files::StatusObjectExtras x;
   x.scheduled_downtime_depth = static_cast<int>(depth_at(service_depth_, index));
   return x;
 }
 
-io::StatusContactExtras RetainedStatus::contact(std::size_t index) const {
+files::StatusContactExtras RetainedStatus::contact(std::size_t index) const {
   if (contacts_ == nullptr || index >= contacts_->size()) return {};
   return {.state = &(*contacts_)[index]};
 }

@@ -10,7 +10,7 @@
 //   status_writer.publish(status_snapshots.build(..., retained));
 #pragma once
 
-#include "io/status_file.hpp"
+#include "files/status_file.hpp"
 #include "model/model.hpp"
 #include "retention/carried.hpp"
 #include "state/contact_state.hpp"
@@ -22,7 +22,7 @@
 
 namespace vedette::engine {
 
-class RetainedStatus final : public io::StatusExtras {
+class RetainedStatus final : public files::StatusExtras {
  public:
   // `comments` and `downtimes` are the engine's CommentBook and DowntimeBook snapshots (in Naemon's order),
   // for objects of `model`. A `carried` applied to another model is not used (its ids are not `model`'s).
@@ -42,16 +42,18 @@ class RetainedStatus final : public io::StatusExtras {
   }
 
   [[nodiscard]] const model::Model* model() const override { return model_; }
-  [[nodiscard]] io::StatusObjectExtras host(std::size_t index, const io::StatusState& now) const override;
-  [[nodiscard]] io::StatusObjectExtras service(std::size_t index, const io::StatusState& now) const override;
-  [[nodiscard]] io::StatusContactExtras contact(std::size_t index) const override;
-  [[nodiscard]] std::span<const io::StatusComment> comments() const override {
-    return comments_ != nullptr ? std::span<const io::StatusComment>(*comments_)
-                                : std::span<const io::StatusComment>();
+  [[nodiscard]] files::StatusObjectExtras host(std::size_t index,
+                                               const files::StatusState& now) const override;
+  [[nodiscard]] files::StatusObjectExtras service(std::size_t index,
+                                                  const files::StatusState& now) const override;
+  [[nodiscard]] files::StatusContactExtras contact(std::size_t index) const override;
+  [[nodiscard]] std::span<const files::StatusComment> comments() const override {
+    return comments_ != nullptr ? std::span<const files::StatusComment>(*comments_)
+                                : std::span<const files::StatusComment>();
   }
-  [[nodiscard]] std::span<const io::StatusDowntime> downtimes() const override {
-    return downtimes_ != nullptr ? std::span<const io::StatusDowntime>(*downtimes_)
-                                 : std::span<const io::StatusDowntime>();
+  [[nodiscard]] std::span<const files::StatusDowntime> downtimes() const override {
+    return downtimes_ != nullptr ? std::span<const files::StatusDowntime>(*downtimes_)
+                                 : std::span<const files::StatusDowntime>();
   }
 
  private:

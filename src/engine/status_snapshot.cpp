@@ -8,7 +8,7 @@
 namespace vedette::engine {
 namespace {
 
-void fill_program(io::StatusProgram& p, const config::MainConfig& main, const ProgramStatus& program) {
+void fill_program(files::StatusProgram& p, const config::MainConfig& main, const ProgramStatus& program) {
   p.created = program.now;
   p.version.assign(program.version);
   p.modified_host_attributes = program.modified_host_attributes;
@@ -41,7 +41,7 @@ void fill_program(io::StatusProgram& p, const config::MainConfig& main, const Pr
 }
 
 template <typename State>
-void fill_state(io::StatusSnapshot& snap, io::StatusState& o, const State& s) {
+void fill_state(files::StatusSnapshot& snap, files::StatusState& o, const State& s) {
   o.text_offset = snap.text.append(s.plugin_output);
   snap.text.append(s.long_plugin_output);
   snap.text.append(s.perf_data);
@@ -67,10 +67,10 @@ void fill_state(io::StatusSnapshot& snap, io::StatusState& o, const State& s) {
 }
 
 // Fills `snap` (fresh or recycled: every field is overwritten).
-void fill(io::StatusSnapshot& snap, const model::Model& model, const config::MainConfig& main,
+void fill(files::StatusSnapshot& snap, const model::Model& model, const config::MainConfig& main,
           const std::vector<HostState>& hosts, const std::vector<ServiceState>& services,
           const ProgramStatus& program, std::shared_ptr<const void> keep_alive,
-          std::shared_ptr<const io::StatusExtras> extras) {
+          std::shared_ptr<const files::StatusExtras> extras) {
   snap.model = &model;
   snap.keep_alive = std::move(keep_alive);
   snap.extras = std::move(extras);
@@ -86,14 +86,14 @@ void fill(io::StatusSnapshot& snap, const model::Model& model, const config::Mai
   snap.hosts.resize(host_count);
   for (std::size_t i = 0; i < host_count; ++i) {
     const HostState& s = hosts[i];
-    io::StatusState& o = snap.hosts[i];
+    files::StatusState& o = snap.hosts[i];
     fill_state(snap, o, s);
     o.last_time = {s.last_time_up, s.last_time_down, s.last_time_unreachable, 0};
   }
   snap.services.resize(service_count);
   for (std::size_t i = 0; i < service_count; ++i) {
     const ServiceState& s = services[i];
-    io::StatusState& o = snap.services[i];
+    files::StatusState& o = snap.services[i];
     fill_state(snap, o, s);
     o.last_time = {s.last_time_ok, s.last_time_warning, s.last_time_unknown, s.last_time_critical};
   }
@@ -104,28 +104,28 @@ void fill(io::StatusSnapshot& snap, const model::Model& model, const config::Mai
 // The memory of the last snapshot released (by the writer, usually on its thread), kept for the next build.
 struct StatusSnapshotBuilder::Spare {
   std::mutex mutex;
-  std::unique_ptr<io::StatusSnapshot> snapshot;  // guarded by mutex
+  std::unique_ptr<files::StatusSnapshot> snapshot;  // guarded by mutex
 };
 
 StatusSnapshotBuilder::StatusSnapshotBuilder() : spare_(std::make_shared<Spare>()) {}
 StatusSnapshotBuilder::~StatusSnapshotBuilder() = default;
 
-std::shared_ptr<const io::StatusSnapshot> StatusSnapshotBuilder::build(
+std::shared_ptr<const files::StatusSnapshot> StatusSnapshotBuilder::build(
     const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
     const std::vector<ServiceState>& services, const ProgramStatus& program,
-    std::shared_ptr<const void> keep_alive, std::shared_ptr<const io::StatusExtras> extras) {
-  std::unique_ptr<io::StatusSnapshot> snap;
+    std::shared_ptr<const void> keep_alive, std::shared_ptr<const files::StatusExtras> extras) {
+  std::unique_ptr<files::StatusSnapshot> snap;
   {
     std::lock_guard lock(spare_->mutex);
     snap = std::move(spare_->snapshot);
   }
-  if (snap == nullptr) snap = std::make_unique<io::StatusSnapshot>();
+  if (snap == nullptr) snap = std::make_unique<files::StatusSnapshot>();
   fill(*snap, model, main, hosts, services, program, std::move(keep_alive), std::move(extras));
   // Whoever drops the last reference gives the memory back. The model and the extras are let go at once
   // (they may be the last references to ones replaced by a reload); the arrays and the text block are kept.
-  return std::shared_ptr<const io::StatusSnapshot>(
-      snap.release(), [spare = std::weak_ptr<Spare>(spare_)](const io::StatusSnapshot* done) {
-        std::unique_ptr<io::StatusSnapshot> owned(const_cast<io::StatusSnapshot*>(done));
+  return std::shared_ptr<const files::StatusSnapshot>(
+      snap.release(), [spare = std::weak_ptr<Spare>(spare_)](const files::StatusSnapshot* done) {
+        std::unique_ptr<files::StatusSnapshot> owned(const_cast<files::StatusSnapshot*>(done));
         owned->keep_alive.reset();
         owned->extras.reset();
         owned->overrides.clear();
@@ -137,11 +137,11 @@ std::shared_ptr<const io::StatusSnapshot> StatusSnapshotBuilder::build(
       });
 }
 
-std::shared_ptr<const io::StatusSnapshot> make_status_snapshot(
+std::shared_ptr<const files::StatusSnapshot> make_status_snapshot(
     const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
     const std::vector<ServiceState>& services, const ProgramStatus& program,
-    std::shared_ptr<const void> keep_alive, std::shared_ptr<const io::StatusExtras> extras) {
-  auto snap = std::make_shared<io::StatusSnapshot>();
+    std::shared_ptr<const void> keep_alive, std::shared_ptr<const files::StatusExtras> extras) {
+  auto snap = std::make_shared<files::StatusSnapshot>();
   fill(*snap, model, main, hosts, services, program, std::move(keep_alive), std::move(extras));
   return snap;
 }

@@ -1,17 +1,17 @@
-// Builds the status.dat snapshot (io::StatusSnapshot) from the model, the main config and the hot state.
-// Core thread only, every status_update_interval; the result is immutable and handed to io::StatusWriter.
+// Builds the status.dat snapshot (files::StatusSnapshot) from the model, the main config and the hot state.
+// Core thread only, every status_update_interval; the result is immutable and handed to files::StatusWriter.
 //
 //   StatusSnapshotBuilder status_snapshots;  // a member of the core: keeps the memory between dumps
 //   ProgramStatus program{.now = now, .program_start = start, .pid = getpid(), .daemon_mode = daemon};
 //   status_writer.publish(
 //       status_snapshots.build(model, main, hosts, services, program, model_owner, retained_status));
 //
-// Cost at 100k services: bench/io/status_bench.cpp (BM_SnapshotBuild*).
+// Cost at 100k services: bench/files/status_bench.cpp (BM_SnapshotBuild*).
 #pragma once
 
 #include "config/main_config.hpp"
 #include "engine/check_state.hpp"
-#include "io/status_file.hpp"
+#include "files/status_file.hpp"
 #include "model/model.hpp"
 
 #include <array>
@@ -35,9 +35,9 @@ struct ProgramStatus {
   unsigned long next_comment_id = 1;
   unsigned long next_downtime_id = 1;
   unsigned long next_event_id = 1;
-  std::array<std::array<int, 3>, static_cast<std::size_t>(io::CheckStat::count)> check_stats{};
-  io::EventCounts events;
-  std::string_view version = VEDETTE_VERSION;  // info.version
+  std::array<std::array<int, 3>, static_cast<std::size_t>(files::CheckStat::count)> check_stats{};
+  files::EventCounts events;
+  std::string_view version = VEDETTE_VERSION;                     // info.version
   std::shared_ptr<const std::vector<std::string>> check_sources;  // engine::CheckSources::names()
 };
 
@@ -57,10 +57,10 @@ class StatusSnapshotBuilder {
   StatusSnapshotBuilder(const StatusSnapshotBuilder&) = delete;
   StatusSnapshotBuilder& operator=(const StatusSnapshotBuilder&) = delete;
 
-  [[nodiscard]] std::shared_ptr<const io::StatusSnapshot> build(
+  [[nodiscard]] std::shared_ptr<const files::StatusSnapshot> build(
       const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
       const std::vector<ServiceState>& services, const ProgramStatus& program,
-      std::shared_ptr<const void> keep_alive = {}, std::shared_ptr<const io::StatusExtras> extras = {});
+      std::shared_ptr<const void> keep_alive = {}, std::shared_ptr<const files::StatusExtras> extras = {});
 
  private:
   struct Spare;
@@ -68,9 +68,9 @@ class StatusSnapshotBuilder {
 };
 
 // One snapshot in fresh memory (tests, one-off dumps); the core uses a StatusSnapshotBuilder.
-[[nodiscard]] std::shared_ptr<const io::StatusSnapshot> make_status_snapshot(
+[[nodiscard]] std::shared_ptr<const files::StatusSnapshot> make_status_snapshot(
     const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
     const std::vector<ServiceState>& services, const ProgramStatus& program,
-    std::shared_ptr<const void> keep_alive = {}, std::shared_ptr<const io::StatusExtras> extras = {});
+    std::shared_ptr<const void> keep_alive = {}, std::shared_ptr<const files::StatusExtras> extras = {});
 
 }  // namespace vedette::engine

@@ -27,7 +27,7 @@ void CoreChannel::wake() {
   (void)!::write(fd_, &one, sizeof one);
 }
 
-std::shared_ptr<const io::StatusSnapshot> CoreChannel::fresh_snapshot(std::uint64_t* generation) {
+std::shared_ptr<const files::StatusSnapshot> CoreChannel::fresh_snapshot(std::uint64_t* generation) {
   std::unique_lock lock(mutex_);
   if (closed_) return nullptr;
   const std::uint64_t wanted = started_ + 1;
@@ -40,7 +40,7 @@ std::shared_ptr<const io::StatusSnapshot> CoreChannel::fresh_snapshot(std::uint6
   return closed_ ? nullptr : latest_;
 }
 
-std::shared_ptr<const io::StatusSnapshot> CoreChannel::snapshot_after(std::uint64_t& seen) {
+std::shared_ptr<const files::StatusSnapshot> CoreChannel::snapshot_after(std::uint64_t& seen) {
   {
     std::lock_guard lock(mutex_);
     if (closed_) return nullptr;
@@ -122,7 +122,7 @@ bool CoreChannel::snapshot_wanted() {
   return true;
 }
 
-void CoreChannel::publish(std::shared_ptr<const io::StatusSnapshot> snapshot) {
+void CoreChannel::publish(std::shared_ptr<const files::StatusSnapshot> snapshot) {
   {
     std::lock_guard lock(mutex_);
     latest_ = std::move(snapshot);

@@ -2,8 +2,8 @@
 // for a snapshot or hand over a command line, and one eventfd wakes the core's loop to do it.
 //
 //   // Livestatus thread:
-//   std::shared_ptr<const io::StatusSnapshot> s = channel.fresh_snapshot();  // taken after this call began
-//   std::optional<std::string> error = channel.run_command("[1700000000] DISABLE_SVC_CHECK;web;http");
+//   std::shared_ptr<const files::StatusSnapshot> s = channel.fresh_snapshot();  // taken after this call
+//   began std::optional<std::string> error = channel.run_command("[1700000000] DISABLE_SVC_CHECK;web;http");
 //   // Core thread, when channel.fd() is readable:
 //   channel.clear_wakeup();
 //   channel.run_commands([&](std::string_view line) { return reader.execute(line); });
@@ -15,7 +15,7 @@
 // the thread asked, so a query sees every command its client sent before it.
 #pragma once
 
-#include "io/status_file.hpp"
+#include "files/status_file.hpp"
 
 #include <condition_variable>
 #include <cstdint>
@@ -40,10 +40,11 @@ class CoreChannel {
   // --- Livestatus threads
   // Blocks until the core has published a snapshot it started after this call; null once closed.
   // `generation`, when given, gets the snapshot's generation, for snapshot_after().
-  [[nodiscard]] std::shared_ptr<const io::StatusSnapshot> fresh_snapshot(std::uint64_t* generation = nullptr);
+  [[nodiscard]] std::shared_ptr<const files::StatusSnapshot> fresh_snapshot(
+      std::uint64_t* generation = nullptr);
   // A snapshot newer than generation `seen`, which it moves on: the latest one when it is, else a fresh one.
   // For a query that polls: any number of them polling at once cost the core one snapshot.
-  [[nodiscard]] std::shared_ptr<const io::StatusSnapshot> snapshot_after(std::uint64_t& seen);
+  [[nodiscard]] std::shared_ptr<const files::StatusSnapshot> snapshot_after(std::uint64_t& seen);
   // Hands a command line (without "COMMAND ") to the core and waits until it ran: its error, or nothing
   // when it ran (or the channel closed first).
   [[nodiscard]] std::optional<std::string> run_command(std::string line);
@@ -62,7 +63,7 @@ class CoreChannel {
   // Whether a thread waits for a snapshot; true marks the snapshot the core is about to take as the one
   // those threads wait for.
   [[nodiscard]] bool snapshot_wanted();
-  void publish(std::shared_ptr<const io::StatusSnapshot> snapshot);
+  void publish(std::shared_ptr<const files::StatusSnapshot> snapshot);
   // Wakes every waiting thread with null and refuses further requests (shutdown).
   void close();
 
@@ -75,7 +76,7 @@ class CoreChannel {
   std::uint64_t requested_ = 0;  // the newest snapshot generation a thread waits for
   std::uint64_t started_ = 0;    // the generation the core is building (or built last)
   std::uint64_t done_ = 0;       // the generation of latest_
-  std::shared_ptr<const io::StatusSnapshot> latest_;
+  std::shared_ptr<const files::StatusSnapshot> latest_;
   struct PendingCommand {
     std::string line;
     std::uint64_t ticket = 0;

@@ -104,7 +104,7 @@ struct Periods {
   timeperiod::Evaluator evaluator{{}, nullptr};
 };
 
-std::shared_ptr<const Periods> make_periods(const io::StatusSnapshot& s) {
+std::shared_ptr<const Periods> make_periods(const files::StatusSnapshot& s) {
   auto p = std::make_shared<Periods>();
   p->keep_alive = s.keep_alive;
   p->model = s.model;
@@ -627,7 +627,7 @@ class Server::Impl {
 
   // What a query over `snapshot` needs besides it: the timeperiods (once per model) and the tables' index
   // (once per snapshot, from the previous one's model part). Every query of one snapshot shares them.
-  void prepare(View& view, std::shared_ptr<const io::StatusSnapshot> snapshot,
+  void prepare(View& view, std::shared_ptr<const files::StatusSnapshot> snapshot,
                std::shared_ptr<const Periods>& periods) {
     std::lock_guard lock(prepared_mutex_);
     if (periods_ == nullptr || periods_->model != snapshot->model ||
@@ -711,7 +711,7 @@ class Server::Impl {
   }
 
   bool prepare_view(View& view, std::shared_ptr<const Periods>& periods,
-                    std::shared_ptr<const io::StatusSnapshot> snapshot) {
+                    std::shared_ptr<const files::StatusSnapshot> snapshot) {
     if (snapshot == nullptr) return false;
     view.settings = &options_.settings;
     view.counters = &counters;
@@ -746,7 +746,7 @@ class Server::Impl {
 
   // How many events of the trigger's kind the core has seen, by the view's snapshot.
   static std::uint64_t trigger_count(const View& view, WaitTrigger trigger) {
-    const io::EventCounts& e = view.status->program.events;
+    const files::EventCounts& e = view.status->program.events;
     switch (trigger) {
       case WaitTrigger::check:
         return e.service_checks + e.host_checks;

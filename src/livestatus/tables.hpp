@@ -13,9 +13,9 @@
 #include <span>
 #include <string_view>
 
-namespace vedette::io {
+namespace vedette::files {
 struct StatusSnapshot;
-}  // namespace vedette::io
+}  // namespace vedette::files
 
 namespace vedette::livestatus {
 
@@ -35,6 +35,6 @@ struct TableIndex;
 // snapshot of the same model and extras; given one of another model or extras, the tables build their own
 // for that View. Any thread; the result is immutable.
 [[nodiscard]] std::shared_ptr<const TableIndex> make_table_index(
-    const std::shared_ptr<const io::StatusSnapshot>& snapshot, const TableIndex* previous = nullptr);
+    const std::shared_ptr<const files::StatusSnapshot>& snapshot, const TableIndex* previous = nullptr);
 
 }  // namespace vedette::livestatus

@@ -1,10 +1,10 @@
-// What one query reads: an immutable status snapshot taken by the core thread (io::StatusSnapshot: the
+// What one query reads: an immutable status snapshot taken by the core thread (files::StatusSnapshot: the
 // model, the run-time state of every host and service, comments, downtimes, contact state), the time the
 // query runs at, and what the server knows (settings, counters). Livestatus threads only read a View; the
 // snapshot keeps the model alive across a reload.
 #pragma once
 
-#include "io/status_file.hpp"
+#include "files/status_file.hpp"
 #include "model/model.hpp"
 #include "timeperiod/evaluator.hpp"
 
@@ -54,7 +54,7 @@ struct Counters {
 };
 
 struct View {
-  std::shared_ptr<const io::StatusSnapshot> status;
+  std::shared_ptr<const files::StatusSnapshot> status;
   std::time_t now = 0;
   // The model's timeperiods, evaluated without a cache (Livestatus threads may not use the core's).
   const timeperiod::Evaluator* periods = nullptr;

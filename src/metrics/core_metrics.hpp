@@ -1,6 +1,6 @@
 // The process-wide metrics of the core: what the threads that do the work count as they go (relaxed
 // atomics, see counter.hpp and histogram.hpp), and what the scrape thread formats (write_core_metrics).
-// Process-wide rather than passed down because the counting happens in exec, io, gearman, livestatus and
+// Process-wide rather than passed down because the counting happens in exec, files, gearman, livestatus and
 // engine alike, and a scrape must never reach into objects another thread owns and may destroy (a reload
 // rebuilds the gearman link; the executor goes at shutdown): every value lives here, for the process's life.
 //

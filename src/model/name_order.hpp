@@ -27,7 +27,7 @@ struct NameOrder {
   std::vector<ServiceId> services;
 };
 
-// Sorts every type; ~10 ms for 100k services (bench/io/object_cache_bench.cpp, BM_NameOrder).
+// Sorts every type; ~10 ms for 100k services (bench/files/object_cache_bench.cpp, BM_NameOrder).
 [[nodiscard]] NameOrder name_order(const Model& model);
 
 // Whether "host_a;description_a" sorts before "host_b;description_b", without building either text: a host

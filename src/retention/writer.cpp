@@ -1,8 +1,8 @@
 #include "retention/writer.hpp"
 
-#include "io/atomic_file.hpp"
-#include "io/naemon_lines.hpp"
-#include "io/state_file_thread.hpp"
+#include "files/atomic_file.hpp"
+#include "files/naemon_lines.hpp"
+#include "files/state_file_thread.hpp"
 #include "metrics/core_metrics.hpp"
 
 #include <fmt/compile.h>
@@ -27,7 +27,7 @@ namespace {
 // whole.
 constexpr std::size_t k_chunk = std::size_t{1} << 20;
 
-using Out = io::NaemonLines;
+using Out = files::NaemonLines;
 
 std::string_view period_name(const model::Model& m, model::TimeperiodId id) {
   return model::is_set(id) ? m.timeperiods[model::index(id)].name : std::string_view{};
@@ -426,7 +426,7 @@ struct WriteReport {
 bool write_snapshot(const Snapshot& snapshot, const WriteOptions& options, std::string& buffer,
                     std::string& error, WriteReport& report) {
   const auto start = std::chrono::steady_clock::now();
-  io::AtomicFile file;
+  files::AtomicFile file;
   if (!file.open(options.path, "XXXXXX", S_IRUSR | S_IWUSR)) {
     error = fmt::format("Unable to create temp file '{}' for writing retention data: {}",
                         file.failure().temp_path, std::strerror(file.failure().error));
@@ -448,7 +448,7 @@ bool write_snapshot(const Snapshot& snapshot, const WriteOptions& options, std::
       static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(io_time).count());
   if (ok) ok = file.commit(options.fsync);
   if (ok) return true;
-  const io::AtomicFile::Failure& f = file.failure();
+  const files::AtomicFile::Failure& f = file.failure();
   if (f.step == "rename") {
     error = fmt::format("Unable to update retention file '{}': {}", options.path, std::strerror(f.error));
   } else if (f.step == "sync directory") {
@@ -522,8 +522,8 @@ class Writer::Worker {
   }
 
   const WriterOptions options_;
-  std::string buffer_;                                 // writer thread only
-  io::StateFileThread<Snapshot, WriterStats> thread_;  // last: joins before the rest goes
+  std::string buffer_;                                    // writer thread only
+  files::StateFileThread<Snapshot, WriterStats> thread_;  // last: joins before the rest goes
 };
 
 Writer::Writer(WriterOptions options) : worker_(std::make_unique<Worker>(std::move(options))) {}

@@ -117,19 +117,19 @@ std::string format_report(const StatusSummary& s, std::string_view status_file, 
   appendf(o, "Hosts In Downtime:                      %d\n", h.in_downtime);
   o += "\n";
   last15("Active Host Checks Last 1/5/15 min:     ", s.active_host_checks);
-  last15("   Scheduled:                           ", s.stat(io::CheckStat::active_scheduled_host));
-  last15("   On-demand:                           ", s.stat(io::CheckStat::active_ondemand_host));
-  last15("   Parallel:                            ", s.stat(io::CheckStat::parallel_host));
-  last15("   Serial:                              ", s.stat(io::CheckStat::serial_host));
-  last15("   Cached:                              ", s.stat(io::CheckStat::cached_host));
-  last15("Passive Host Checks Last 1/5/15 min:    ", s.stat(io::CheckStat::passive_host));
+  last15("   Scheduled:                           ", s.stat(files::CheckStat::active_scheduled_host));
+  last15("   On-demand:                           ", s.stat(files::CheckStat::active_ondemand_host));
+  last15("   Parallel:                            ", s.stat(files::CheckStat::parallel_host));
+  last15("   Serial:                              ", s.stat(files::CheckStat::serial_host));
+  last15("   Cached:                              ", s.stat(files::CheckStat::cached_host));
+  last15("Passive Host Checks Last 1/5/15 min:    ", s.stat(files::CheckStat::passive_host));
   last15("Active Service Checks Last 1/5/15 min:  ", s.active_service_checks);
-  last15("   Scheduled:                           ", s.stat(io::CheckStat::active_scheduled_service));
-  last15("   On-demand:                           ", s.stat(io::CheckStat::active_ondemand_service));
-  last15("   Cached:                              ", s.stat(io::CheckStat::cached_service));
-  last15("Passive Service Checks Last 1/5/15 min: ", s.stat(io::CheckStat::passive_service));
+  last15("   Scheduled:                           ", s.stat(files::CheckStat::active_scheduled_service));
+  last15("   On-demand:                           ", s.stat(files::CheckStat::active_ondemand_service));
+  last15("   Cached:                              ", s.stat(files::CheckStat::cached_service));
+  last15("Passive Service Checks Last 1/5/15 min: ", s.stat(files::CheckStat::passive_service));
   o += "\n";
-  last15("External Commands Last 1/5/15 min:      ", s.stat(io::CheckStat::external_command));
+  last15("External Commands Last 1/5/15 min:      ", s.stat(files::CheckStat::external_command));
   o += "\n\n";
   return o;
 }
@@ -220,25 +220,25 @@ std::unordered_map<std::string, Value> make_variables() {
 
   // The programstatus counters of the last 1/5/15 minutes.
   using Triple = std::function<const std::array<int, 3>&(const StatusSummary&)>;
-  const auto stat = [](io::CheckStat p) -> Triple {
+  const auto stat = [](files::CheckStat p) -> Triple {
     return [p](const StatusSummary& s) -> const std::array<int, 3>& { return s.stat(p); };
   };
   const std::vector<std::pair<const char*, Triple>> triples = {
       {"NUMACTHSTCHECKS",
        [](const StatusSummary& s) -> const std::array<int, 3>& { return s.active_host_checks; }},
-      {"NUMOACTHSTCHECKS", stat(io::CheckStat::active_ondemand_host)},
-      {"NUMSACTHSTCHECKS", stat(io::CheckStat::active_scheduled_host)},
-      {"NUMPARHSTCHECKS", stat(io::CheckStat::parallel_host)},
-      {"NUMSERHSTCHECKS", stat(io::CheckStat::serial_host)},
-      {"NUMPSVHSTCHECKS", stat(io::CheckStat::passive_host)},
-      {"NUMCACHEDHSTCHECKS", stat(io::CheckStat::cached_host)},
+      {"NUMOACTHSTCHECKS", stat(files::CheckStat::active_ondemand_host)},
+      {"NUMSACTHSTCHECKS", stat(files::CheckStat::active_scheduled_host)},
+      {"NUMPARHSTCHECKS", stat(files::CheckStat::parallel_host)},
+      {"NUMSERHSTCHECKS", stat(files::CheckStat::serial_host)},
+      {"NUMPSVHSTCHECKS", stat(files::CheckStat::passive_host)},
+      {"NUMCACHEDHSTCHECKS", stat(files::CheckStat::cached_host)},
       {"NUMACTSVCCHECKS",
        [](const StatusSummary& s) -> const std::array<int, 3>& { return s.active_service_checks; }},
-      {"NUMOACTSVCCHECKS", stat(io::CheckStat::active_ondemand_service)},
-      {"NUMSACTSVCCHECKS", stat(io::CheckStat::active_scheduled_service)},
-      {"NUMPSVSVCCHECKS", stat(io::CheckStat::passive_service)},
-      {"NUMCACHEDSVCCHECKS", stat(io::CheckStat::cached_service)},
-      {"NUMEXTCMDS", stat(io::CheckStat::external_command)},
+      {"NUMOACTSVCCHECKS", stat(files::CheckStat::active_ondemand_service)},
+      {"NUMSACTSVCCHECKS", stat(files::CheckStat::active_scheduled_service)},
+      {"NUMPSVSVCCHECKS", stat(files::CheckStat::passive_service)},
+      {"NUMCACHEDSVCCHECKS", stat(files::CheckStat::cached_service)},
+      {"NUMEXTCMDS", stat(files::CheckStat::external_command)},
   };
   for (const auto& [name, get] : triples) {
     for (std::size_t i = 0; i < 3; ++i) {

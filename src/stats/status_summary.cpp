@@ -93,7 +93,7 @@ void read_triple(char* value, std::array<int, 3>& out) {
   }
 }
 
-constexpr std::array<std::string_view, static_cast<std::size_t>(io::CheckStat::count)> k_program_keys{
+constexpr std::array<std::string_view, static_cast<std::size_t>(files::CheckStat::count)> k_program_keys{
     "active_scheduled_host_check_stats",
     "active_ondemand_host_check_stats",
     "passive_host_check_stats",
@@ -177,10 +177,10 @@ class Reader {
     switch (block_) {
       case Block::program:
         for (std::size_t i = 0; i < 3; ++i) {
-          s_.active_host_checks[i] = sum(s_.stat(io::CheckStat::active_scheduled_host)[i],
-                                         s_.stat(io::CheckStat::active_ondemand_host)[i]);
-          s_.active_service_checks[i] = sum(s_.stat(io::CheckStat::active_scheduled_service)[i],
-                                            s_.stat(io::CheckStat::active_ondemand_service)[i]);
+          s_.active_host_checks[i] = sum(s_.stat(files::CheckStat::active_scheduled_host)[i],
+                                         s_.stat(files::CheckStat::active_ondemand_host)[i]);
+          s_.active_service_checks[i] = sum(s_.stat(files::CheckStat::active_scheduled_service)[i],
+                                            s_.stat(files::CheckStat::active_ondemand_service)[i]);
         }
         break;
       case Block::host:

@@ -2,7 +2,7 @@
 // What naemonstats (Naemon 1.5.2) gathers from status.dat: counts and min/max/average spreads over the
 // hoststatus and servicestatus blocks, and the check counters of programstatus. The reading follows
 // naemonstats line by line, quirks included (see status_summary.cpp), so its numbers are Naemon's.
-#include "io/check_stat.hpp"
+#include "files/check_stat.hpp"
 
 #include <array>
 #include <cstdint>
@@ -54,12 +54,12 @@ struct StatusSummary {
   CheckableTotals hosts;
   CheckableTotals services;
   // The programstatus counters over the last 1, 5 and 15 minutes.
-  std::array<std::array<int, 3>, static_cast<std::size_t>(io::CheckStat::count)> program{};
+  std::array<std::array<int, 3>, static_cast<std::size_t>(files::CheckStat::count)> program{};
   // Scheduled + on-demand (cached ones never ran), summed when the programstatus block closes.
   std::array<int, 3> active_host_checks{};
   std::array<int, 3> active_service_checks{};
 
-  const std::array<int, 3>& stat(io::CheckStat s) const { return program[static_cast<std::size_t>(s)]; }
+  const std::array<int, 3>& stat(files::CheckStat s) const { return program[static_cast<std::size_t>(s)]; }
 };
 
 // Reads status.dat at `path`; `now` is the time the "last N minutes" counts are relative to. Returns

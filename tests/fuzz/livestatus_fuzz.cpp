@@ -47,7 +47,7 @@ struct World {
   std::unique_ptr<timeperiod::Evaluator> evaluator;
   livestatus::Settings settings;
   livestatus::Counters counters;
-  std::shared_ptr<const io::StatusSnapshot> snapshot;
+  std::shared_ptr<const files::StatusSnapshot> snapshot;
 };
 
 World& world() {
@@ -86,8 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   livestatus::Request request;
   livestatus::RequestError error;
-  if (!livestatus::parse_request(text, request, error, livestatus::find_table, k_now))
-    return 0;
+  if (!livestatus::parse_request(text, request, error, livestatus::find_table, k_now)) return 0;
   const livestatus::Table* table = livestatus::find_table(request.table);
   if (table == nullptr) return 0;
   std::optional<livestatus::Query> query = livestatus::Query::compile(request, *table, error);
@@ -99,11 +98,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   view.settings = &w.settings;
   view.counters = &w.counters;
   (void)query->wait_condition_holds(view);
-  const livestatus::Query::Limits limits{.max_response_size = 1 << 20,
-                                         .deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2)};
+  const livestatus::Query::Limits limits{
+      .max_response_size = 1 << 20, .deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2)};
   std::string body;
   const int code = query->run(view, limits, body, error);
   std::string framed;
-  livestatus::frame_response(request.fixed16, code, code == 200 ? std::string_view(body) : error.message, framed);
+  livestatus::frame_response(request.fixed16, code, code == 200 ? std::string_view(body) : error.message,
+                             framed);
   return 0;
 }

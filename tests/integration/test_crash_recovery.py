@@ -1,7 +1,7 @@
 """kill -9 of the real daemon: retention.dat is never left half-written, and the next start resumes from it.
 
 retention.dat is written into an unnamed temp file (O_TMPFILE) in the same directory, fsynced, named
-`<file>XXXXXX` and renamed over the file (io/atomic_file.hpp), so a crash at any moment leaves either the
+`<file>XXXXXX` and renamed over the file (files/atomic_file.hpp), so a crash at any moment leaves either the
 previous complete file or the new one, and a save it interrupts leaves no temp file behind (Naemon's named
 temp files pile up, one per crash).
 """

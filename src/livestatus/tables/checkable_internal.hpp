@@ -26,7 +26,7 @@ template <Kind K>
 }
 
 template <Kind K>
-[[nodiscard]] const io::StatusState& state_of(const View& v, Row r) {
+[[nodiscard]] const files::StatusState& state_of(const View& v, Row r) {
   if constexpr (K == Kind::host) {
     return v.status->hosts[r.index];
   } else {
@@ -113,13 +113,13 @@ void check_flapping_recovery_notification(const View& v, Row r, Cell& out) {
 
 template <Kind K>
 void plugin_output(const View& v, Row r, Cell& out) {
-  const io::StatusState& st = state_of<K>(v, r);
+  const files::StatusState& st = state_of<K>(v, r);
   out.set_string(v.status->text_at(st.text_offset, st.output_size));
 }
 // Its newlines escaped as "\n", as Naemon keeps it.
 template <Kind K>
 void long_plugin_output(const View& v, Row r, Cell& out) {
-  const io::StatusState& st = state_of<K>(v, r);
+  const files::StatusState& st = state_of<K>(v, r);
   out.set_string(v.status->text_at(st.text_offset + st.output_size, st.long_output_size));
 }
 // Where the last result came from, as Naemon names it ("Core Worker 4711", "Mod-Gearman Worker @ host").
@@ -127,11 +127,12 @@ template <Kind K>
 void check_source(const View& v, Row r, Cell& out) {
   const std::uint16_t at = state_of<K>(v, r).check_source;
   const auto& names = v.status->check_sources;
-  out.set_string(names != nullptr && at < names->size() ? std::string_view((*names)[at]) : std::string_view());
+  out.set_string(names != nullptr && at < names->size() ? std::string_view((*names)[at])
+                                                        : std::string_view());
 }
 template <Kind K>
 void perf_data(const View& v, Row r, Cell& out) {
-  const io::StatusState& st = state_of<K>(v, r);
+  const files::StatusState& st = state_of<K>(v, r);
   out.set_string(v.status->text_at(st.text_offset + st.output_size + st.long_output_size, st.perf_data_size));
 }
 
@@ -210,7 +211,7 @@ void in_notification_period(const View& v, Row r, Cell& out) {
 // shows the last check, or the program start before the first (as status.dat does).
 template <Kind K>
 void last_update(const View& v, Row r, Cell& out) {
-  const io::StatusState& st = state_of<K>(v, r);
+  const files::StatusState& st = state_of<K>(v, r);
   out.set_int(st.has_been_checked ? st.last_check : v.status->program.program_start);
 }
 template <Kind K>
@@ -220,9 +221,9 @@ void should_be_scheduled(const View& v, Row r, Cell& out) {
 }
 template <Kind K>
 void scheduled_downtime_depth(const View& v, Row r, Cell& out) {
-  const io::StatusSnapshot& s = *v.status;
+  const files::StatusSnapshot& s = *v.status;
   if (s.extras == nullptr || s.extras->model() != s.model) return out.set_int(0);
-  const io::StatusState& st = state_of<K>(v, r);
+  const files::StatusState& st = state_of<K>(v, r);
   if constexpr (K == Kind::host) {
     out.set_int(s.extras->host(r.index, st).scheduled_downtime_depth);
   } else {
@@ -285,7 +286,7 @@ void comments(const View& v, Row r, Cell& out) {
   const ExtrasIndex& ei = extras_index(v);
   out.start_list();
   for (std::uint32_t at : (K == Kind::host ? ei.host_comments : ei.service_comments).of(r.index)) {
-    const io::StatusComment& c = ei.comments[at];
+    const files::StatusComment& c = ei.comments[at];
     if (!Info) {
       out.add(static_cast<std::int64_t>(c.comment_id));
       continue;
@@ -306,7 +307,7 @@ void downtimes(const View& v, Row r, Cell& out) {
   const ExtrasIndex& ei = extras_index(v);
   out.start_list();
   for (std::uint32_t at : (K == Kind::host ? ei.host_downtimes : ei.service_downtimes).of(r.index)) {
-    const io::StatusDowntime& d = ei.downtimes[at];
+    const files::StatusDowntime& d = ei.downtimes[at];
     if (!Info) {
       out.add(static_cast<std::int64_t>(d.downtime_id));
       continue;

@@ -46,7 +46,7 @@ std::optional<std::string_view> macro_value(const View& v, std::string_view name
   if (name == "HOSTDISPLAYNAME") return h.display_name;
   if (name == "HOSTALIAS") return h.alias;
   if (name == "HOSTADDRESS") return h.address;
-  const io::StatusState& hst = state_of<H>(v, hr);
+  const files::StatusState& hst = state_of<H>(v, hr);
   if (name == "HOSTOUTPUT") return unless_empty(v.status->text_at(hst.text_offset, hst.output_size));
   if (name == "LONGHOSTOUTPUT")
     return unless_empty(v.status->text_at(hst.text_offset + hst.output_size, hst.long_output_size));
@@ -60,7 +60,7 @@ std::optional<std::string_view> macro_value(const View& v, std::string_view name
   if (service != k_none) {
     const Row sr{service, 0};
     const model::Service& s = m.services[service];
-    const io::StatusState& st = state_of<S>(v, sr);
+    const files::StatusState& st = state_of<S>(v, sr);
     if (name == "SERVICEDESC") return s.description;
     if (name == "SERVICEDISPLAYNAME") return s.display_name;
     if (name == "SERVICEOUTPUT") return unless_empty(v.status->text_at(st.text_offset, st.output_size));

@@ -7,10 +7,10 @@ namespace {
 
 using T = ColumnType;
 
-const io::StatusComment& comment_of(const View& v, Row r) {
+const files::StatusComment& comment_of(const View& v, Row r) {
   return extras_index(v).comments[r.index];
 }
-const io::StatusDowntime& downtime_of(const View& v, Row r) {
+const files::StatusDowntime& downtime_of(const View& v, Row r) {
   return extras_index(v).downtimes[r.index];
 }
 
@@ -94,7 +94,7 @@ void add_object_columns(std::vector<Column>& columns, Column::RowMap host, Colum
 // No wait objects, as in the module.
 const Table& comments_table() {
   static const Table table = [] {
-    using io::StatusComment;
+    using files::StatusComment;
     Table t;
     t.name = "comments";
     t.prefix = "comment_";
@@ -128,7 +128,7 @@ const Table& comments_table() {
 
 const Table& downtimes_table() {
   static const Table table = [] {
-    using io::StatusDowntime;
+    using files::StatusDowntime;
     Table t;
     t.name = "downtimes";
     t.prefix = "downtime_";

@@ -52,7 +52,7 @@ void hostgroup_members(const View& v, Row r, Cell& out) {
       out.add(v.model().hosts[h].name);
       continue;
     }
-    const io::StatusState& st = v.status->hosts[h];
+    const files::StatusState& st = v.status->hosts[h];
     out.start_tuple();
     out.add(v.model().hosts[h].name);
     out.add(st.current_state);
@@ -68,7 +68,7 @@ void hostgroup_host_stat(const View& v, Row r, Cell& out) {
   std::int64_t result = 0;
   for (std::uint32_t h : model_index(v).hostgroup_members.of(r.index)) {
     if (h >= v.status->hosts.size() || !shows_host(v, h)) continue;
-    const io::StatusState& st = v.status->hosts[h];
+    const files::StatusState& st = v.status->hosts[h];
     switch (Stat) {
       case HostStat::num:
         ++result;

@@ -26,7 +26,7 @@ void total_services(const View& v, Row r, Cell& out) {
 
 // The module's hard_state: UP, the current state once it is hard, else the last hard state.
 void hard_state(const View& v, Row r, Cell& out) {
-  const io::StatusState& st = state_of<H>(v, r);
+  const files::StatusState& st = state_of<H>(v, r);
   if (st.current_state == 0) return out.set_int(0);
   out.set_int(st.state_type == 1 ? st.current_state : st.last_hard_state);
 }
@@ -105,7 +105,7 @@ void services(const View& v, Row r, Cell& out) {
       out.add(description);
       continue;
     }
-    const io::StatusState& st = v.status->services[s];
+    const files::StatusState& st = v.status->services[s];
     out.start_tuple();
     out.add(description);
     out.add(st.current_state);
@@ -152,7 +152,7 @@ Row group_of_row(const View&, Row r) {
 }  // namespace
 
 void add_host_columns(ColumnAdder& add) {
-  using io::StatusState;
+  using files::StatusState;
   using model::Checkable;
   using model::Host;
   using state::Flag;

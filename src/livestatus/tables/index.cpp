@@ -78,7 +78,7 @@ void unique_lists_from_pairs(Pairs& pairs, std::size_t objects, FlatLists& out) 
   lists_from_pairs(pairs, objects, out);
 }
 
-std::shared_ptr<const ModelIndex> build_model_index(const io::StatusSnapshot& s) {
+std::shared_ptr<const ModelIndex> build_model_index(const files::StatusSnapshot& s) {
   auto mi = std::make_shared<ModelIndex>();
   const model::Model& m = *s.model;
   mi->model = &m;
@@ -183,7 +183,7 @@ void index_entries(const model::Model& m, std::span<const Entry> entries, IdOf i
   lists_from_pairs(of_service, m.services.size(), by_service);
 }
 
-std::shared_ptr<const ExtrasIndex> build_extras_index(const io::StatusSnapshot& s) {
+std::shared_ptr<const ExtrasIndex> build_extras_index(const files::StatusSnapshot& s) {
   auto ei = std::make_shared<ExtrasIndex>();
   ei->extras = s.extras;
   // Indexed by the ids of the model it was built for; one left over from before a reload is not used.
@@ -192,17 +192,17 @@ std::shared_ptr<const ExtrasIndex> build_extras_index(const io::StatusSnapshot& 
   ei->downtimes = s.extras->downtimes();
   const model::Model& m = *s.model;
   index_entries(
-      m, ei->comments, [](const io::StatusComment& c) { return c.comment_id; }, ei->comment_order,
+      m, ei->comments, [](const files::StatusComment& c) { return c.comment_id; }, ei->comment_order,
       ei->comment_host, ei->comment_service, ei->host_comments, ei->service_comments);
   index_entries(
-      m, ei->downtimes, [](const io::StatusDowntime& d) { return d.downtime_id; }, ei->downtime_order,
+      m, ei->downtimes, [](const files::StatusDowntime& d) { return d.downtime_id; }, ei->downtime_order,
       ei->downtime_host, ei->downtime_service, ei->host_downtimes, ei->service_downtimes);
   return ei;
 }
 
 // The index holds the model's keep_alive and the extras, so while it lives neither can have been freed and
 // another put at its address; without a keep_alive only the snapshot it was built for is trusted.
-bool matches(const TableIndex& index, const io::StatusSnapshot* s) {
+bool matches(const TableIndex& index, const files::StatusSnapshot* s) {
   if (s == nullptr || index.model != s->model || index.extras != s->extras.get()) return false;
   return index.built_for == s || (index.model_part != nullptr && index.model_part->keep_alive != nullptr &&
                                   index.model_part->keep_alive == s->keep_alive);
@@ -219,8 +219,8 @@ const TableIndex& index_of(const View& v) {
 
 }  // namespace tables
 
-std::shared_ptr<const TableIndex> make_table_index(const std::shared_ptr<const io::StatusSnapshot>& snapshot,
-                                                   const TableIndex* previous) {
+std::shared_ptr<const TableIndex> make_table_index(
+    const std::shared_ptr<const files::StatusSnapshot>& snapshot, const TableIndex* previous) {
   auto index = std::make_shared<TableIndex>();
   index->built_for = snapshot.get();
   if (snapshot == nullptr || snapshot->model == nullptr) {

@@ -161,7 +161,7 @@ Row group_of_row(const View&, Row r) {
 }  // namespace
 
 void add_service_columns(ColumnAdder& add) {
-  using io::StatusState;
+  using files::StatusState;
   using model::Checkable;
   using model::Service;
   using state::Flag;

@@ -9,9 +9,9 @@ namespace vedette::livestatus::tables {
 namespace {
 
 using T = ColumnType;
-using io::CheckStat;
+using files::CheckStat;
 
-const io::StatusProgram& program(const View& v) {
+const files::StatusProgram& program(const View& v) {
   return v.status->program;
 }
 
@@ -42,12 +42,12 @@ void server_rate(const View& v, Row, Cell& out) {
   out.set_float(static_cast<double>(counter(v, Field)) / static_cast<double>(seconds));
 }
 
-// What the core has done since it started (io::EventCounts), and the mean rate since then.
-template <std::uint64_t io::EventCounts::*Field>
+// What the core has done since it started (files::EventCounts), and the mean rate since then.
+template <std::uint64_t files::EventCounts::*Field>
 void event_count(const View& v, Row, Cell& out) {
   out.set_int(static_cast<std::int64_t>(program(v).events.*Field));
 }
-template <std::uint64_t io::EventCounts::*Field>
+template <std::uint64_t files::EventCounts::*Field>
 void event_rate(const View& v, Row, Cell& out) {
   const std::int64_t seconds = std::max<std::int64_t>(1, v.now - program(v).program_start);
   out.set_float(static_cast<double>(program(v).events.*Field) / static_cast<double>(seconds));
@@ -104,7 +104,7 @@ void status_rows(const View& v, std::vector<Row>& out) {
 const Table& status_table() {
   static const Table table = [] {
     using C = Counters;
-    using P = io::StatusProgram;
+    using P = files::StatusProgram;
     Table t;
     t.name = "status";
     t.prefix = "statu_";
@@ -125,7 +125,7 @@ const Table& status_table() {
     add("connections_rate", T::floating, server_rate<&C::connections>,
         "The averaged number of new client connections to Livestatus per second");
     add.match(Match::none);
-    add("service_checks", T::integer, event_count<&io::EventCounts::service_checks>,
+    add("service_checks", T::integer, event_count<&files::EventCounts::service_checks>,
         "The number of completed service checks since program start");
     add.match(Match::none);
     add("service_checks_rate", T::floating,
@@ -133,7 +133,7 @@ const Table& status_table() {
                    CheckStat::passive_service>,
         "The averaged number of service checks per second");
     add.match(Match::none);
-    add("host_checks", T::integer, event_count<&io::EventCounts::host_checks>,
+    add("host_checks", T::integer, event_count<&files::EventCounts::host_checks>,
         "The number of host checks since program start");
     add.match(Match::none);
     add("host_checks_rate", T::floating,
@@ -141,16 +141,16 @@ const Table& status_table() {
                    CheckStat::passive_host>,
         "the averaged number of host checks per second");
     add.match(Match::none);
-    add("forks", T::integer, event_count<&io::EventCounts::forks>,
+    add("forks", T::integer, event_count<&files::EventCounts::forks>,
         "The number of process creations since program start");
     add.match(Match::none);
-    add("forks_rate", T::floating, event_rate<&io::EventCounts::forks>,
+    add("forks_rate", T::floating, event_rate<&files::EventCounts::forks>,
         "the averaged number of forks checks per second");
     add.match(Match::none);
-    add("log_messages", T::integer, event_count<&io::EventCounts::log_messages>,
+    add("log_messages", T::integer, event_count<&files::EventCounts::log_messages>,
         "The number of new log messages since program start");
     add.match(Match::none);
-    add("log_messages_rate", T::floating, event_rate<&io::EventCounts::log_messages>,
+    add("log_messages_rate", T::floating, event_rate<&files::EventCounts::log_messages>,
         "the averaged number of new log messages per second");
     add.match(Match::none);
     add("livechecks", T::integer, zero, "The number of checks executed via livecheck");

@@ -3,7 +3,7 @@
 // another (the host_* columns of services, the hostgroup_* columns of hostsbygroup). Private to tables/.
 #pragma once
 
-#include "io/status_file.hpp"
+#include "files/status_file.hpp"
 #include "livestatus/table.hpp"
 #include "livestatus/tables.hpp"
 #include "livestatus/view.hpp"
@@ -69,9 +69,9 @@ struct ModelIndex {
 
 // Comments and downtimes by id and by object.
 struct ExtrasIndex {
-  std::shared_ptr<const io::StatusExtras> extras;  // null when the snapshot has none for its model
-  std::span<const io::StatusComment> comments;
-  std::span<const io::StatusDowntime> downtimes;
+  std::shared_ptr<const files::StatusExtras> extras;  // null when the snapshot has none for its model
+  std::span<const files::StatusComment> comments;
+  std::span<const files::StatusDowntime> downtimes;
   std::vector<std::uint32_t> comment_order, downtime_order;  // positions, by id (the module's std::map)
   // Per comment and downtime: the model index of its host and service, or k_none.
   std::vector<std::uint32_t> comment_host, comment_service, downtime_host, downtime_service;
@@ -83,9 +83,9 @@ struct ExtrasIndex {
 }  // namespace tables
 
 struct TableIndex {
-  const io::StatusSnapshot* built_for = nullptr;  // for the check that a View's index is its snapshot's
+  const files::StatusSnapshot* built_for = nullptr;  // for the check that a View's index is its snapshot's
   const model::Model* model = nullptr;
-  const io::StatusExtras* extras = nullptr;
+  const files::StatusExtras* extras = nullptr;
   std::shared_ptr<const tables::ModelIndex> model_part;
   std::shared_ptr<const tables::ExtrasIndex> extras_part;
 };
@@ -212,7 +212,7 @@ template <typename Ids>
   for (const auto id : services) {
     const std::uint32_t s = to_index(id);
     if (s >= v.status->services.size() || !shows_service(v, s)) continue;
-    const io::StatusState& st = v.status->services[s];
+    const files::StatusState& st = v.status->services[s];
     const int state = hard ? st.last_hard_state : st.current_state;
     switch (stat) {
       case ServiceStat::num:

@@ -5,7 +5,7 @@
 namespace vedette::engine {
 namespace {
 
-using io::CheckStat;
+using files::CheckStat;
 constexpr Time k_start = 1'700'000'000;
 
 std::array<int, 3> of(const CheckStats::Report& r, CheckStat kind) {

@@ -1,7 +1,7 @@
 // Performance data as Naemon's perfdata.c ("xpddefault") produces it, against a model loaded by the real
 // loader: which results count, the file line from a template (escapes, macros without cleaning), the perfdata
 // and processing commands (expanded with cleaning, split as runcmd), the processing schedule, and one file
-// processed end to end with io::PerfdataFile.
+// processed end to end with files::PerfdataFile.
 #include "engine/perfdata.hpp"
 
 #include "config/loader.hpp"
@@ -281,14 +281,14 @@ TEST_F(PerfdataTest, ProcessingCommandSeesOnlyGlobalMacros) {
       find_perfdata_command(model(), main().service_perfdata_file_processing_command);
   ASSERT_TRUE(c);
   const std::string file = main().service_perfdata_file;
-  const io::PerfdataProcessing p = to_processing(expand_perfdata_command(*c, global_ctx()));
+  const files::PerfdataProcessing p = to_processing(expand_perfdata_command(*c, global_ctx()));
   EXPECT_EQ(p.argv, (Strings{"/bin/mv", file, file + ".done"}));
   EXPECT_FALSE(p.shell);
   EXPECT_EQ(p.command_line, "/bin/mv " + file + " " + file + ".done");
 
   const std::optional<PerfdataCommand> h = find_perfdata_command(model(), "count-host-perfdata!/tmp/counts");
   ASSERT_TRUE(h);
-  const io::PerfdataProcessing hp = to_processing(expand_perfdata_command(*h, global_ctx()));
+  const files::PerfdataProcessing hp = to_processing(expand_perfdata_command(*h, global_ctx()));
   EXPECT_TRUE(hp.shell);  // '|' makes runcmd use /bin/sh ('<' and '>' alone would not)
   EXPECT_EQ(hp.argv, (Strings{"cat " + main().host_perfdata_file + " | wc -l >> /tmp/counts"}));
   EXPECT_EQ(hp.command_line, hp.argv[0]);
@@ -308,14 +308,14 @@ TEST_F(PerfdataTest, ScheduleAndFileOptionsFollowTheConfiguration) {
   none.service_perfdata_file_processing_interval = 10;  // no command: nothing
   EXPECT_EQ(processing_schedule(none, PerfdataObject::service).interval, 0u);
 
-  const io::PerfdataFileOptions so = perfdata_file_options(main(), PerfdataObject::service);
+  const files::PerfdataFileOptions so = perfdata_file_options(main(), PerfdataObject::service);
   EXPECT_EQ(so.path, (dir_ / "service-perfdata").string());
-  EXPECT_EQ(so.mode, io::PerfdataFileMode::append);
+  EXPECT_EQ(so.mode, files::PerfdataFileMode::append);
   EXPECT_EQ(so.object, PerfdataObject::service);
   EXPECT_EQ(so.timeout_seconds, 7);
-  const io::PerfdataFileOptions ho = perfdata_file_options(main(), PerfdataObject::host);
+  const files::PerfdataFileOptions ho = perfdata_file_options(main(), PerfdataObject::host);
   EXPECT_EQ(ho.path, (dir_ / "host-perfdata").string());
-  EXPECT_EQ(ho.mode, io::PerfdataFileMode::pipe);
+  EXPECT_EQ(ho.mode, files::PerfdataFileMode::pipe);
   EXPECT_EQ(ho.object, PerfdataObject::host);
 }
 
@@ -327,7 +327,7 @@ TEST_F(PerfdataTest, EndToEndServiceFileWithProcessing) {
   const std::string tmpl = prepared_perfdata_template(main(), PerfdataObject::service);
   std::string first, second;
   {
-    io::PerfdataFile file(perfdata_file_options(main(), PerfdataObject::service));
+    files::PerfdataFile file(perfdata_file_options(main(), PerfdataObject::service));
     if (wants_perfdata(main(), PerfdataObject::service, services_[model::index(http_)])) {
       append_perfdata_line(tmpl, service_ctx(), first);
       file.write(first);

@@ -16,8 +16,8 @@ bool readable(int fd, int timeout_ms) {
   return ::poll(&p, 1, timeout_ms) == 1;
 }
 
-std::shared_ptr<const io::StatusSnapshot> snapshot_at(std::int64_t created) {
-  auto s = std::make_shared<io::StatusSnapshot>();
+std::shared_ptr<const files::StatusSnapshot> snapshot_at(std::int64_t created) {
+  auto s = std::make_shared<files::StatusSnapshot>();
   s->program.created = created;
   return s;
 }
@@ -82,7 +82,7 @@ TEST(LivestatusCoreChannel, CommandsRunInOrderAndReportTheirErrors) {
 
 TEST(LivestatusCoreChannel, CloseReleasesWaitingThreads) {
   CoreChannel channel;
-  std::shared_ptr<const io::StatusSnapshot> got = snapshot_at(5);
+  std::shared_ptr<const files::StatusSnapshot> got = snapshot_at(5);
   std::thread t([&] { got = channel.fresh_snapshot(); });
   ASSERT_TRUE(readable(channel.fd(), 5000));
   channel.close();

@@ -227,7 +227,7 @@ class EngineTest : public ::testing::Test {
     model_ = std::make_shared<model::Model>();
     model_->contact_by_name.emplace("alice", model::ContactId{0});
     model_->contact_by_name.emplace("bob", model::ContactId{1});
-    auto snapshot = std::make_shared<io::StatusSnapshot>();
+    auto snapshot = std::make_shared<files::StatusSnapshot>();
     snapshot->model = model_.get();
     view_.status = std::move(snapshot);
     view_.now = k_now;

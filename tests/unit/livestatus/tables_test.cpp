@@ -150,22 +150,25 @@ define servicegroup {
 )";
 
 // What retention.dat carried, as the engine hands it to status.dat: comments, downtimes, downtime depth.
-class TestExtras final : public io::StatusExtras {
+class TestExtras final : public files::StatusExtras {
  public:
   explicit TestExtras(const model::Model* m) : model_(m) {}
   [[nodiscard]] const model::Model* model() const override { return model_; }
-  [[nodiscard]] io::StatusObjectExtras host(std::size_t, const io::StatusState&) const override { return {}; }
-  [[nodiscard]] io::StatusObjectExtras service(std::size_t index, const io::StatusState&) const override {
+  [[nodiscard]] files::StatusObjectExtras host(std::size_t, const files::StatusState&) const override {
+    return {};
+  }
+  [[nodiscard]] files::StatusObjectExtras service(std::size_t index,
+                                                  const files::StatusState&) const override {
     return {.scheduled_downtime_depth = index == depth_service ? 1 : 0};
   }
-  [[nodiscard]] io::StatusContactExtras contact(std::size_t index) const override {
+  [[nodiscard]] files::StatusContactExtras contact(std::size_t index) const override {
     return {.state = index == changed_contact ? &contact_state : nullptr};
   }
-  [[nodiscard]] std::span<const io::StatusComment> comments() const override { return comments_; }
-  [[nodiscard]] std::span<const io::StatusDowntime> downtimes() const override { return downtimes_; }
+  [[nodiscard]] std::span<const files::StatusComment> comments() const override { return comments_; }
+  [[nodiscard]] std::span<const files::StatusDowntime> downtimes() const override { return downtimes_; }
 
-  std::vector<io::StatusComment> comments_;
-  std::vector<io::StatusDowntime> downtimes_;
+  std::vector<files::StatusComment> comments_;
+  std::vector<files::StatusDowntime> downtimes_;
   std::size_t depth_service = 1000;
   std::size_t changed_contact = 1000;
   state::ContactState contact_state;
@@ -323,7 +326,7 @@ class LivestatusTables : public ::testing::Test {
   std::unique_ptr<timeperiod::Evaluator> evaluator_;
   Settings settings_;
   Counters counters_;
-  std::shared_ptr<const io::StatusSnapshot> snapshot_;
+  std::shared_ptr<const files::StatusSnapshot> snapshot_;
   View view_;
 };
 
@@ -738,7 +741,7 @@ TEST_F(LivestatusTables, StatusCommandsTimeperiodsAndColumns) {
 TEST_F(LivestatusTables, IndexIsSharedAcrossSnapshotsOfOneModel) {
   const View& first = view();
   const std::shared_ptr<const TableIndex> a = make_table_index(first.status);
-  const std::shared_ptr<const io::StatusSnapshot> keep = first.status;
+  const std::shared_ptr<const files::StatusSnapshot> keep = first.status;
   View& second = view();
   const std::shared_ptr<const TableIndex> b = make_table_index(second.status, a.get());
   EXPECT_EQ(a->model_part, b->model_part);    // same model, same keep_alive

@@ -1,4 +1,4 @@
-#include "io/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <vector>
 
-namespace vedette::io {
+namespace vedette::files {
 namespace {
 
 namespace fs = std::filesystem;
@@ -89,4 +89,4 @@ TEST_F(AtomicFileTest, ReportsTheStepThatFailed) {
 }
 
 }  // namespace
-}  // namespace vedette::io
+}  // namespace vedette::files

@@ -1,4 +1,4 @@
-// A temporary directory and whole-file reads for the io tests.
+// A temporary directory and whole-file reads for the files tests.
 #pragma once
 
 #include <filesystem>
@@ -9,11 +9,11 @@
 #include <string_view>
 #include <system_error>
 
-namespace vedette::io::test {
+namespace vedette::files::test {
 
 class TempDir {
  public:
-  explicit TempDir(std::string_view prefix = "vedette-io") {
+  explicit TempDir(std::string_view prefix = "vedette-files") {
     std::string pattern =
         (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
     path_ = ::mkdtemp(pattern.data());
@@ -42,4 +42,4 @@ inline std::string read_file(const std::filesystem::path& path) {
   return s.str();
 }
 
-}  // namespace vedette::io::test
+}  // namespace vedette::files::test

@@ -1,13 +1,13 @@
 // status.dat: every block, field name and order as Naemon's xsddefault_save_status_data writes them, for a
 // model built by the real loader; what retention.dat carried (acknowledgements, notification fields, ids,
 // comments, downtimes and their depth); escaping; atomic replacement; newest-wins; removal; errors.
-#include "io/status_file.hpp"
+#include "files/status_file.hpp"
 
 #include "config/loader.hpp"
 #include "engine/reload.hpp"
 #include "engine/retained_status.hpp"
 #include "engine/status_snapshot.hpp"
-#include "io_test_support.hpp"
+#include "files_test_support.hpp"
 #include "retention/carried.hpp"
 
 #include <fmt/format.h>
@@ -25,7 +25,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace vedette::io {
+namespace vedette::files {
 namespace {
 
 using test::read_file;
@@ -829,4 +829,4 @@ TEST(StatusWriter, ThreadIsNamedStatus) {
 }
 
 }  // namespace
-}  // namespace vedette::io
+}  // namespace vedette::files

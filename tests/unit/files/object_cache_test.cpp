@@ -3,10 +3,10 @@
 // there says how), except the header's "Created:" line and the lines docs/compatibility.md lists as
 // Naemon bugs Vedette does not copy (expected-differences.txt). Also: the header, atomic replacement,
 // /dev/null and errors.
-#include "io/object_cache.hpp"
+#include "files/object_cache.hpp"
 
 #include "config/loader.hpp"
-#include "io_test_support.hpp"
+#include "files_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-namespace vedette::io {
+namespace vedette::files {
 namespace {
 
 using test::read_file;
@@ -281,4 +281,4 @@ TEST(ObjectCache, ReportsAMissingDirectory) {
 }
 
 }  // namespace
-}  // namespace vedette::io
+}  // namespace vedette::files

@@ -1,4 +1,4 @@
-#include "io/log_file.hpp"
+#include "files/log_file.hpp"
 
 #include "base/check.hpp"
 
@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-namespace vedette::io {
+namespace vedette::files {
 namespace {
 
 enum class OpKind : std::uint8_t { rotate, reopen };
@@ -504,4 +504,4 @@ std::int64_t LogFile::next_rotation(std::int64_t now, char method) {
   return start_of_day(guess, wanted);
 }
 
-}  // namespace vedette::io
+}  // namespace vedette::files

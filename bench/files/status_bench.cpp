@@ -4,7 +4,7 @@
 //   build/<dir>/status_bench
 #include "engine/reload.hpp"
 #include "engine/status_snapshot.hpp"
-#include "io/status_file.hpp"
+#include "files/status_file.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -93,7 +93,7 @@ Fixture& fixture() {
 void BM_SnapshotBuild(benchmark::State& state) {
   Fixture& f = fixture();
   StatusSnapshotBuilder builder;
-  std::shared_ptr<const io::StatusSnapshot> previous;
+  std::shared_ptr<const files::StatusSnapshot> previous;
   for (auto _ : state) {
     auto snap = builder.build(f.model, f.main, f.hosts, f.services, f.program);
     benchmark::DoNotOptimize(snap.get());
@@ -125,10 +125,10 @@ void BM_Format(benchmark::State& state) {
   Fixture& f = fixture();
   auto snap = make_status_snapshot(f.model, f.main, f.hosts, f.services, f.program);
   std::string out;
-  io::format_status(*snap, out);  // grows the buffer once, outside the timing
+  files::format_status(*snap, out);  // grows the buffer once, outside the timing
   for (auto _ : state) {
     out.clear();
-    io::format_status(*snap, out);
+    files::format_status(*snap, out);
     benchmark::DoNotOptimize(out.data());
   }
   state.counters["MB"] = static_cast<double>(out.size()) / 1e6;
@@ -141,8 +141,8 @@ void BM_WriteFile(benchmark::State& state) {
   auto snap = make_status_snapshot(f.model, f.main, f.hosts, f.services, f.program);
   std::string dir_pattern = (std::filesystem::temp_directory_path() / "vedette-status-bench-XXXXXX").string();
   const std::filesystem::path dir = ::mkdtemp(dir_pattern.data());
-  io::StatusWriter writer({.path = (dir / "status.dat").string(), .fsync = state.range(0) != 0});
-  io::StatusWriterStats stats;
+  files::StatusWriter writer({.path = (dir / "status.dat").string(), .fsync = state.range(0) != 0});
+  files::StatusWriterStats stats;
   for (auto _ : state) {
     writer.publish(snap);
     writer.wait_idle(std::chrono::minutes(1));

@@ -1,9 +1,9 @@
-#include "io/write_all.hpp"
+#include "files/write_all.hpp"
 
 #include <cerrno>
 #include <unistd.h>
 
-namespace vedette::io {
+namespace vedette::files {
 
 bool write_all(int fd, std::string_view data) {
   while (!data.empty()) {
@@ -18,4 +18,4 @@ bool write_all(int fd, std::string_view data) {
   return true;
 }
 
-}  // namespace vedette::io
+}  // namespace vedette::files

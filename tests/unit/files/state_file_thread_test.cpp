@@ -1,4 +1,4 @@
-#include "io/state_file_thread.hpp"
+#include "files/state_file_thread.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace vedette::io {
+namespace vedette::files {
 namespace {
 
 using std::chrono::seconds;
@@ -98,4 +98,4 @@ TEST(StateFileThread, DestructionWritesWhatStillWaits) {
 }
 
 }  // namespace
-}  // namespace vedette::io
+}  // namespace vedette::files

@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace vedette::io {
+namespace vedette::files {
 
 struct LogFileOptions {
   std::string path{};          // log_file
@@ -86,4 +86,4 @@ class LogFile {
   std::unique_ptr<Writer> writer_;
 };
 
-}  // namespace vedette::io
+}  // namespace vedette::files

@@ -1,4 +1,4 @@
-#include "io/perfdata_file.hpp"
+#include "files/perfdata_file.hpp"
 
 #include "base/check.hpp"
 #include "exec/spawner.hpp"
@@ -21,7 +21,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace vedette::io {
+namespace vedette::files {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -487,4 +487,4 @@ PerfdataFileStats PerfdataFile::stats() const {
   return writer_->stats();
 }
 
-}  // namespace vedette::io
+}  // namespace vedette::files

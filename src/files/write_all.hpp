@@ -4,9 +4,9 @@
 #include <cstddef>
 #include <string_view>
 
-namespace vedette::io {
+namespace vedette::files {
 
 // Writes all of `data` to `fd`. False on an error, with errno set (EIO when write(2) returned 0).
 [[nodiscard]] bool write_all(int fd, std::string_view data);
 
-}  // namespace vedette::io
+}  // namespace vedette::files

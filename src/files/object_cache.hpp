@@ -4,11 +4,11 @@
 // calling thread (the main thread, before the core runs), into `<file>XXXXXX` in the same directory,
 // fsynced and renamed over the file, so readers never see a partial one.
 //
-//   const io::ObjectCacheResult r = io::write_object_cache(main.object_cache_file, model,
+//   const files::ObjectCacheResult r = files::write_object_cache(main.object_cache_file, model,
 //   std::time(nullptr)); if (!r.error.empty()) log(r.error);
 //
 // Objects, fields, their order and formats are Naemon's; the differences are listed in docs/compatibility.md
-// ("objects.cache"). Cost at 100k services: bench/io/object_cache_bench.cpp.
+// ("objects.cache"). Cost at 100k services: bench/files/object_cache_bench.cpp.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,7 @@ namespace vedette::model {
 struct Model;
 }  // namespace vedette::model
 
-namespace vedette::io {
+namespace vedette::files {
 
 // Whose readers the file is for. Naemon's (the default) is what Naemon writes. Nagios 4's readers (its
 // CGIs, Debian's nagios4-cgi) refuse the whole file over the check_timeout line Naemon writes for each host
@@ -41,4 +41,4 @@ struct ObjectCacheResult {
                                                    std::int64_t created,
                                                    ObjectCacheFormat format = ObjectCacheFormat::naemon);
 
-}  // namespace vedette::io
+}  // namespace vedette::files

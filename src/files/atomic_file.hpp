@@ -19,7 +19,7 @@
 #include <string_view>
 #include <sys/types.h>
 
-namespace vedette::io {
+namespace vedette::files {
 
 class AtomicFile {
  public:
@@ -57,4 +57,4 @@ class AtomicFile {
   Failure failure_;
 };
 
-}  // namespace vedette::io
+}  // namespace vedette::files

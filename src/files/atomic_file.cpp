@@ -1,6 +1,6 @@
-#include "io/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 
-#include "io/write_all.hpp"
+#include "files/write_all.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <utility>
 
-namespace vedette::io {
+namespace vedette::files {
 
 namespace {
 
@@ -115,4 +115,4 @@ bool AtomicFile::commit(bool fsync) {
   return true;
 }
 
-}  // namespace vedette::io
+}  // namespace vedette::files

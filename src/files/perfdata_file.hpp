@@ -7,7 +7,7 @@
 // "perfdata" owns the file descriptor, writes the lines in batches, runs the processing command (waiting
 // for it up to perfdata_timeout) and reports failures through on_event. Usage (core thread):
 //
-//   PerfdataFile file(engine::perfdata_file_options(cfg, io::PerfdataObject::service, on_event));
+//   PerfdataFile file(engine::perfdata_file_options(cfg, files::PerfdataObject::service, on_event));
 //   file.write(line);                    // per result, a complete line ending in '\n'
 //   file.flush();                        // once per loop iteration
 //   file.process(std::move(command));    // every service_perfdata_file_processing_interval seconds
@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-namespace vedette::io {
+namespace vedette::files {
 
 // The letters of *_perfdata_file_mode (config::PerfdataFileMode has the same values).
 enum class PerfdataFileMode : char { append = 'a', write = 'w', pipe = 'p' };
@@ -142,4 +142,4 @@ class PerfdataFile {
   std::unique_ptr<Writer> writer_;  // last: its thread reads options_
 };
 
-}  // namespace vedette::io
+}  // namespace vedette::files

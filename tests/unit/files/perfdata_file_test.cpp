@@ -1,9 +1,9 @@
 // Performance data files against real files, FIFOs and processing commands in a temp directory: the modes
 // of Naemon's xpddefault_open_perfdata_file, the close/run/reopen of its processing event, the timeout
 // warning of its job handler, and Vedette's own bounds (non-blocking pipes, the queue cap, retries).
-#include "io/perfdata_file.hpp"
+#include "files/perfdata_file.hpp"
 
-#include "io_test_support.hpp"
+#include "files_test_support.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace vedette::io {
+namespace vedette::files {
 namespace {
 
 using test::read_file;
@@ -591,4 +591,4 @@ TEST(PerfdataFile, ProcessIsIgnoredForAPipe) {
 }
 
 }  // namespace
-}  // namespace vedette::io
+}  // namespace vedette::files

@@ -1,8 +1,8 @@
-#include "io/status_file.hpp"
+#include "files/status_file.hpp"
 
-#include "io/atomic_file.hpp"
-#include "io/naemon_lines.hpp"
-#include "io/state_file_thread.hpp"
+#include "files/atomic_file.hpp"
+#include "files/naemon_lines.hpp"
+#include "files/state_file_thread.hpp"
 #include "metrics/core_metrics.hpp"
 #include "model/model.hpp"
 
@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <utility>
 
-namespace vedette::io {
+namespace vedette::files {
 namespace {
 
 // Text is handed to write() in chunks of about this size, so a 100k-service file (~200 MB) never sits in
@@ -484,4 +484,4 @@ StatusWriterStats StatusWriter::stats() const {
   return worker_->stats();
 }
 
-}  // namespace vedette::io
+}  // namespace vedette::files

@@ -1,6 +1,6 @@
-#include "io/object_cache.hpp"
+#include "files/object_cache.hpp"
 
-#include "io/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "model/model.hpp"
 #include "model/name_order.hpp"
 
@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace vedette::io {
+namespace vedette::files {
 namespace {
 
 using model::OptionSet;
@@ -625,4 +625,4 @@ ObjectCacheResult write_object_cache(const std::string& path, const model::Model
   return result;
 }
 
-}  // namespace vedette::io
+}  // namespace vedette::files

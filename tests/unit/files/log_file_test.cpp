@@ -1,6 +1,6 @@
-#include "io/log_file.hpp"
+#include "files/log_file.hpp"
 
-#include "io_test_support.hpp"
+#include "files_test_support.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace vedette::io {
+namespace vedette::files {
 namespace {
 
 using test::read_file;
@@ -467,4 +467,4 @@ TEST(LogFileNextRotation, PropertiesOverAYear) {
 }
 
 }  // namespace
-}  // namespace vedette::io
+}  // namespace vedette::files

@@ -2,7 +2,7 @@
 // name order alone, and the whole file (format + write + fsync + rename, ~95 MB).
 //
 //   build/<dir>/object_cache_bench
-#include "io/object_cache.hpp"
+#include "files/object_cache.hpp"
 #include "model/model.hpp"
 #include "model/name_order.hpp"
 
@@ -14,7 +14,7 @@
 #include <string>
 #include <unistd.h>
 
-namespace vedette::io {
+namespace vedette::files {
 namespace {
 
 constexpr int k_hosts = 10'000;
@@ -88,4 +88,4 @@ void BM_WriteObjectCache(benchmark::State& state) {
 BENCHMARK(BM_WriteObjectCache)->Unit(benchmark::kMillisecond)->Iterations(5);
 
 }  // namespace
-}  // namespace vedette::io
+}  // namespace vedette::files

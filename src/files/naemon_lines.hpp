@@ -2,7 +2,7 @@
 // and retention.dat (%d, %lu, %f, %.3f, %.2f, %s). Keys include their indentation and '='. Used by the
 // writer threads of both files.
 //
-//   std::string text;  io::NaemonLines o(text);
+//   std::string text;  files::NaemonLines o(text);
 //   o.str("\thost_name=", name);  o.fixed<3>("\tcheck_latency=", 0.25);  // "\tcheck_latency=0.250\n"
 #pragma once
 
@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-namespace vedette::io {
+namespace vedette::files {
 
 class NaemonLines {
  public:
@@ -123,4 +123,4 @@ class NaemonLines {
   std::string& s_;
 };
 
-}  // namespace vedette::io
+}  // namespace vedette::files

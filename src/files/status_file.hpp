@@ -11,7 +11,7 @@
 // thread. Differences from Naemon's file are listed in docs/compatibility.md ("status.dat").
 #pragma once
 
-#include "io/check_stat.hpp"
+#include "files/check_stat.hpp"
 #include "state/attributes.hpp"
 #include "state/check_state.hpp"
 #include "state/comments.hpp"
@@ -34,7 +34,7 @@ namespace vedette::model {
 struct Model;
 }  // namespace vedette::model
 
-namespace vedette::io {
+namespace vedette::files {
 
 // What the core has done since it started, by kind. Livestatus' status counters and WaitTrigger read them
 // (a trigger fires when its count moves); status.dat has no place for them.
@@ -227,4 +227,4 @@ class StatusWriter {
   std::unique_ptr<Worker> worker_;
 };
 
-}  // namespace vedette::io
+}  // namespace vedette::files

@@ -26,7 +26,7 @@
 #include <thread>
 #include <utility>
 
-namespace vedette::io {
+namespace vedette::files {
 
 template <typename Snapshot, typename Stats>
 class StateFileThread {
@@ -165,4 +165,4 @@ class StateFileThread {
   std::thread thread_;  // last
 };
 
-}  // namespace vedette::io
+}  // namespace vedette::files

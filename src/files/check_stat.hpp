@@ -3,7 +3,7 @@
 // status writer writes them and vedettestats (src/stats) reads them back.
 #include <cstdint>
 
-namespace vedette::io {
+namespace vedette::files {
 
 enum class CheckStat : std::uint8_t {
   active_scheduled_host,
@@ -20,4 +20,4 @@ enum class CheckStat : std::uint8_t {
   count
 };
 
-}  // namespace vedette::io
+}  // namespace vedette::files
