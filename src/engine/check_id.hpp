@@ -53,8 +53,6 @@ class ByCheck {
   void assign(std::size_t n, const T& value) { items_.assign(n, value); }
   auto begin() { return items_.begin(); }
   auto end() { return items_.end(); }
-  auto begin() const { return items_.begin(); }
-  auto end() const { return items_.end(); }
 
  private:
   std::vector<T> items_;

@@ -34,8 +34,8 @@ class CheckSchedule final : public loop::TimerHandler {
   // Start-up: one disarmed timer per check.
   void resize(std::size_t checks);
 
-  // Arms the check's timer `delay` after `base`; the run it leads to is not forced unless set_forced() says
-  // so. Returns the wall time the check is due at.
+  // Arms the check's timer `delay` after `base`, leaving the forced flag as it is. Returns the wall time
+  // the check is due at.
   loop::WallTime arm(CheckId check, Instant base, loop::Duration delay);
   [[nodiscard]] bool is_armed(CheckId check) const { return loop_.is_armed(timer_of_[check]); }
   // When its timer is (or was last) due, on both clocks.
