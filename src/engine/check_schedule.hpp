@@ -10,6 +10,7 @@
 #pragma once
 
 #include "engine/check_id.hpp"
+#include "engine/core_time.hpp"
 #include "loop/loop.hpp"
 
 #include <cstddef>
@@ -17,12 +18,6 @@
 #include <vector>
 
 namespace vedette::engine {
-
-// A point in time on both clocks: the monotonic one drives timers, the wall one names times in files.
-struct Instant {
-  loop::MonoTime mono;
-  loop::WallTime wall;
-};
 
 class CheckSchedule final : public loop::TimerHandler {
  public:

@@ -5,12 +5,14 @@
 
 #include "base/check.hpp"
 #include "config/command_compiler.hpp"
+#include "engine/annotations.hpp"
 #include "engine/books.hpp"
 #include "engine/check_id.hpp"
 #include "engine/check_schedule.hpp"
 #include "engine/check_sources.hpp"
 #include "engine/check_stats.hpp"
 #include "engine/comment_book.hpp"
+#include "engine/core_time.hpp"
 #include "engine/dependencies.hpp"
 #include "engine/distribution.hpp"
 #include "engine/event_handlers.hpp"
@@ -25,6 +27,7 @@
 #include "engine/status_snapshot.hpp"
 #include "engine/timing_out.hpp"
 #include "engine/tsdb_output.hpp"
+#include "engine/world.hpp"
 #include "exec/executor.hpp"
 #include "exec/plugin_output.hpp"
 #include "exec/result_queue.hpp"
@@ -65,35 +68,6 @@ namespace {
 
 using loop::Duration;
 using loop::MonoTime;
-
-Time to_epoch(loop::WallTime t) {
-  return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();
-}
-
-std::int64_t to_epoch_us(loop::WallTime t) {
-  return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
-}
-
-// From `now` until `phase_us` microseconds into epoch second `when`: never negative and at most a century,
-// so that any 64-bit time a command gives (9223372036854775807, a negative one read as a ulong) stays clear
-// of the nanosecond arithmetic's overflow. A time that far off is never reached either way.
-Duration until_epoch(Time when, std::uint32_t phase_us, loop::WallTime now) {
-  constexpr Time k_century = Time{100} * 366 * 86400;
-  const Time now_s = to_epoch(now);
-  if (when > now_s + k_century) return std::chrono::seconds(k_century);
-  if (when < now_s) return Duration::zero();
-  const Duration until =
-      std::chrono::seconds(when) + std::chrono::microseconds(phase_us) - now.time_since_epoch();
-  return std::max(until, Duration::zero());
-}
-
-Duration until_epoch(Time when, loop::WallTime now) {
-  return until_epoch(when, 0, now);
-}
-
-Duration seconds(double s) {
-  return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
-}
 
 // Failures of a writer thread (status.dat, retention.dat), logged by the core thread (the log is the core's).
 // The writers report once per episode of failure, so a full disk is one log line, not one per attempt.
@@ -187,90 +161,66 @@ class Core::Impl final : public loop::TimerHandler,
                          public loop::BeforePollHook,
                          public SideCommandSink {
  public:
+  friend class Core;  // its entry points call the components directly
   Impl(config::Configuration configuration, loop::Clock& clock, CoreOptions options)
-      : cfg_(std::move(configuration)),
-        model_owner_(std::move(cfg_.model)),
-        model_(model_owner_.get()),
-        main_(cfg_.main),
-        clock_(clock),
-        loop_(clock),
+      : w_(std::move(configuration), clock,  // moved from in World, after the options are read
+           log_options(configuration.main, options,
+                       [this](std::int64_t rotation_time) {
+                         last_log_rotation_ = rotation_time;
+                         log_states(w_.main.log_current_states, "CURRENT");
+                       }),
+           options.random_seed),
         options_(options),
-        executor_(results_, executor_options(main_, options)),
-        log_(log_options(main_, options,
-                         [this](std::int64_t rotation_time) {
-                           last_log_rotation_ = rotation_time;
-                           log_states(main_.log_current_states, "CURRENT");
-                         })),
-        status_(status_options(main_, status_errors_)),
-        retention_writer_(retention_options(main_, retention_errors_)),
-        evaluator_(periods_, &day_cache_),
-        notifier_(std::make_unique<Notifier>(*model_)) {
-    apply_main_settings();
-    initial_states(*model_, hosts_, services_);
-    contacts_ = state::initial_contact_states(*model_);
-    build_periods();
-    const std::size_t checks = check_ids().count(hosts_.size());
-    loop_.reserve_timers(static_cast<std::uint32_t>(checks + 8));
-    rotation_timer_ = loop_.add_timer(*this);
-    ack_timer_ = loop_.add_timer(*this);
-    downtime_timer_ = loop_.add_timer(*this);
-    host_perfdata_timer_ = loop_.add_timer(*this);
-    service_perfdata_timer_ = loop_.add_timer(*this);
-    tsdb_timer_ = loop_.add_timer(*this);
-    service_freshness_timer_ = loop_.add_timer(*this);
-    host_freshness_timer_ = loop_.add_timer(*this);
-    status_timer_ = loop_.add_timer(*this);
-    retention_timer_ = loop_.add_timer(*this);
-    tick_timer_ = loop_.add_timer(*this);
-    orphan_timer_ = loop_.add_timer(*this);
+        executor_(results_, executor_options(w_.main, options)),
+        status_(status_options(w_.main, status_errors_)),
+        retention_writer_(retention_options(w_.main, retention_errors_)) {
+    w_.side_commands = this;
+    const std::size_t checks = w_.check_ids().count(w_.hosts.size());
+    w_.loop.reserve_timers(static_cast<std::uint32_t>(checks + 8));
+    rotation_timer_ = w_.loop.add_timer(*this);
+    host_perfdata_timer_ = w_.loop.add_timer(*this);
+    service_perfdata_timer_ = w_.loop.add_timer(*this);
+    tsdb_timer_ = w_.loop.add_timer(*this);
+    service_freshness_timer_ = w_.loop.add_timer(*this);
+    host_freshness_timer_ = w_.loop.add_timer(*this);
+    status_timer_ = w_.loop.add_timer(*this);
+    retention_timer_ = w_.loop.add_timer(*this);
+    tick_timer_ = w_.loop.add_timer(*this);
+    orphan_timer_ = w_.loop.add_timer(*this);
     schedule_.resize(checks);
     submitted_at_.resize(checks);
     generation_.resize(checks, 0);
     freshening_.resize(checks, 0);
-    timing_out_.resize(checks, model_->commands.size());
-    rng_.seed(options.random_seed != 0 ? options.random_seed
-                                       : static_cast<std::uint64_t>(clock_.now().time_since_epoch().count()));
+    timing_out_.resize(checks, w_.model->commands.size());
     gearman::OptionMessages messages;
-    if (std::optional<gearman::Options> o = distribution_options(main_, messages);
+    if (std::optional<gearman::Options> o = distribution_options(w_.main, messages);
         o && messages.errors.empty())
-      distributor_ = std::make_unique<Distributor>(std::move(*o), *model_);
+      distributor_ = std::make_unique<Distributor>(std::move(*o), *w_.model);
     for (const std::string& w : messages.warnings) distribution_notes_.push_back("Warning: gearman: " + w);
     for (const std::string& e : messages.errors) distribution_notes_.push_back("Error: gearman: " + e);
   }
 
-  loop::Loop& loop() { return loop_; }
+  loop::Loop& loop() { return w_.loop; }
   std::thread::id core_thread() const { return core_thread_; }
-
-  // The evaluator's view of the model's timeperiods (again after a reload; the day cache starts afresh).
-  void build_periods() {
-    periods_.assign(model_->timeperiods.size(), timeperiod::Period{});
-    for (std::size_t i = 0; i < periods_.size(); ++i) {
-      periods_[i].rules = &model_->timeperiods[i].rules;
-      for (model::TimeperiodId e : model_->timeperiods[i].exclusions)
-        periods_[i].exclusions.push_back(timeperiod::PeriodIndex{model::index(e)});
-    }
-    day_cache_ = timeperiod::DayCache{};
-    evaluator_ = timeperiod::Evaluator(periods_, &day_cache_);
-  }
 
   int run() {
     loop::block_loop_signals();  // the caller should have done so before the constructor started threads
     signals_ = std::make_unique<loop::SignalFd>();
-    loop_.watch(signals_->fd(), loop::Interest::read, *this);
-    loop_.watch(reloader_.fd(), loop::Interest::read, *this);
+    w_.loop.watch(signals_->fd(), loop::Interest::read, *this);
+    w_.loop.watch(reloader_.fd(), loop::Interest::read, *this);
     // Results are picked up by polling the queue once per iteration; while checks run, a tick makes sure
     // an iteration comes at least every k_result_period. Waking the core for each result instead doubled
     // its wakeups, and with them its CPU per check (bench/perfbench/run.sh).
     results_.use_polling();
-    loop_.set_timer_slack(k_dispatch_ahead);
-    loop_.add_before_poll(*this);
-    program_start_ = now_epoch();
-    check_stats_ = CheckStats(program_start_);
+    w_.loop.set_timer_slack(k_dispatch_ahead);
+    w_.loop.add_before_poll(*this);
+    w_.program_start = w_.now_epoch();
+    w_.check_stats = CheckStats(w_.program_start);
     log_start_lines();
     log_distribution_start();
     restore_retained_state();
-    collect_acknowledgement_expiry();
-    log_states(main_.log_initial_states, "INITIAL");
+    annotations_.collect_acknowledgement_expiry();
+    log_states(w_.main.log_initial_states, "INITIAL");
     schedule_initial_checks();
     schedule_log_rotation();
     schedule_retention_save();
@@ -279,12 +229,12 @@ class Core::Impl final : public loop::TimerHandler,
     // As Naemon: status.dat exists as soon as the core runs, then is rewritten every status_update_interval.
     status_.remove_file();
     publish_status();
-    log_.flush();
+    w_.log_file.flush();
     if (options_.on_started) options_.on_started();
     // What start-up queued is handed over, and the tick armed, before the first poll: that poll may
     // otherwise sleep until the first timer, which can be a minute away.
     before_poll();
-    loop_.run();
+    w_.loop.run();
     shutdown();
     if (options_.on_stopped) options_.on_stopped();
     return 0;
@@ -293,7 +243,7 @@ class Core::Impl final : public loop::TimerHandler,
   // What Naemon logs when it starts, and again after each reload.
   void log_start_lines() {
     log(fmt::format("Vedette {} starting... (PID={})", VEDETTE_VERSION, ::getpid()));
-    const std::time_t t = static_cast<std::time_t>(program_start_);
+    const std::time_t t = static_cast<std::time_t>(w_.program_start);
     char when[64] = {};
     ctime_r(&t, when);
     std::string_view local(when);
@@ -304,20 +254,17 @@ class Core::Impl final : public loop::TimerHandler,
 
   void stop(std::string_view reason) {
     if (!reason.empty()) log(reason);
-    loop_.stop();
+    w_.loop.stop();
   }
 
-  void log(std::string_view text) override {
-    ++events_.log_messages;
-    log_.write(now_epoch(), text);
-  }
+  void log(std::string_view text) override { w_.log(text); }
 
   bool submit_passive_result(const PassiveResult& p) {
-    const Instant at = now_instant();  // one clock read per result
+    const Instant at = w_.now_instant();  // one clock read per result
     const Time now = to_epoch(at.wall);
     if (model::is_set(p.service)) return submit_passive_service_result(p.service, p, now, at);
-    auto host_it = model_->host_by_name.find(p.host_name);
-    if (host_it == model_->host_by_name.end()) {
+    auto host_it = w_.model->host_by_name.find(p.host_name);
+    if (host_it == w_.model->host_by_name.end()) {
       log(
           fmt::format("Warning:  Passive check result was received for {} '{}'{}, but the host could not be "
                       "found!",
@@ -327,17 +274,17 @@ class Core::Impl final : public loop::TimerHandler,
       return false;
     }
     if (p.service_description.empty()) {
-      if (!main_.accept_passive_host_checks || p.return_code < 0 || p.return_code > 2 ||
-          !hosts_[model::index(host_it->second)].enabled(state::Flag::passive_checks))
+      if (!w_.main.accept_passive_host_checks || p.return_code < 0 || p.return_code > 2 ||
+          !w_.hosts[model::index(host_it->second)].enabled(state::Flag::passive_checks))
         return false;
       const CheckOutcome r = passive_outcome(p, now);
-      check_stats_.count(files::CheckStat::passive_host, r.start, now);
+      w_.check_stats.count(files::CheckStat::passive_host, r.start, now);
       metrics::core_metrics().count_check(metrics::CheckKind::passive, metrics::ObjectKind::host);
       apply_host(host_it->second, r, now, at);
-      hosts_[model::index(host_it->second)].check_source = passive_source(p);
+      w_.hosts[model::index(host_it->second)].check_source = passive_source(p);
       return true;
     }
-    model::ServiceId sid = model_->find_service(p.host_name, p.service_description);
+    model::ServiceId sid = w_.model->find_service(p.host_name, p.service_description);
     if (!model::is_set(sid)) {
       log(
           fmt::format("Warning:  Passive check result was received for service '{}' on host '{}', but the "
@@ -349,15 +296,15 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   void schedule_check(CheckId check, Time when, bool forced) {
-    if (schedule_.is_armed(check) && state_of(check).next_check < when && !forced) return;
+    if (schedule_.is_armed(check) && w_.state_of(check).next_check < when && !forced) return;
     schedule_.set_forced(check, forced);
-    schedule(check, until_epoch(when, clock_.wall_now()));
+    schedule(check, until_epoch(when, w_.clock.wall_now()));
   }
   void schedule_service_check(model::ServiceId s, Time when, bool forced) {
-    schedule_check(check_of(s), when, forced);
+    schedule_check(w_.check_of(s), when, forced);
   }
   void schedule_host_check(model::HostId h, Time when, bool forced) {
-    schedule_check(check_of(h), when, forced);
+    schedule_check(w_.check_of(h), when, forced);
   }
 
   void set_program_switch(ProgramSwitch which, bool on) {
@@ -386,32 +333,32 @@ class Core::Impl final : public loop::TimerHandler,
          true},
     };
     const Switch& s = k_switches[static_cast<std::size_t>(which)];
-    bool& flag = cfg_.main.*s.flag;
-    ++events_.program_changes;
+    bool& flag = w_.cfg.main.*s.flag;
+    ++w_.events.program_changes;
     if (flag == on) return;
     flag = on;
     if (s.hosts) retention_counters_.modified_host_attributes |= s.attribute;
     if (s.services) retention_counters_.modified_service_attributes |= s.attribute;
-    apply_main_settings();
+    w_.apply_main_settings();
     if (which == ProgramSwitch::flap_detection) {
       // Naemon: turned off, every flapping host and then service stops; turned on, hosts may record their
       // state again (services wait for their next result).
-      const Time now = now_epoch();
-      for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
+      const Time now = w_.now_epoch();
+      for (std::uint32_t h = 0; h < w_.hosts.size(); ++h) {
         if (on) {
           check_host_flapping(model::HostId{h}, now, FlapRecord::when_due);
         } else {
-          flap_detection_disabled(check_of(model::HostId{h}), now);
+          flap_detection_disabled(w_.check_of(model::HostId{h}), now);
         }
       }
       if (!on)
-        for (std::uint32_t s = 0; s < services_.size(); ++s)
-          flap_detection_disabled(check_of(model::ServiceId{s}), now);
+        for (std::uint32_t s = 0; s < w_.services.size(); ++s)
+          flap_detection_disabled(w_.check_of(model::ServiceId{s}), now);
     }
   }
 
   void set_flag(CheckId check, const model::Checkable& cfg, state::Flag flag, bool on) {
-    CheckState& st = state_of(check);
+    CheckState& st = w_.state_of(check);
     if (st.enabled(flag) == on) return;
     st.set_enabled(flag, on);
     st.modified_attributes |= state::flag_info(flag).modattr;
@@ -419,16 +366,16 @@ class Core::Impl final : public loop::TimerHandler,
     if (flag == state::Flag::active_checks && on) reschedule_within_interval(check, cfg);
     if (flag == state::Flag::flap_detection) {
       if (!on) {
-        flap_detection_disabled(check, now_epoch());
-      } else if (!is_service(check)) {
-        check_host_flapping(host_of(check), now_epoch(), FlapRecord::when_due);
+        flap_detection_disabled(check, w_.now_epoch());
+      } else if (!w_.is_service(check)) {
+        check_host_flapping(w_.host_of(check), w_.now_epoch(), FlapRecord::when_due);
       }
     }
   }
 
   void change_attribute(CheckId check, const model::Checkable& cfg, const AttributeChange& c) {
     using K = AttributeChange::Kind;
-    CheckState& st = state_of(check);
+    CheckState& st = w_.state_of(check);
     // Overrides are shared with snapshots: a change makes a new record.
     auto changed = [&](auto&& edit) {
       auto next = st.overrides != nullptr ? std::make_shared<state::Overrides>(*st.overrides)
@@ -481,84 +428,36 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   void set_flag(model::ServiceId s, state::Flag flag, bool on) {
-    set_flag(check_of(s), model_->service(s), flag, on);
+    set_flag(w_.check_of(s), w_.model->service(s), flag, on);
   }
   void set_flag(model::HostId h, state::Flag flag, bool on) {
-    set_flag(check_of(h), model_->host(h), flag, on);
+    set_flag(w_.check_of(h), w_.model->host(h), flag, on);
   }
   void change_attribute(model::ServiceId s, const AttributeChange& c) {
-    change_attribute(check_of(s), model_->service(s), c);
+    change_attribute(w_.check_of(s), w_.model->service(s), c);
   }
   void change_attribute(model::HostId h, const AttributeChange& c) {
-    change_attribute(check_of(h), model_->host(h), c);
+    change_attribute(w_.check_of(h), w_.model->host(h), c);
   }
-
-  void acknowledge(CheckId check, const Acknowledgement& ack) {
-    CheckState& st = state_of(check);
-    if (st.current_state == 0) return;
-    const Time now = now_epoch();
-    if (ack.end_time > 0 && ack.end_time <= now) return;
-    st.problem_has_been_acknowledged = true;
-    st.acknowledgement_type = ack.sticky ? 2 : 1;
-    st.acknowledgement_end_time = ack.end_time;
-    if (ack.end_time > 0) expire_acknowledgement_at(check, ack.end_time);
-    if (ack.notify) {
-      with_object(check, [&](auto id) {
-        notifier_->notify(world(now), id, NotificationType::acknowledgement, {ack.author, ack.comment});
-      });
-    }
-    add_acknowledgement_comment(check, ack, now);
-  }
-
-  void remove_acknowledgement(CheckId check) {
-    state_of(check).clear_acknowledgement();
-    acknowledgement_ended(check);
-  }
-
-  void add_comment(CheckId check, const UserComment& c) {
-    add_comment_to(check, {.entry_type = k_user_comment,
-                           .source = k_comment_source_external,
-                           .persistent = c.persistent,
-                           .entry_time = c.entry_time,
-                           .author = std::string(c.author),
-                           .comment_data = std::string(c.text)});
-  }
-  bool delete_comment(bool service, unsigned long id) {
-    const state::Comment* c = comments_->find(id);
-    if (c == nullptr || c->is_service != service) return false;
-    return comments_->remove(id);
-  }
-  void delete_all_comments(CheckId check) {
-    with_object(check, [&](auto id) { (void)comments_->remove_all_of(id); });
-  }
-  void add_comment(model::ServiceId s, const UserComment& c) { add_comment(check_of(s), c); }
-  void add_comment(model::HostId h, const UserComment& c) { add_comment(check_of(h), c); }
-  void delete_all_comments(model::ServiceId s) { delete_all_comments(check_of(s)); }
-  void delete_all_comments(model::HostId h) { delete_all_comments(check_of(h)); }
-
-  void acknowledge(model::ServiceId s, const Acknowledgement& ack) { acknowledge(check_of(s), ack); }
-  void acknowledge(model::HostId h, const Acknowledgement& ack) { acknowledge(check_of(h), ack); }
-  void remove_acknowledgement(model::ServiceId s) { remove_acknowledgement(check_of(s)); }
-  void remove_acknowledgement(model::HostId h) { remove_acknowledgement(check_of(h)); }
 
   void set_contact_notifications(model::ContactId id, bool hosts, bool on) {
-    state::ContactState& c = contacts_[model::index(id)];
+    state::ContactState& c = w_.contacts[model::index(id)];
     bool& enabled = hosts ? c.host_notifications_enabled : c.service_notifications_enabled;
     if (enabled == on) return;
     enabled = on;
     (hosts ? c.modified_host_attributes : c.modified_service_attributes) |=
         state::k_modattr_notifications_enabled;
-    contacts_snapshot_.reset();
+    w_.contacts_changed();
   }
 
   void change_contact(model::ContactId id, const ContactChange& change) {
     using K = ContactChange::Kind;
-    state::ContactState& c = contacts_[model::index(id)];
+    state::ContactState& c = w_.contacts[model::index(id)];
     switch (change.kind) {
       case K::host_notification_period:
       case K::service_notification_period: {
-        const auto it = model_->timeperiod_by_name.find(change.name);
-        if (it == model_->timeperiod_by_name.end()) return;  // validated by the command reader
+        const auto it = w_.model->timeperiod_by_name.find(change.name);
+        if (it == w_.model->timeperiod_by_name.end()) return;  // validated by the command reader
         const bool hosts = change.kind == K::host_notification_period;
         (hosts ? c.host_notification_period : c.service_notification_period) = it->second;
         (hosts ? c.modified_host_attributes : c.modified_service_attributes) |=
@@ -568,7 +467,7 @@ class Core::Impl final : public loop::TimerHandler,
       case K::custom_variable: {
         std::vector<state::ChangedVariable> vars =
             c.custom_variables != nullptr ? *c.custom_variables : std::vector<state::ChangedVariable>{};
-        if (state::change_variable(vars, model_->contacts[model::index(id)].custom_variables, change.name,
+        if (state::change_variable(vars, w_.model->contacts[model::index(id)].custom_variables, change.name,
                                    change.value))
           c.custom_variables = std::make_shared<const std::vector<state::ChangedVariable>>(std::move(vars));
         c.modified_attributes |= state::k_modattr_custom_variable;
@@ -584,46 +483,47 @@ class Core::Impl final : public loop::TimerHandler,
         c.modified_service_attributes = change.bits;
         break;
     }
-    contacts_snapshot_.reset();
+    w_.contacts_changed();
   }
 
   void send_custom_notification(CheckId check, unsigned options, std::string_view author,
                                 std::string_view comment) {
-    with_object(check, [&](auto id) {
-      notifier_->notify(world(now_epoch()), id, NotificationType::custom, {author, comment}, options);
+    w_.with_object(check, [&](auto id) {
+      w_.notifier->notify(w_.notifier_world(w_.now_epoch()), id, NotificationType::custom, {author, comment},
+                          options);
     });
   }
   void send_custom_notification(model::ServiceId s, unsigned options, std::string_view author,
                                 std::string_view comment) {
-    send_custom_notification(check_of(s), options, author, comment);
+    send_custom_notification(w_.check_of(s), options, author, comment);
   }
   void send_custom_notification(model::HostId h, unsigned options, std::string_view author,
                                 std::string_view comment) {
-    send_custom_notification(check_of(h), options, author, comment);
+    send_custom_notification(w_.check_of(h), options, author, comment);
   }
   void delay_notification(model::ServiceId s, Time when) {
-    services_[model::index(s)].notification.next_notification = when;
+    w_.services[model::index(s)].notification.next_notification = when;
   }
   void delay_notification(model::HostId h, Time when) {
-    hosts_[model::index(h)].notification.next_notification = when;
+    w_.hosts[model::index(h)].notification.next_notification = when;
   }
 
   void count_external_command() {
-    ++events_.commands;
+    ++w_.events.commands;
     metrics::core_metrics().external_commands.add();
-    check_stats_.count(files::CheckStat::external_command, 0, now_epoch());
+    w_.check_stats.count(files::CheckStat::external_command, 0, w_.now_epoch());
   }
 
   void save_state() {
-    if (main_.retain_state_information) publish_retention();
+    if (w_.main.retain_state_information) publish_retention();
   }
   bool read_state() { return reread_retained_state(); }
   void restart() { begin_reload(false); }
 
-  const model::Model& model() const { return *model_; }
-  const config::MainConfig& main_config() const { return main_; }
-  const std::vector<HostState>& hosts() const { return hosts_; }
-  const std::vector<ServiceState>& services() const { return services_; }
+  const model::Model& model() const { return *w_.model; }
+  const config::MainConfig& main_config() const { return w_.main; }
+  const std::vector<HostState>& hosts() const { return w_.hosts; }
+  const std::vector<ServiceState>& services() const { return w_.services; }
 
  private:
   // While checks run the core wakes once per k_result_period: it applies the results that came in and
@@ -641,29 +541,21 @@ class Core::Impl final : public loop::TimerHandler,
   // At SIGTERM: how long running checks may take to finish (stopping stays well within 20 s).
   static constexpr Duration k_shutdown_grace = std::chrono::seconds(5);
 
-  Instant now_instant() const { return {loop_.now(), clock_.wall_now()}; }
-  // The fraction of its second, for the downtime book's order of events due in the same second.
-  static std::uint32_t phase_us(loop::WallTime t) {
-    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
-    return static_cast<std::uint32_t>(((us % 1'000'000) + 1'000'000) % 1'000'000);
-  }
-  Time now_epoch() const { return to_epoch(clock_.wall_now()); }
-
   bool submit_passive_service_result(model::ServiceId sid, const PassiveResult& p, Time now, Instant at) {
-    if (!main_.accept_passive_service_checks ||
-        !services_[model::index(sid)].enabled(state::Flag::passive_checks))
+    if (!w_.main.accept_passive_service_checks ||
+        !w_.services[model::index(sid)].enabled(state::Flag::passive_checks))
       return false;
     CheckOutcome r = passive_outcome(p, now);
     if (r.state < 0 || r.state > 3) r.state = k_state_unknown;
-    check_stats_.count(files::CheckStat::passive_service, r.start, now);
+    w_.check_stats.count(files::CheckStat::passive_service, r.start, now);
     metrics::core_metrics().count_check(metrics::CheckKind::passive, metrics::ObjectKind::service);
     apply_service(sid, r, now, at);
-    services_[model::index(sid)].check_source = passive_source(p);
+    w_.services[model::index(sid)].check_source = passive_source(p);
     return true;
   }
 
   std::uint16_t passive_source(const PassiveResult& p) {
-    return p.source.empty() ? CheckSources::k_command_file : check_sources_.intern(p.source);
+    return p.source.empty() ? CheckSources::k_command_file : w_.check_sources.intern(p.source);
   }
 
   static CheckOutcome passive_outcome(const PassiveResult& p, Time now) {
@@ -682,59 +574,20 @@ class Core::Impl final : public loop::TimerHandler,
     return r;
   }
 
-  CheckIds check_ids() const { return CheckIds{services_.size()}; }
-  bool is_service(CheckId check) const { return check_ids().is_service(check); }
-  CheckId check_of(model::HostId h) const { return check_ids().of(h); }
-  CheckId check_of(model::ServiceId s) const { return check_ids().of(s); }
-  model::HostId host_of(CheckId check) const { return check_ids().host(check); }
-  model::ServiceId service_of(CheckId check) const { return check_ids().service(check); }
-  // Calls f with the check's own id, a ServiceId or a HostId (the books take either).
-  template <typename F>
-  std::invoke_result_t<F, model::ServiceId> with_object(CheckId check, F&& f) const {
-    if (is_service(check)) return f(service_of(check));
-    return f(host_of(check));
-  }
-
-  double interval_seconds(double interval) const { return interval * main_.interval_length; }
-
   // Arms the check's timer `delay` after `base`; next_check follows in wall time.
   void schedule_from(CheckId check, Instant base, Duration delay) {
-    state_of(check).next_check = to_epoch(schedule_.arm(check, base, delay));
+    w_.state_of(check).next_check = to_epoch(schedule_.arm(check, base, delay));
   }
-  void schedule(CheckId check, Duration delay) { schedule_from(check, now_instant(), delay); }
-
-  // The comment an acknowledgement adds (Naemon: internal, expiring with it).
-  void add_acknowledgement_comment(CheckId check, const Acknowledgement& ack, Time now) {
-    state::Comment c{.entry_type = k_acknowledgement_comment,
-                     .source = k_comment_source_internal,
-                     .persistent = ack.persistent,
-                     .entry_time = now,
-                     .expires = ack.end_time != 0,
-                     .expire_time = ack.end_time,
-                     .author = std::string(ack.author),
-                     .comment_data = std::string(ack.comment)};
-    add_comment_to(check, std::move(c));
-  }
-
-  unsigned long add_comment_to(CheckId check, state::Comment c) {
-    if (is_service(check)) {
-      const model::Service& svc = model_->services[model::index(check)];
-      c.host_name.assign(svc.host_name);
-      c.service_description.assign(svc.description);
-      return comments_->add(service_of(check), std::move(c));
-    }
-    const model::HostId h = host_of(check);
-    c.host_name.assign(model_->host(h).name);
-    return comments_->add(h, std::move(c));
-  }
+  void schedule(CheckId check, Duration delay) { schedule_from(check, w_.now_instant(), delay); }
 
   // ---- Flap detection (engine/flapping.hpp) ----
 
   FlapSettings flap_settings(bool services) const {
-    return {.enable_flap_detection = main_.enable_flap_detection,
-            .low_threshold = services ? main_.low_service_flap_threshold : main_.low_host_flap_threshold,
-            .high_threshold = services ? main_.high_service_flap_threshold : main_.high_host_flap_threshold,
-            .interval_length = main_.interval_length};
+    return {
+        .enable_flap_detection = w_.main.enable_flap_detection,
+        .low_threshold = services ? w_.main.low_service_flap_threshold : w_.main.low_host_flap_threshold,
+        .high_threshold = services ? w_.main.high_service_flap_threshold : w_.main.high_host_flap_threshold,
+        .interval_length = w_.main.interval_length};
   }
 
   template <typename View>
@@ -750,152 +603,63 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   void check_service_flapping(model::ServiceId sid, Time now) {
-    const model::Service& cfg = model_->services[model::index(sid)];
-    ServiceState& st = services_[model::index(sid)];
+    const model::Service& cfg = w_.model->services[model::index(sid)];
+    ServiceState& st = w_.services[model::index(sid)];
     ServiceFlapView view = flap_view<ServiceFlapView>(cfg, st);
     view.state_type = st.state_type;
-    after_flapping(check_of(sid),
+    after_flapping(w_.check_of(sid),
                    check_for_service_flapping(st.flap, view, flap_settings(true), FlapRecord::always), now);
   }
 
   void check_host_flapping(model::HostId hid, Time now, FlapRecord record) {
-    const model::Host& cfg = model_->host(hid);
-    HostState& st = hosts_[model::index(hid)];
+    const model::Host& cfg = w_.model->host(hid);
+    HostState& st = w_.hosts[model::index(hid)];
     HostFlapView view = flap_view<HostFlapView>(cfg, st);
     view.notification_interval = cfg.notification_interval;
-    after_flapping(check_of(hid), check_for_host_flapping(st.flap, view, flap_settings(false), now, record),
-                   now);
+    after_flapping(w_.check_of(hid),
+                   check_for_host_flapping(st.flap, view, flap_settings(false), now, record), now);
   }
 
   // What a flap detection outcome asks for, in Naemon's order (FlapOutcome).
   void after_flapping(CheckId check, const FlapOutcome& out, Time now) {
     if (out.change == FlapChange::none) return;
-    const bool service = is_service(check);
-    const model::HostId host = service ? model_->services[model::index(check)].host : host_of(check);
-    const std::string_view host_name = model_->host(host).name;
+    const bool service = w_.is_service(check);
+    const model::HostId host = service ? w_.model->services[model::index(check)].host : w_.host_of(check);
+    const std::string_view host_name = w_.model->host(host).name;
     const std::string_view description =
-        service ? model_->services[model::index(check)].description : std::string_view{};
+        service ? w_.model->services[model::index(check)].description : std::string_view{};
     const std::string line = service ? format_service_flapping_alert(host_name, description, out)
                                      : format_host_flapping_alert(host_name, out);
     state::FlapHistory& flap = flap_of(check);
     NotificationType type = NotificationType::flapping_start;
     if (out.change == FlapChange::started) {
       log(line);
-      flap.flapping_comment_id =
-          add_comment_to(check, service ? service_flapping_comment(host_name, description, out, now)
-                                        : host_flapping_comment(host_name, out, now));
+      flap.flapping_comment_id = annotations_.add_comment_to(
+          check, service ? service_flapping_comment(host_name, description, out, now)
+                         : host_flapping_comment(host_name, out, now));
     } else {
       if (out.change == FlapChange::stopped) log(line);
-      if (out.comment_to_delete != 0) (void)comments_->remove(out.comment_to_delete);
+      if (out.comment_to_delete != 0) (void)w_.comments->remove(out.comment_to_delete);
       if (out.change == FlapChange::disabled) log(line);
       type = out.change == FlapChange::stopped ? NotificationType::flapping_stop
                                                : NotificationType::flapping_disabled;
     }
-    with_object(check, [&](auto id) {
-      notifier_->notify(world(now), id, type);
-      if (out.send_recovery) notifier_->notify(world(now), id, NotificationType::normal);
+    w_.with_object(check, [&](auto id) {
+      w_.notifier->notify(w_.notifier_world(now), id, type);
+      if (out.send_recovery) w_.notifier->notify(w_.notifier_world(now), id, NotificationType::normal);
     });
   }
 
   // DISABLE_FLAP_DETECTION, DISABLE_*_FLAP_DETECTION: an object that was flapping stops, as Naemon's
   // handle_*_flap_detection_disabled.
   void flap_detection_disabled(CheckId check, Time now) {
-    after_flapping(check, handle_flap_detection_disabled(flap_of(check), state_of(check).current_state), now);
+    after_flapping(check, handle_flap_detection_disabled(flap_of(check), w_.state_of(check).current_state),
+                   now);
   }
 
   state::FlapHistory& flap_of(CheckId check) {
-    if (is_service(check)) return services_[model::index(check)].flap;
-    return hosts_[model::index(host_of(check))].flap;
-  }
-
-  // An acknowledgement ended (state change, expiry, REMOVE_*): its non-persistent comments go with it.
-  void acknowledgement_ended(CheckId check) {
-    with_object(check, [&](auto id) { (void)comments_->remove_acknowledgement_comments(id); });
-  }
-
-  // Comments and downtimes by name (retention.dat's, or the running core's at a reload) for this model.
-  void adopt_books(Books books) {
-    comments_ = std::move(books.comments);
-    downtimes_ = std::move(books.downtimes);
-    arm_downtime_timer();
-  }
-
-  // At the exact microsecond: the loop may run the timer up to k_dispatch_ahead early (timer slack), and
-  // the handler then finds nothing due and re-arms it here.
-  void arm_downtime_timer() {
-    if (const std::optional<DowntimeBook::Due> next = downtimes_->next_event()) {
-      loop_.arm_timer(downtime_timer_,
-                      loop_.now() + until_epoch(next->at, next->phase_us, clock_.wall_now()));
-    } else {
-      loop_.disarm_timer(downtime_timer_);
-    }
-  }
-
-  // What the downtime book says happened: Naemon's log lines, the DOWNTIMESTART/END/CANCELLED
-  // notifications, and the comment of a downtime that is gone.
-  void run_downtime_events(const std::vector<DowntimeEvent>& events) {
-    const Time now = now_epoch();
-    for (const DowntimeEvent& e : events) {
-      if (e.alert) {
-        const std::string text = downtime_alert_text(e.kind, e.downtime);
-        if (!text.empty()) log(text);
-      }
-      if (e.notify) {
-        NotificationType type = NotificationType::downtime_end;
-        NotificationNote note{e.downtime.author, e.downtime.comment, e.depth, e.host_depth};
-        if (e.kind == DowntimeEvent::Kind::started) type = NotificationType::downtime_start;
-        if (e.kind == DowntimeEvent::Kind::cancelled) {
-          type = NotificationType::downtime_cancelled;
-          note.author = note.comment = {};
-        }
-        if (e.target.is_service) {
-          notifier_->notify(world(now), e.target.service, type, note);
-        } else {
-          notifier_->notify(world(now), e.target.host, type, note);
-        }
-      }
-      if (e.kind != DowntimeEvent::Kind::started && e.downtime.comment_id != 0)
-        (void)comments_->remove(e.downtime.comment_id);
-    }
-    arm_downtime_timer();
-  }
-
-  DowntimeTarget target_of(CheckId check) const {
-    if (is_service(check))
-      return DowntimeTarget::of_service(model_->services[model::index(check)].host, service_of(check));
-    return DowntimeTarget::of_host(host_of(check));
-  }
-
-  unsigned long schedule_downtime(CheckId check, const DowntimeRequest& r) {
-    const DowntimeTarget target = target_of(check);
-    state::Downtime d{
-        .is_service = target.is_service,
-        .entry_time = r.entry_time,
-        .start_time = r.start_time,
-        .end_time = r.end_time,
-        .triggered_by = r.triggered_by,
-        .fixed = r.fixed,
-        // Naemon's end - start, modulo 2^64 rather than a signed overflow (the times come from commands)
-        .duration = r.fixed
-                        ? static_cast<unsigned long>(r.end_time) - static_cast<unsigned long>(r.start_time)
-                        : r.duration,
-        .author = std::string(r.author),
-        .comment = std::string(r.comment)};
-    if (target.is_service) {
-      d.host_name.assign(model_->services[model::index(check)].host_name);
-      d.service_description.assign(model_->services[model::index(check)].description);
-    } else {
-      d.host_name.assign(model_->host(target.host).name);
-    }
-    const loop::WallTime wall = clock_.wall_now();
-    const Time now = to_epoch(wall);
-    const DowntimeAdded added = downtimes_->schedule(target, std::move(d), now, phase_us(wall));
-    if (!added.ok()) return 0;
-    ensure_downtime_comment(*downtimes_, *comments_, added.downtime_id, now, main_.date_format);
-    // As Naemon's start event, a due downtime starts in the next round, not within the command: the
-    // downtimes a propagating command triggers from it are scheduled before it starts.
-    arm_downtime_timer();
-    return added.downtime_id;
+    if (w_.is_service(check)) return w_.services[model::index(check)].flap;
+    return w_.hosts[model::index(w_.host_of(check))].flap;
   }
 
  public:
@@ -905,240 +669,123 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   // Livestatus' LOGROTATE: Naemon's rotate_log_file, as SIGUSR1.
-  void flush_log() { log_.flush(); }
+  void flush_log() { w_.log_file.flush(); }
 
-  void reopen_log() { log_.reopen(now_epoch()); }
-
-  unsigned long schedule_downtime(model::ServiceId s, const DowntimeRequest& r) {
-    return schedule_downtime(check_of(s), r);
-  }
-  unsigned long schedule_downtime(model::HostId h, const DowntimeRequest& r) {
-    return schedule_downtime(check_of(h), r);
-  }
-
-  void schedule_propagated_downtime(model::HostId top, const DowntimeRequest& r, bool triggered) {
-    const unsigned long id = schedule_downtime(top, r);
-    DowntimeRequest child = r;
-    child.triggered_by = triggered ? id : 0;
-    // Naemon: each host's children first (depth-first), children in name order; a host once.
-    std::vector<bool> seen(model_->hosts.size(), false);
-    seen[model::index(top)] = true;
-    auto by_name = [&](std::vector<model::HostId> hosts) {
-      std::sort(hosts.begin(), hosts.end(), [&](model::HostId a, model::HostId b) {
-        return model_->host(a).name < model_->host(b).name;
-      });
-      return hosts;
-    };
-    std::function<void(model::HostId)> below = [&](model::HostId h) {
-      for (model::HostId c : by_name(model_->host(h).children)) {
-        if (seen[model::index(c)]) continue;
-        seen[model::index(c)] = true;
-        below(c);
-        schedule_downtime(c, child);
-      }
-    };
-    below(top);
-  }
-
-  bool delete_downtime(bool service, unsigned long id) {
-    const DowntimeRemoval removed =
-        downtimes_->unschedule(id, service ? DowntimeType::service : DowntimeType::host);
-    run_downtime_events(removed.events);
-    return removed.matched != 0;
-  }
-
-  std::size_t delete_downtimes(const DowntimeFilter& filter) {
-    const DowntimeRemoval removed = downtimes_->delete_matching(filter);
-    run_downtime_events(removed.events);
-    return removed.matched;
-  }
+  void reopen_log() { w_.log_file.reopen(w_.now_epoch()); }
 
  private:
-  // Naemon's check_pending_flex_*_downtime: a problem arms the flexible downtimes waiting for one.
-  // How many downtimes it started.
-  std::size_t flexible_downtimes_on_problem(CheckId check, Time now) {
-    const std::uint32_t phase = phase_us(clock_.wall_now());
-    const std::size_t started =
-        with_object(check, [&](auto id) { return downtimes_->on_problem(id, now, phase); });
-    if (started > 0) arm_downtime_timer();
-    return started;
-  }
-
   // Naemon's *_freshness_check_interval events; check_freshness() looks at the program switch each time.
   void schedule_freshness_checks() {
     service_freshness_due_ = host_freshness_due_ = {};
-    loop_.disarm_timer(service_freshness_timer_);
-    loop_.disarm_timer(host_freshness_timer_);
+    w_.loop.disarm_timer(service_freshness_timer_);
+    w_.loop.disarm_timer(host_freshness_timer_);
     schedule_freshness(true);
     schedule_freshness(false);
   }
   void schedule_freshness(bool services) {
     const int interval =
-        services ? main_.service_freshness_check_interval : main_.host_freshness_check_interval;
+        services ? w_.main.service_freshness_check_interval : w_.main.host_freshness_check_interval;
     if (interval <= 0) return;
     arm_periodic(services ? service_freshness_timer_ : host_freshness_timer_,
                  services ? service_freshness_due_ : host_freshness_due_, std::chrono::seconds(interval));
   }
 
   Staleness staleness_of(CheckId check) const {
-    const CheckState& st = state_of(check);
-    const model::Checkable& cfg = checkable_of(check);
+    const CheckState& st = w_.state_of(check);
+    const model::Checkable& cfg = w_.checkable_of(check);
     return staleness({.freshness_threshold = static_cast<int>(cfg.freshness_threshold),
-                      .check_interval_s = interval_seconds(state::check_interval_of(cfg, st)),
-                      .retry_interval_s = interval_seconds(state::retry_interval_of(cfg, st)),
-                      .additional_freshness_latency = main_.additional_freshness_latency,
+                      .check_interval_s = w_.interval_seconds(state::check_interval_of(cfg, st)),
+                      .retry_interval_s = w_.interval_seconds(state::retry_interval_of(cfg, st)),
+                      .additional_freshness_latency = w_.main.additional_freshness_latency,
                       .state = &st,
-                      .program_start = program_start_,
-                      .last_program_stop = last_program_stop_});
+                      .program_start = w_.program_start,
+                      .last_program_stop = w_.last_program_stop});
   }
 
   // Naemon's check_*_result_freshness: every object with check_freshness whose last result went stale gets a
   // forced check now, with a warning; one already being freshened, running, outside its check period or
   // taking no results at all is left alone.
   void check_freshness(bool services) {
-    if (services ? !main_.check_service_freshness : !main_.check_host_freshness) return;
-    const Time now = now_epoch();
-    const auto first = services ? 0u : static_cast<std::uint32_t>(services_.size());
+    if (services ? !w_.main.check_service_freshness : !w_.main.check_host_freshness) return;
+    const Time now = w_.now_epoch();
+    const auto first = services ? 0u : static_cast<std::uint32_t>(w_.services.size());
     const auto end =
-        static_cast<std::uint32_t>(services ? services_.size() : check_ids().count(hosts_.size()));
+        static_cast<std::uint32_t>(services ? w_.services.size() : w_.check_ids().count(w_.hosts.size()));
     for (std::uint32_t i = first; i < end; ++i) {
       const CheckId c{i};
-      const model::Checkable& cfg = checkable_of(c);
+      const model::Checkable& cfg = w_.checkable_of(c);
       if (!cfg.check_freshness) continue;
-      const CheckState& st = state_of(c);
+      const CheckState& st = w_.state_of(c);
       if (st.is_executing || freshening_[c] != 0) continue;
       if (!st.enabled(state::Flag::active_checks) && !st.enabled(state::Flag::passive_checks)) continue;
-      if (!in_period(check_period_of(cfg, st), now)) continue;
+      if (!w_.in_period(w_.check_period_of(cfg, st), now)) continue;
       if (services && state::check_interval_of(cfg, st) == 0 && cfg.freshness_threshold == 0) continue;
       const Staleness s = staleness_of(c);
       if (s.expires_at >= now) continue;
       if (services) {
-        const model::Service& svc = model_->services[model::index(c)];
+        const model::Service& svc = w_.model->services[model::index(c)];
         log(stale_warning(svc.host_name, svc.description, s, now));
       } else {
-        log(stale_warning(model_->host(host_of(c)).name, {}, s, now));
+        log(stale_warning(w_.model->host(w_.host_of(c)).name, {}, s, now));
       }
       freshening_[c] = 1;
       schedule_check(c, now, true);
     }
   }
 
-  const model::Checkable& checkable_of(CheckId check) const {
-    if (is_service(check)) return model_->services[model::index(check)];
-    return model_->host(host_of(check));
-  }
-
-  // Expiring acknowledgements wait in ack_expiry_ (by end time); one timer fires for the earliest.
-  void expire_acknowledgement_at(CheckId check, Time end_time) {
-    ack_expiry_.emplace(end_time, check);
-    arm_at_epoch(ack_timer_, ack_expiry_.begin()->first);
-  }
-
-  // After start-up and reload: the expiring acknowledgements the hot state holds, by the current ids.
-  void collect_acknowledgement_expiry() {
-    ack_expiry_.clear();
-    loop_.disarm_timer(ack_timer_);
-    const auto checks = static_cast<std::uint32_t>(check_ids().count(hosts_.size()));
-    for (std::uint32_t i = 0; i < checks; ++i) {
-      const CheckId c{i};
-      const CheckState& st = state_of(c);
-      if (st.problem_has_been_acknowledged && st.acknowledgement_end_time > 0)
-        expire_acknowledgement_at(c, st.acknowledgement_end_time);
-    }
-  }
-
-  // Naemon's handle_*_acknowledgement_expire_event: an acknowledgement still in place with that end time.
-  void expire_acknowledgements() {
-    const Time now = now_epoch();
-    while (!ack_expiry_.empty() && ack_expiry_.begin()->first <= now) {
-      const auto [end_time, check] = *ack_expiry_.begin();
-      ack_expiry_.erase(ack_expiry_.begin());
-      const CheckState& st = state_of(check);
-      if (st.problem_has_been_acknowledged && st.acknowledgement_end_time == end_time)
-        remove_acknowledgement(check);
-    }
-    if (!ack_expiry_.empty()) arm_at_epoch(ack_timer_, ack_expiry_.begin()->first);
-  }
-
-  // Arms a timer for a wall-clock second (timers run on the monotonic clock and may fire up to
-  // k_dispatch_ahead early: the handler checks the time again).
-  void arm_at_epoch(loop::TimerId timer, Time when) {
-    loop_.arm_timer(timer, loop_.now() + until_epoch(when, clock_.wall_now()));
-  }
-
   // Naemon's schedule_next_*_check(check_window): a random point within the check interval from now.
   void reschedule_within_interval(CheckId check, const model::Checkable& cfg) {
-    const CheckState& st = state_of(check);
-    const double interval = interval_seconds(state::check_interval_of(cfg, st));
+    const CheckState& st = w_.state_of(check);
+    const double interval = w_.interval_seconds(state::check_interval_of(cfg, st));
     if (interval <= 0 || st.is_executing) return;
-    schedule(check, seconds(std::uniform_real_distribution<double>(0, 1)(rng_) * interval));
+    schedule(check, seconds(std::uniform_real_distribution<double>(0, 1)(w_.rng) * interval));
   }
 
   // Naemon's schedule_*_check(now): an earlier check already scheduled stands.
   void schedule_now(CheckId check) {
-    CheckState& st = state_of(check);
+    CheckState& st = w_.state_of(check);
     if (st.is_executing) return;
-    if (schedule_.is_armed(check) && schedule_.scheduled_at(check) <= clock_.wall_now()) return;
+    if (schedule_.is_armed(check) && schedule_.scheduled_at(check) <= w_.clock.wall_now()) return;
     schedule(check, Duration::zero());
-  }
-
-  CheckState& state_of(CheckId check) {
-    if (is_service(check)) return services_[model::index(check)];
-    return hosts_[model::index(host_of(check))];
-  }
-  const CheckState& state_of(CheckId check) const {
-    if (is_service(check)) return services_[model::index(check)];
-    return hosts_[model::index(host_of(check))];
-  }
-
-  // The main-config values the state logic reads; again after retention.dat may have changed them.
-  void apply_main_settings() {
-    settings_.service_check_timeout_state = main_.service_check_timeout_state;
-    settings_.log_service_retries = main_.log_service_retries;
-    settings_.log_host_retries = main_.log_host_retries;
-    settings_.log_passive_checks = main_.log_passive_checks;
-    settings_.passive_host_checks_are_soft = main_.passive_host_checks_are_soft;
-    settings_.translate_passive_host_checks = main_.translate_passive_host_checks;
-    settings_.use_aggressive_host_checking = main_.use_aggressive_host_checking;
-    settings_.execute_host_checks = main_.execute_host_checks;
-    settings_.cached_host_check_horizon = static_cast<Time>(main_.cached_host_check_horizon);
   }
 
   void schedule_initial_checks() {
     // As Naemon: each check's first run falls at a random point within its own interval, so checks spread
     // evenly from the start and nothing runs in a burst; with use_retained_scheduling_info a retained
     // next_check is kept where Naemon keeps it (retention::initial_check_delay).
-    const Time now = now_epoch();
-    const bool retained = main_.use_retained_scheduling_info && retained_scheduling_ok_;
+    const Time now = w_.now_epoch();
+    const bool retained = w_.main.use_retained_scheduling_info && retained_scheduling_ok_;
     auto first_delay = [&](const CheckState& st, double interval) {
-      const double random01 = std::uniform_real_distribution<double>(0, 1)(rng_);
+      const double random01 = std::uniform_real_distribution<double>(0, 1)(w_.rng);
       if (!retained) return seconds(random01 * interval);
       return seconds(retention::initial_check_delay(st.next_check, now, interval,
-                                                    main_.retained_scheduling_randomize_window, random01));
+                                                    w_.main.retained_scheduling_randomize_window, random01));
     };
-    for (std::uint32_t s = 0; s < services_.size(); ++s) {
-      const double interval = interval_seconds(state::check_interval_of(model_->services[s], services_[s]));
+    for (std::uint32_t s = 0; s < w_.services.size(); ++s) {
+      const double interval =
+          w_.interval_seconds(state::check_interval_of(w_.model->services[s], w_.services[s]));
       if (interval <= 0) continue;
-      schedule(check_of(model::ServiceId{s}), first_delay(services_[s], interval));
+      schedule(w_.check_of(model::ServiceId{s}), first_delay(w_.services[s], interval));
     }
-    for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
-      const double interval = interval_seconds(state::check_interval_of(model_->hosts[h], hosts_[h]));
+    for (std::uint32_t h = 0; h < w_.hosts.size(); ++h) {
+      const double interval = w_.interval_seconds(state::check_interval_of(w_.model->hosts[h], w_.hosts[h]));
       if (interval <= 0) continue;
-      schedule(check_of(model::HostId{h}), first_delay(hosts_[h], interval));
+      schedule(w_.check_of(model::HostId{h}), first_delay(w_.hosts[h], interval));
     }
   }
 
   // retention.dat at start-up: states, outputs and check times back in place before the INITIAL state
   // lines and the first checks (Naemon's read_initial_state_information). A missing file is a first start.
   void restore_retained_state() {
-    if (!main_.retain_state_information) return;
-    const Time now = now_epoch();
-    std::optional<retention::ApplyResult> applied = load_retained_state(hosts_, services_, contacts_, now);
+    if (!w_.main.retain_state_information) return;
+    const Time now = w_.now_epoch();
+    std::optional<retention::ApplyResult> applied =
+        load_retained_state(w_.hosts, w_.services, w_.contacts, now);
     if (!applied) return;  // a missing file is a first start: nothing read, nothing to adopt
     retained_scheduling_ok_ = applied->scheduling_info_ok;
-    last_program_stop_ = applied->last_program_stop;
+    w_.last_program_stop = applied->last_program_stop;
     retention_counters_ = applied->program;
-    numbering_.next_event_id = std::max(1ul, retention_counters_.next_event_id);
+    w_.numbering.next_event_id = std::max(1ul, retention_counters_.next_event_id);
     adopt_retained(std::move(*applied), retention_counters_.next_comment_id,
                    retention_counters_.next_downtime_id, now);
   }
@@ -1149,12 +796,12 @@ class Core::Impl final : public loop::TimerHandler,
   // never go back (an id is not handed out twice). False when the file cannot be read (Naemon: the command
   // fails); with retain_state_information off, nothing happens, as in Naemon.
   bool reread_retained_state() {
-    if (!main_.retain_state_information) return true;
-    const Time now = now_epoch();
+    if (!w_.main.retain_state_information) return true;
+    const Time now = w_.now_epoch();
     std::vector<HostState> hosts;
     std::vector<ServiceState> services;
-    initial_states(*model_, hosts, services);
-    std::vector<state::ContactState> contacts = state::initial_contact_states(*model_);
+    initial_states(*w_.model, hosts, services);
+    std::vector<state::ContactState> contacts = state::initial_contact_states(*w_.model);
     std::optional<retention::ApplyResult> applied = load_retained_state(hosts, services, contacts, now);
     if (!applied) return false;
     auto keep_schedule = [](CheckState& read, const CheckState& running) {
@@ -1162,21 +809,21 @@ class Core::Impl final : public loop::TimerHandler,
       read.next_check = running.next_check;
     };
     for (std::size_t h = 0; h < hosts.size(); ++h) {
-      keep_schedule(hosts[h], hosts_[h]);
-      hosts[h].flap.last_state_history_update = hosts_[h].flap.last_state_history_update;
+      keep_schedule(hosts[h], w_.hosts[h]);
+      hosts[h].flap.last_state_history_update = w_.hosts[h].flap.last_state_history_update;
     }
-    for (std::size_t s = 0; s < services.size(); ++s) keep_schedule(services[s], services_[s]);
-    hosts_ = std::move(hosts);
-    services_ = std::move(services);
-    contacts_ = std::move(contacts);
+    for (std::size_t s = 0; s < services.size(); ++s) keep_schedule(services[s], w_.services[s]);
+    w_.hosts = std::move(hosts);
+    w_.services = std::move(services);
+    w_.contacts = std::move(contacts);
     const unsigned long next_comment_id =
-        std::max(applied->program.next_comment_id, comments_->next_comment_id());
+        std::max(applied->program.next_comment_id, w_.comments->next_comment_id());
     const unsigned long next_downtime_id =
-        std::max(applied->program.next_downtime_id, downtimes_->next_downtime_id());
-    numbering_.next_event_id = std::max(numbering_.next_event_id, applied->program.next_event_id);
+        std::max(applied->program.next_downtime_id, w_.downtimes->next_downtime_id());
+    w_.numbering.next_event_id = std::max(w_.numbering.next_event_id, applied->program.next_event_id);
     retention_counters_ = applied->program;
     adopt_retained(std::move(*applied), next_comment_id, next_downtime_id, now);
-    collect_acknowledgement_expiry();
+    annotations_.collect_acknowledgement_expiry();
     // A reload under way must not swap in the books it took at SIGHUP instead of these.
     reload_book_versions_ = {~std::uint64_t{0}, ~std::uint64_t{0}};
     return true;
@@ -1188,12 +835,12 @@ class Core::Impl final : public loop::TimerHandler,
                                                             std::vector<ServiceState>& services,
                                                             std::vector<state::ContactState>& contacts,
                                                             Time now) {
-    retention::LoadResult r =
-        retention::load(main_.state_retention_file, {*model_, cfg_.main, hosts, services, contacts}, now);
+    retention::LoadResult r = retention::load(w_.main.state_retention_file,
+                                              {*w_.model, w_.cfg.main, hosts, services, contacts}, now);
     for (const retention::Warning& w : r.warnings)
-      log(fmt::format("Warning: {}", retention::format_warning(main_.state_retention_file, w)));
+      log(fmt::format("Warning: {}", retention::format_warning(w_.main.state_retention_file, w)));
     if (r.status == retention::Data::Status::error) {
-      log(fmt::format("Error: Cannot read retention file '{}': {}", main_.state_retention_file, r.error));
+      log(fmt::format("Error: Cannot read retention file '{}': {}", w_.main.state_retention_file, r.error));
       return std::nullopt;
     }
     if (r.status == retention::Data::Status::missing) return std::nullopt;
@@ -1203,7 +850,7 @@ class Core::Impl final : public loop::TimerHandler,
       log(fmt::format(
           "Warning: Retention file '{}' has {} host(s), {} service(s) and {} contact(s) that are no "
           "longer configured; their state was dropped.",
-          main_.state_retention_file, n.hosts_dropped, n.services_dropped, n.contacts_dropped));
+          w_.main.state_retention_file, n.hosts_dropped, n.services_dropped, n.contacts_dropped));
     }
     return std::move(r.applied);
   }
@@ -1213,26 +860,26 @@ class Core::Impl final : public loop::TimerHandler,
   void adopt_retained(retention::ApplyResult&& applied, unsigned long next_comment_id,
                       unsigned long next_downtime_id, Time now) {
     retention_carried_ = std::move(applied.carried);
-    contacts_snapshot_.reset();
-    adopt_books(load_books(*model_, applied.comments, next_comment_id, applied.downtimes, next_downtime_id,
-                           now, main_.date_format));
-    apply_main_settings();  // use_retained_program_state may have changed program-wide flags
-    notifier_->restore_next_notifications(world(now));
+    w_.contacts_changed();
+    annotations_.adopt_books(load_books(*w_.model, applied.comments, next_comment_id, applied.downtimes,
+                                        next_downtime_id, now, w_.main.date_format));
+    w_.apply_main_settings();  // use_retained_program_state may have changed program-wide flags
+    w_.notifier->restore_next_notifications(w_.notifier_world(now));
   }
 
   // Naemon's auto-save: every retention_update_interval × interval_length seconds (minutes by default).
   void schedule_retention_save() {
-    if (!main_.retain_state_information || main_.retention_update_interval <= 0) return;
+    if (!w_.main.retain_state_information || w_.main.retention_update_interval <= 0) return;
     arm_periodic(retention_timer_, retention_due_,
-                 seconds(static_cast<double>(main_.retention_update_interval) *
-                         static_cast<double>(main_.interval_length)));
+                 seconds(static_cast<double>(w_.main.retention_update_interval) *
+                         static_cast<double>(w_.main.interval_length)));
   }
 
   // Re-arms a periodic timer one period after its previous due time (not after now: timers fire up to
   // k_dispatch_ahead early, and the period must not shrink by that much each time).
   void arm_periodic(loop::TimerId timer, MonoTime& due, Duration period) {
-    due = due == MonoTime{} ? loop_.now() + period : std::max(due + period, loop_.now());
-    loop_.arm_timer(timer, due);
+    due = due == MonoTime{} ? w_.loop.now() + period : std::max(due + period, w_.loop.now());
+    w_.loop.arm_timer(timer, due);
   }
 
   // A snapshot for the retention writer thread (~2 ms at 100k services); it formats and writes. In fresh
@@ -1246,24 +893,24 @@ class Core::Impl final : public loop::TimerHandler,
   // The program block's counters now: the comment book keeps the comment ids.
   retention::ProgramCounters program_counters() const {
     retention::ProgramCounters c = retention_counters_;
-    c.next_comment_id = comments_->next_comment_id();
-    c.next_downtime_id = downtimes_->next_downtime_id();
-    c.next_event_id = numbering_.next_event_id;
+    c.next_comment_id = w_.comments->next_comment_id();
+    c.next_downtime_id = w_.downtimes->next_downtime_id();
+    c.next_event_id = w_.numbering.next_event_id;
     return c;
   }
 
   std::shared_ptr<const retention::Snapshot> retention_snapshot() const {
-    return retention::make_snapshot({.model = *model_,
-                                     .main = main_,
-                                     .hosts = hosts_,
-                                     .services = services_,
+    return retention::make_snapshot({.model = *w_.model,
+                                     .main = w_.main,
+                                     .hosts = w_.hosts,
+                                     .services = w_.services,
                                      .counters = program_counters(),
                                      .carried = retention_carried_,
-                                     .now = now_epoch(),
-                                     .comments = comments_->snapshot(),
-                                     .downtimes = downtimes_->snapshot(),
-                                     .contacts = contacts_snapshot(),
-                                     .keep_alive = model_owner_});
+                                     .now = w_.now_epoch(),
+                                     .comments = w_.comments->snapshot(),
+                                     .downtimes = w_.downtimes->snapshot(),
+                                     .contacts = w_.contacts_snapshot(),
+                                     .keep_alive = w_.model_owner});
   }
 
   // Log lines for the failures a writer thread reported since the last look (the log is the core's).
@@ -1306,38 +953,29 @@ class Core::Impl final : public loop::TimerHandler,
       schedule_freshness(services);
       return;
     }
-    if (id == downtime_timer_) {
-      const loop::WallTime wall = clock_.wall_now();
-      run_downtime_events(downtimes_->advance(to_epoch(wall), phase_us(wall)));
-      return;
-    }
     if (id == tsdb_timer_) return;  // before_poll hands the samples over
     if (id == host_perfdata_timer_ || id == service_perfdata_timer_) {
       const bool hosts = id == host_perfdata_timer_;
       PerfdataOutput& out = hosts ? *host_perfdata_ : *service_perfdata_;
       arm_periodic(id, hosts ? host_perfdata_due_ : service_perfdata_due_,
                    std::chrono::seconds(out.processing_interval()));
-      out.process(MacroContext{.model = *model_,
-                               .main = main_,
-                               .now = now_epoch(),
-                               .all_hosts = &hosts_,
-                               .all_services = &services_,
-                               .program_start = program_start_,
-                               .downtimes = downtimes_.get()});
-      return;
-    }
-    if (id == ack_timer_) {
-      expire_acknowledgements();
+      out.process(MacroContext{.model = *w_.model,
+                               .main = w_.main,
+                               .now = w_.now_epoch(),
+                               .all_hosts = &w_.hosts,
+                               .all_services = &w_.services,
+                               .program_start = w_.program_start,
+                               .downtimes = w_.downtimes.get()});
       return;
     }
     if (id == rotation_timer_) {
       // Timers may fire up to k_dispatch_ahead early; a rotation waits for its exact time.
-      const Duration early = std::chrono::seconds(next_rotation_) - clock_.wall_now().time_since_epoch();
+      const Duration early = std::chrono::seconds(next_rotation_) - w_.clock.wall_now().time_since_epoch();
       if (early > Duration::zero()) {
-        loop_.arm_timer(rotation_timer_, loop_.now() + early);
+        w_.loop.arm_timer(rotation_timer_, w_.loop.now() + early);
         return;
       }
-      log_.rotate(next_rotation_, main_.log_rotation_method);
+      w_.log_file.rotate(next_rotation_, w_.main.log_rotation_method);
       schedule_log_rotation();
       return;
     }
@@ -1347,42 +985,44 @@ class Core::Impl final : public loop::TimerHandler,
   // formatting and the disk are the writer's).
   void publish_status() {
     status_.publish(take_status_snapshot(status_snapshots_));
-    arm_periodic(status_timer_, status_due_, std::chrono::seconds(std::max(1, main_.status_update_interval)));
+    arm_periodic(status_timer_, status_due_,
+                 std::chrono::seconds(std::max(1, w_.main.status_update_interval)));
   }
 
   std::shared_ptr<const files::StatusSnapshot> take_status_snapshot(StatusSnapshotBuilder& builder) {
     ProgramStatus program;
-    program.now = now_epoch();
-    program.program_start = program_start_;
+    program.now = w_.now_epoch();
+    program.program_start = w_.program_start;
     program.pid = static_cast<int>(::getpid());
     program.daemon_mode = options_.daemon_mode;
     program.last_log_rotation = last_log_rotation_;
-    program.check_stats = check_stats_.report(program.now);
-    program.check_sources = check_sources_.names();
+    program.check_stats = w_.check_stats.report(program.now);
+    program.check_sources = w_.check_sources.names();
     program.modified_host_attributes = retention_counters_.modified_host_attributes;
     program.modified_service_attributes = retention_counters_.modified_service_attributes;
-    program.next_comment_id = comments_->next_comment_id();
-    program.next_downtime_id = downtimes_->next_downtime_id();
-    program.next_event_id = numbering_.next_event_id;
-    program.events = events_;
-    program.events.comment_changes = comments_->version();
-    program.events.downtime_changes = downtimes_->version();
-    std::shared_ptr<const std::vector<state::Comment>> comments = comments_->snapshot();
-    std::shared_ptr<const std::vector<state::Downtime>> downtimes = downtimes_->snapshot();
-    if (status_retained_ == nullptr || !status_retained_->built_from(*model_, retention_carried_, comments,
-                                                                     downtimes, contacts_snapshot())) {
+    program.next_comment_id = w_.comments->next_comment_id();
+    program.next_downtime_id = w_.downtimes->next_downtime_id();
+    program.next_event_id = w_.numbering.next_event_id;
+    program.events = w_.events;
+    program.events.comment_changes = w_.comments->version();
+    program.events.downtime_changes = w_.downtimes->version();
+    std::shared_ptr<const std::vector<state::Comment>> comments = w_.comments->snapshot();
+    std::shared_ptr<const std::vector<state::Downtime>> downtimes = w_.downtimes->snapshot();
+    if (status_retained_ == nullptr || !status_retained_->built_from(*w_.model, retention_carried_, comments,
+                                                                     downtimes, w_.contacts_snapshot())) {
       status_retained_ = std::make_shared<const RetainedStatus>(
-          *model_, retention_carried_, std::move(comments), std::move(downtimes), contacts_snapshot());
+          *w_.model, retention_carried_, std::move(comments), std::move(downtimes), w_.contacts_snapshot());
     }
-    return builder.build(*model_, main_, hosts_, services_, program, model_owner_, status_retained_);
+    return builder.build(*w_.model, w_.main, w_.hosts, w_.services, program, w_.model_owner,
+                         status_retained_);
   }
 
   // log_rotation_method: the next rotation in local time, as a monotonic timer (wall time only names it).
   void schedule_log_rotation() {
-    next_rotation_ = files::LogFile::next_rotation(now_epoch(), main_.log_rotation_method);
+    next_rotation_ = files::LogFile::next_rotation(w_.now_epoch(), w_.main.log_rotation_method);
     if (next_rotation_ == 0) return;
-    const Duration until = std::chrono::seconds(next_rotation_) - clock_.wall_now().time_since_epoch();
-    loop_.arm_timer(rotation_timer_, loop_.now() + std::max(Duration::zero(), until));
+    const Duration until = std::chrono::seconds(next_rotation_) - w_.clock.wall_now().time_since_epoch();
+    w_.loop.arm_timer(rotation_timer_, w_.loop.now() + std::max(Duration::zero(), until));
   }
 
   // Once per iteration, in this order: apply finished checks (they may schedule host checks now), start
@@ -1396,8 +1036,8 @@ class Core::Impl final : public loop::TimerHandler,
     jobs_.clear();
     // Results from gearman are polled too; passive ones (send_gearman) come without a check out, so with
     // distribution on the tick never stops.
-    if ((running_ > 0 || distributor_ != nullptr || autosave_pending_) && !loop_.is_armed(tick_timer_))
-      loop_.arm_timer(tick_timer_, loop_.now() + k_result_period);
+    if ((running_ > 0 || distributor_ != nullptr || autosave_pending_) && !w_.loop.is_armed(tick_timer_))
+      w_.loop.arm_timer(tick_timer_, w_.loop.now() + k_result_period);
     if (autosave_pending_ || retention_errors_.pending.load(std::memory_order_relaxed)) report_retention();
     if (status_errors_.pending.load(std::memory_order_relaxed)) report_writer_errors(status_errors_);
     if (host_perfdata_) host_perfdata_->flush();
@@ -1408,15 +1048,15 @@ class Core::Impl final : public loop::TimerHandler,
       for (const std::string& warning : executor_.take_warnings()) log(warning);
     if (distributor_ != nullptr) log_distribution_events();
     publish_gearman_metrics();
-    log_.flush();
+    w_.log_file.flush();
   }
 
   // The gearman figures for the metrics endpoint, at most once a second (the link's stats take its lock).
   void publish_gearman_metrics() {
     metrics::CoreMetrics& m = metrics::core_metrics();
     m.gearman_configured.store(distributor_ != nullptr, std::memory_order_relaxed);
-    if (distributor_ == nullptr || loop_.now() < next_gearman_metrics_) return;
-    next_gearman_metrics_ = loop_.now() + std::chrono::seconds(1);
+    if (distributor_ == nullptr || w_.loop.now() < next_gearman_metrics_) return;
+    next_gearman_metrics_ = w_.loop.now() + std::chrono::seconds(1);
     const gearman::LinkStats link = distributor_->link_stats();
     m.gearman_jobs_queued.set(static_cast<std::int64_t>(link.queued_jobs));
     m.gearman_checks_out.set(static_cast<std::int64_t>(distributor_->checks_out()));
@@ -1426,9 +1066,9 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   void flush_tsdb() {
-    for (const std::string& line : tsdb_->flush(loop_.now())) log(line);
-    if (tsdb_->has_pending() && !loop_.is_armed(tsdb_timer_))
-      loop_.arm_timer(tsdb_timer_, loop_.now() + tsdb_->flush_interval());
+    for (const std::string& line : tsdb_->flush(w_.loop.now())) log(line);
+    if (tsdb_->has_pending() && !w_.loop.is_armed(tsdb_timer_))
+      w_.loop.arm_timer(tsdb_timer_, w_.loop.now() + tsdb_->flush_interval());
   }
 
   // A reload's old Graphite/InfluxDB writers send what they hold (a slow backend: up to
@@ -1458,19 +1098,19 @@ class Core::Impl final : public loop::TimerHandler,
   void setup_perfdata() {
     host_perfdata_.reset();
     service_perfdata_.reset();
-    loop_.disarm_timer(host_perfdata_timer_);
-    loop_.disarm_timer(service_perfdata_timer_);
+    w_.loop.disarm_timer(host_perfdata_timer_);
+    w_.loop.disarm_timer(service_perfdata_timer_);
     host_perfdata_due_ = service_perfdata_due_ = {};
     std::vector<std::string> warnings;
     auto on_event = [this](const files::PerfdataEvent& e) { perfdata_events_.add(e); };
     retire_tsdb();
-    tsdb_ = std::make_unique<TsdbOutput>(main_,
+    tsdb_ = std::make_unique<TsdbOutput>(w_.main,
                                          [this](std::string line) { perfdata_events_.add(std::move(line)); });
     if (!tsdb_->has_writers()) tsdb_.reset();
     host_perfdata_ =
-        std::make_unique<PerfdataOutput>(*model_, main_, PerfdataObject::host, on_event, warnings);
+        std::make_unique<PerfdataOutput>(*w_.model, w_.main, PerfdataObject::host, on_event, warnings);
     service_perfdata_ =
-        std::make_unique<PerfdataOutput>(*model_, main_, PerfdataObject::service, on_event, warnings);
+        std::make_unique<PerfdataOutput>(*w_.model, w_.main, PerfdataObject::service, on_event, warnings);
     for (const std::string& w : warnings) log(w);
     if (host_perfdata_->processing_interval() > 0)
       arm_periodic(host_perfdata_timer_, host_perfdata_due_,
@@ -1483,133 +1123,135 @@ class Core::Impl final : public loop::TimerHandler,
   // Naemon's obsessive_compulsive_*_check_processor: with obsess_over_services (hosts) and the object's
   // obsess flag, ocsp_command (ochp_command) runs after each result, as a distributed set-up's forwarder.
   void obsess_over(CheckId check, Time now) {
-    const bool service = is_service(check);
-    if (!(service ? main_.obsess_over_services : main_.obsess_over_hosts)) return;
-    if (!state_of(check).enabled(state::Flag::obsess)) return;
-    const std::string& call = service ? main_.ocsp_command : main_.ochp_command;
-    std::optional<ExpandedCommand> command = expand_command_text(*model_, call, object_macros(check, now));
+    const bool service = w_.is_service(check);
+    if (!(service ? w_.main.obsess_over_services : w_.main.obsess_over_hosts)) return;
+    if (!w_.state_of(check).enabled(state::Flag::obsess)) return;
+    const std::string& call = service ? w_.main.ocsp_command : w_.main.ochp_command;
+    std::optional<ExpandedCommand> command =
+        expand_command_text(*w_.model, call, w_.object_macros(check, now));
     if (!command) return;
     SideCommand side;
     const std::string line = command_line_text(*command);
     side.timeout_warning =
         service
             ? fmt::format("Warning: Timeout while executing OCSP command '{}' for service '{}' on host '{}'",
-                          line, model_->services[model::index(check)].description,
-                          model_->services[model::index(check)].host_name)
+                          line, w_.model->services[model::index(check)].description,
+                          w_.model->services[model::index(check)].host_name)
             : fmt::format("Warning: Timeout while executing OCHP command '{}' for host '{}'", line,
-                          model_->host(host_of(check)).name);
-    side.timeout_s = service ? main_.ocsp_timeout : main_.ochp_timeout;
+                          w_.model->host(w_.host_of(check)).name);
+    side.timeout_s = service ? w_.main.ocsp_timeout : w_.main.ochp_timeout;
     side.command = std::move(*command);
     run_side_command(std::move(side));
   }
 
   void perfdata_after_result(CheckId check, Time now) {
-    if (!main_.process_performance_data) return;  // the common case, decided before building macros
-    const MacroContext ctx = object_macros(check, now);
-    if (is_service(check)) {
-      service_perfdata_->after_result(ctx, services_[model::index(check)], *this);
+    if (!w_.main.process_performance_data) return;  // the common case, decided before building macros
+    const MacroContext ctx = w_.object_macros(check, now);
+    if (w_.is_service(check)) {
+      service_perfdata_->after_result(ctx, w_.services[model::index(check)], *this);
     } else {
-      host_perfdata_->after_result(ctx, hosts_[model::index(ctx.host)], *this);
+      host_perfdata_->after_result(ctx, w_.hosts[model::index(ctx.host)], *this);
     }
-    if (tsdb_ != nullptr) tsdb_->after_result(ctx, state_of(check));
+    if (tsdb_ != nullptr) tsdb_->after_result(ctx, w_.state_of(check));
     if (distributor_ != nullptr && distributor_->distributes_perfdata())
-      distributor_->send_perfdata(ctx, state_of(check), model_->hosts[model::index(ctx.host)].name,
-                                  is_service(check)
-                                      ? std::string_view(model_->services[model::index(check)].description)
+      distributor_->send_perfdata(ctx, w_.state_of(check), w_.model->hosts[model::index(ctx.host)].name,
+                                  w_.is_service(check)
+                                      ? std::string_view(w_.model->services[model::index(check)].description)
                                       : std::string_view());
   }
 
   // Each check runs as of its due time (or now, if that has passed): it is rescheduled from there, its
   // check_period and macros see that time, and the executor starts it then.
   void run_due_checks() {
-    const Instant now = now_instant();
+    const Instant now = w_.now_instant();
     for (CheckId check : schedule_.due()) {
       const Instant at = schedule_.run_time(check, now);
-      if (is_service(check))
-        run_service_check(service_of(check), at);
+      if (w_.is_service(check))
+        run_service_check(w_.service_of(check), at);
       else
-        run_host_check(host_of(check), at);
+        run_host_check(w_.host_of(check), at);
     }
     schedule_.clear_due();
   }
 
   // Timing-out checks beyond their slots wait in the executor without a process: they do not count.
   bool max_concurrent_reached() const {
-    if (main_.max_concurrent_checks == 0) return false;
+    if (w_.main.max_concurrent_checks == 0) return false;
     const std::uint32_t slots = executor_.timing_out_slots();
     const std::uint32_t waiting = slots != 0 && timing_out_out_ > slots ? timing_out_out_ - slots : 0;
     const std::uint32_t running = running_ > waiting ? running_ - waiting : 0;
-    return running >= static_cast<std::uint32_t>(main_.max_concurrent_checks);
+    return running >= static_cast<std::uint32_t>(w_.main.max_concurrent_checks);
   }
 
   // Naemon's handle_service_check_event() for a scheduled check.
   void run_service_check(model::ServiceId sid, Instant at) {
-    const CheckId check = check_of(sid);
-    const model::Service& cfg = model_->services[model::index(sid)];
-    ServiceState& st = services_[model::index(sid)];
+    const CheckId check = w_.check_of(sid);
+    const model::Service& cfg = w_.model->services[model::index(sid)];
+    ServiceState& st = w_.services[model::index(sid)];
     const loop::WallTime scheduled = schedule_.scheduled_at(check);
     const Time now = to_epoch(at.wall);
-    const double interval = interval_seconds(state::check_interval_of(cfg, st));
+    const double interval = w_.interval_seconds(state::check_interval_of(cfg, st));
     const bool forced = schedule_.take_forced(check);
     if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
     if (st.is_executing) return;
     if (!forced) {
       if (max_concurrent_reached()) {
         const double retry = state::retry_interval_of(cfg, st);
-        if (retry != 0) schedule_from(check, at, seconds(interval_seconds(retry)));
+        if (retry != 0) schedule_from(check, at, seconds(w_.interval_seconds(retry)));
         return;
       }
-      if (!main_.execute_service_checks || !st.enabled(state::Flag::active_checks)) return;
-      if (st.last_check + static_cast<Time>(main_.cached_service_check_horizon) > now && st.last_check <= now)
+      if (!w_.main.execute_service_checks || !st.enabled(state::Flag::active_checks)) return;
+      if (st.last_check + static_cast<Time>(w_.main.cached_service_check_horizon) > now &&
+          st.last_check <= now)
         return;
-      const model::TimeperiodId period = check_period_of(cfg, st);
-      if (!in_period(period, now)) {
+      const model::TimeperiodId period = w_.check_period_of(cfg, st);
+      if (!w_.in_period(period, now)) {
         postpone_to_period(check, period, at, interval);
         return;
       }
       if (service_dependencies_failed(sid, now) &&
-          !skip_check_for_failed_dependency(main_.service_skip_check_dependency_status, true, st,
+          !skip_check_for_failed_dependency(w_.main.service_skip_check_dependency_status, true, st,
                                             "(service dependency check failed)"))
         return;
-      if (main_.service_parents_disable_service_checks != 0 && all_parents_failing(cfg, st) &&
-          !skip_check_for_failed_dependency(main_.service_skip_check_dependency_status, true, st,
+      if (w_.main.service_parents_disable_service_checks != 0 && all_parents_failing(cfg, st) &&
+          !skip_check_for_failed_dependency(w_.main.service_skip_check_dependency_status, true, st,
                                             "(service parents failed)"))
         return;
     }
     start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::service, scheduled, at.mono,
                 forced,
-                MacroContext{.model = *model_,
-                             .main = main_,
+                MacroContext{.model = *w_.model,
+                             .main = w_.main,
                              .host = cfg.host,
                              .service = sid,
                              .now = now,
-                             .all_hosts = &hosts_,
-                             .all_services = &services_,
-                             .timeperiods = &evaluator_,
-                             .program_start = program_start_,
-                             .downtimes = downtimes_.get()});
+                             .all_hosts = &w_.hosts,
+                             .all_services = &w_.services,
+                             .timeperiods = &w_.evaluator,
+                             .program_start = w_.program_start,
+                             .downtimes = w_.downtimes.get()});
   }
 
   void run_host_check(model::HostId hid, Instant at) {
-    const CheckId check = check_of(hid);
-    const model::Host& cfg = model_->hosts[model::index(hid)];
-    HostState& st = hosts_[model::index(hid)];
+    const CheckId check = w_.check_of(hid);
+    const model::Host& cfg = w_.model->hosts[model::index(hid)];
+    HostState& st = w_.hosts[model::index(hid)];
     const loop::WallTime scheduled = schedule_.scheduled_at(check);
     const Time now = to_epoch(at.wall);
-    const double interval = interval_seconds(state::check_interval_of(cfg, st));
+    const double interval = w_.interval_seconds(state::check_interval_of(cfg, st));
     const bool forced = schedule_.take_forced(check);
     if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
     if (st.is_executing) return;
     if (!forced) {
-      if (!main_.execute_host_checks || !st.enabled(state::Flag::active_checks)) return;
+      if (!w_.main.execute_host_checks || !st.enabled(state::Flag::active_checks)) return;
       if (max_concurrent_reached()) return;
-      const model::TimeperiodId period = check_period_of(cfg, st);
-      if (!in_period(period, now)) {
+      const model::TimeperiodId period = w_.check_period_of(cfg, st);
+      if (!w_.in_period(period, now)) {
         postpone_to_period(check, period, at, interval);
         return;
       }
       if (host_dependencies_failed(hid, now) &&
-          !skip_check_for_failed_dependency(main_.host_skip_check_dependency_status, false, st,
+          !skip_check_for_failed_dependency(w_.main.host_skip_check_dependency_status, false, st,
                                             "(host dependency check failed)"))
         return;
     }
@@ -1622,55 +1264,51 @@ class Core::Impl final : public loop::TimerHandler,
     }
     start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::host, scheduled, at.mono,
                 forced,
-                MacroContext{.model = *model_,
-                             .main = main_,
+                MacroContext{.model = *w_.model,
+                             .main = w_.main,
                              .host = hid,
                              .now = now,
-                             .all_hosts = &hosts_,
-                             .all_services = &services_,
-                             .timeperiods = &evaluator_,
-                             .program_start = program_start_,
-                             .downtimes = downtimes_.get()});
+                             .all_hosts = &w_.hosts,
+                             .all_services = &w_.services,
+                             .timeperiods = &w_.evaluator,
+                             .program_start = w_.program_start,
+                             .downtimes = w_.downtimes.get()});
   }
 
   // ---- Dependencies (engine/dependencies.hpp) ----
 
   DependencyRules dependency_rules(Time now) const {
-    return {.timeperiods = evaluator_, .soft_state_dependencies = main_.soft_state_dependencies, .now = now};
+    return {
+        .timeperiods = w_.evaluator, .soft_state_dependencies = w_.main.soft_state_dependencies, .now = now};
   }
   bool service_dependencies_failed(model::ServiceId sid, Time now) const {
-    if (model_->service_dependencies.empty()) return false;  // most configurations: no lookup per check
-    auto of = [&](model::ServiceId s) { return notifier_->index().service_execution_dependencies(s); };
-    return dependencies_failed(dependency_rules(now), of(sid), std::span<const ServiceState>(services_), of);
+    if (w_.model->service_dependencies.empty()) return false;  // most configurations: no lookup per check
+    auto of = [&](model::ServiceId s) { return w_.notifier->index().service_execution_dependencies(s); };
+    return dependencies_failed(dependency_rules(now), of(sid), std::span<const ServiceState>(w_.services),
+                               of);
   }
   bool host_dependencies_failed(model::HostId hid, Time now) const {
-    if (model_->host_dependencies.empty()) return false;
-    auto of = [&](model::HostId h) { return notifier_->index().host_execution_dependencies(h); };
-    return dependencies_failed(dependency_rules(now), of(hid), std::span<const HostState>(hosts_), of);
+    if (w_.model->host_dependencies.empty()) return false;
+    auto of = [&](model::HostId h) { return w_.notifier->index().host_execution_dependencies(h); };
+    return dependencies_failed(dependency_rules(now), of(hid), std::span<const HostState>(w_.hosts), of);
   }
   // Naemon's service_parents_disable_service_checks test: a service not OK whose parents are none OK.
   bool all_parents_failing(const model::Service& cfg, const ServiceState& st) const {
-    return st.current_state != k_state_ok && all_service_parents_failing(cfg, services_);
+    return st.current_state != k_state_ok && all_service_parents_failing(cfg, w_.services);
   }
   // Predictive dependency checks: the masters of both kinds are checked now.
   void check_dependency_masters(model::ServiceId sid) {
-    const NotificationIndex& index = notifier_->index();
+    const NotificationIndex& index = w_.notifier->index();
     for (const model::ServiceDependency* d : index.service_execution_dependencies(sid))
       schedule_service_check(d->master, 0, false);
     for (const model::ServiceDependency* d : index.service_dependencies(sid))
       schedule_service_check(d->master, 0, false);
   }
   void check_dependency_masters(model::HostId hid) {
-    const NotificationIndex& index = notifier_->index();
-    for (const model::HostDependency* d : index.host_dependencies(hid)) schedule_now(check_of(d->master));
+    const NotificationIndex& index = w_.notifier->index();
+    for (const model::HostDependency* d : index.host_dependencies(hid)) schedule_now(w_.check_of(d->master));
     for (const model::HostDependency* d : index.host_execution_dependencies(hid))
-      schedule_now(check_of(d->master));
-  }
-
-  bool in_period(model::TimeperiodId period, Time now) const {
-    if (!model::is_set(period)) return true;
-    return evaluator_.is_time_valid(timeperiod::PeriodIndex{model::index(period)},
-                                    static_cast<std::time_t>(now));
+      schedule_now(w_.check_of(d->master));
   }
 
   // Outside its check_period a check waits for the next valid time (Naemon: plus a random share of the
@@ -1678,36 +1316,29 @@ class Core::Impl final : public loop::TimerHandler,
   void postpone_to_period(CheckId check, model::TimeperiodId period, Instant at, double window) {
     const Time now = to_epoch(at.wall);
     const std::time_t next =
-        evaluator_.next_valid_time(timeperiod::PeriodIndex{model::index(period)},
-                                   static_cast<std::time_t>(now), static_cast<std::time_t>(now));
+        w_.evaluator.next_valid_time(timeperiod::PeriodIndex{model::index(period)},
+                                     static_cast<std::time_t>(now), static_cast<std::time_t>(now));
     if (next <= now) return;  // no valid time within the horizon: stay on the normal schedule
-    const double spread = window > 1 ? std::uniform_real_distribution<double>(0, window - 1)(rng_) : 0;
+    const double spread = window > 1 ? std::uniform_real_distribution<double>(0, window - 1)(w_.rng) : 0;
     schedule_from(check, at, seconds(static_cast<double>(next - now) + spread));
-  }
-
-  // The check_period in effect: CHANGE_*_CHECK_TIMEPERIOD's (looked up by name: rare) or the configured one.
-  model::TimeperiodId check_period_of(const model::Checkable& cfg, const CheckState& st) const {
-    if (st.overrides == nullptr || !st.overrides->check_period) return cfg.check_period;
-    const auto it = model_->timeperiod_by_name.find(*st.overrides->check_period);
-    return it != model_->timeperiod_by_name.end() ? it->second : cfg.check_period;
   }
 
   // Runs the configured command, or the one CHANGE_*_CHECK_COMMAND set (split here: rare).
   void start_check(CheckId check, const model::CommandCall& call, int timeout_s, exec::CheckKind kind,
                    loop::WallTime scheduled, MonoTime start_at, bool forced, const MacroContext& ctx) {
-    CheckState& st = state_of(check);
+    CheckState& st = w_.state_of(check);
     if (st.overrides != nullptr && st.overrides->check_command) {
       const config::CommandCall changed = config::split_command_call(*st.overrides->check_command);
-      const auto it = model_->command_by_name.find(changed.name);
-      if (it == model_->command_by_name.end()) return;
+      const auto it = w_.model->command_by_name.find(changed.name);
+      if (it == w_.model->command_by_name.end()) return;
       std::vector<std::string_view> args(changed.args.begin(), changed.args.end());
-      const model::Command& command = model_->commands[model::index(it->second)];
+      const model::Command& command = w_.model->commands[model::index(it->second)];
       expand_command(command.compiled, ctx, args, expanded_);
       expanded_.native = command.native;
     } else {
       if (!call.is_set()) return;
-      const model::Command& command = model_->commands[model::index(call.command)];
-      expand_command(command.compiled, ctx, model_->args_of(call), expanded_);
+      const model::Command& command = w_.model->commands[model::index(call.command)];
+      expand_command(command.compiled, ctx, w_.model->args_of(call), expanded_);
       expanded_.native = command.native;
     }
     if (distributor_ != nullptr) {
@@ -1725,9 +1356,9 @@ class Core::Impl final : public loop::TimerHandler,
   void run_check_locally(CheckId check, exec::CheckKind kind, ExpandedCommand&& command, int timeout_s,
                          loop::WallTime scheduled, MonoTime start_at) {
     count_launch(check, scheduled);
-    state_of(check).is_executing = true;
+    w_.state_of(check).is_executing = true;
     ++running_;
-    ++events_.forks;
+    ++w_.events.forks;
     exec::CheckJob job;
     job.id = model::index(check);
     job.generation = generation_[check] = ++last_generation_;
@@ -1746,22 +1377,23 @@ class Core::Impl final : public loop::TimerHandler,
 
   // The check's configured command (TimingOutChecks' class), none while CHANGE_*_CHECK_COMMAND replaces it.
   std::uint32_t configured_command_of(CheckId check) const {
-    const CheckState& st = state_of(check);
+    const CheckState& st = w_.state_of(check);
     if (st.overrides != nullptr && st.overrides->check_command) return TimingOutChecks::k_no_command;
-    const model::CommandCall& call = is_service(check) ? model_->services[model::index(check)].check_command
-                                                       : model_->host(host_of(check)).check_command;
+    const model::CommandCall& call = w_.is_service(check)
+                                         ? w_.model->services[model::index(check)].check_command
+                                         : w_.model->host(w_.host_of(check)).check_command;
     return call.is_set() ? model::index(call.command) : TimingOutChecks::k_no_command;
   }
 
   // Naemon counts an active check when it hands it to a worker, a host check as a parallel one too.
   void count_launch(CheckId check, loop::WallTime scheduled) {
-    const Time at = to_epoch(scheduled), now = now_epoch();
-    if (is_service(check)) {
-      check_stats_.count(files::CheckStat::active_scheduled_service, at, now);
+    const Time at = to_epoch(scheduled), now = w_.now_epoch();
+    if (w_.is_service(check)) {
+      w_.check_stats.count(files::CheckStat::active_scheduled_service, at, now);
       return;
     }
-    check_stats_.count(files::CheckStat::active_scheduled_host, at, now);
-    check_stats_.count(files::CheckStat::parallel_host, at, now);
+    w_.check_stats.count(files::CheckStat::active_scheduled_host, at, now);
+    w_.check_stats.count(files::CheckStat::parallel_host, at, now);
   }
 
   // ---- Distributed checks (engine/distribution.hpp, docs/distributed.md) ----
@@ -1771,7 +1403,7 @@ class Core::Impl final : public loop::TimerHandler,
     distribution_notes_.clear();
     if (distributor_ == nullptr) return;
     log(distributor_->describe());
-    loop_.watch(distributor_->fd(), loop::Interest::read, *this);
+    w_.loop.watch(distributor_->fd(), loop::Interest::read, *this);
   }
 
   // Mod-Gearman's job for a check (handle_host_check / handle_svc_check); the check counts as executing
@@ -1779,7 +1411,7 @@ class Core::Impl final : public loop::TimerHandler,
   void send_check(CheckId check, const std::string& queue, gearman::Work work, int timeout_s,
                   loop::WallTime scheduled, MonoTime start_at, bool forced) {
     const gearman::Options& options = distributor_->options();
-    const bool service = is_service(check);
+    const bool service = w_.is_service(check);
     gearman::Submission s;
     s.queue = queue;
     s.priority = gearman::priority_for(work, forced);
@@ -1790,8 +1422,8 @@ class Core::Impl final : public loop::TimerHandler,
     s.job.result_queue = options.result_queue;
     s.job.target_queue = queue;
     s.job.host_name =
-        model_->host(service ? model_->services[model::index(check)].host : host_of(check)).name;
-    if (service) s.job.service_description = model_->services[model::index(check)].description;
+        w_.model->host(service ? w_.model->services[model::index(check)].host : w_.host_of(check)).name;
+    if (service) s.job.service_description = w_.model->services[model::index(check)].description;
     s.job.core_time_us = to_epoch_us(scheduled);
     s.job.timeout_s = std::max(1, timeout_s);
     s.job.command_line = remote_command_line(expanded_);
@@ -1804,11 +1436,11 @@ class Core::Impl final : public loop::TimerHandler,
       return;
     }
     count_launch(check, scheduled);
-    state_of(check).is_executing = true;
+    w_.state_of(check).is_executing = true;
     const Duration grace =
-        std::chrono::seconds(s.job.timeout_s + std::max(1, main_.check_result_reaper_frequency));
-    distributor_->expect(check, generation, std::max(start_at, loop_.now()) + grace);
-    if (!loop_.is_armed(orphan_timer_)) arm_orphan_timer();
+        std::chrono::seconds(s.job.timeout_s + std::max(1, w_.main.check_result_reaper_frequency));
+    distributor_->expect(check, generation, std::max(start_at, w_.loop.now()) + grace);
+    if (!w_.loop.is_armed(orphan_timer_)) arm_orphan_timer();
   }
 
   // A job that could not go to gearmand (the link gave up during an outage, or its queue was full): a check
@@ -1822,8 +1454,8 @@ class Core::Impl final : public loop::TimerHandler,
     if (s.job.type == gearman::JobType::eventhandler || s.job.type == gearman::JobType::notification) {
       SideCommand side;
       side.command = std::move(command);
-      side.timeout_s = s.job.type == gearman::JobType::notification ? main_.notification_timeout
-                                                                    : main_.event_handler_timeout;
+      side.timeout_s = s.job.type == gearman::JobType::notification ? w_.main.notification_timeout
+                                                                    : w_.main.event_handler_timeout;
       run_locally(std::move(side));
       return;
     }
@@ -1831,11 +1463,11 @@ class Core::Impl final : public loop::TimerHandler,
     const auto generation = static_cast<std::uint32_t>(s.tag);
     if (!generation_.contains(check) || generation_[check] != generation) return;  // replaced since
     distributor_->take(check);
-    state_of(check).is_executing = false;
-    const bool service = is_service(check);
+    w_.state_of(check).is_executing = false;
+    const bool service = w_.is_service(check);
     if (distributor_->options().run_locally_when_down) {
       run_check_locally(check, service ? exec::CheckKind::service : exec::CheckKind::host, std::move(command),
-                        s.job.timeout_s, submitted_at_[check], loop_.now());
+                        s.job.timeout_s, submitted_at_[check], w_.loop.now());
       return;
     }
     exec::CheckResult r;
@@ -1844,7 +1476,7 @@ class Core::Impl final : public loop::TimerHandler,
     r.outcome = exec::Outcome::exited;
     r.exit_code = k_state_unknown;
     r.output = fmt::format("(Could not submit the check to gearmand: {})", reason);
-    r.start_us = r.end_us = to_epoch_us(clock_.wall_now());
+    r.start_us = r.end_us = to_epoch_us(w_.clock.wall_now());
     finish_check(check, r);
   }
 
@@ -1873,11 +1505,11 @@ class Core::Impl final : public loop::TimerHandler,
     }
     CheckId check = k_no_check;
     if (res.service_description.empty()) {
-      if (auto it = model_->host_by_name.find(res.host_name); it != model_->host_by_name.end())
-        check = check_of(it->second);
-    } else if (const model::ServiceId sid = model_->find_service(res.host_name, res.service_description);
+      if (auto it = w_.model->host_by_name.find(res.host_name); it != w_.model->host_by_name.end())
+        check = w_.check_of(it->second);
+    } else if (const model::ServiceId sid = w_.model->find_service(res.host_name, res.service_description);
                model::is_set(sid)) {
-      check = check_of(sid);
+      check = w_.check_of(sid);
     }
     if (check == k_no_check) {
       log(res.service_description.empty()
@@ -1892,7 +1524,7 @@ class Core::Impl final : public loop::TimerHandler,
     // of ours asked for does not have.
     const ResultOrigin origin{
         .source = res.source.empty() || res.source == "(null)" ? CheckSources::k_mod_gearman
-                                                               : check_sources_.intern(res.source),
+                                                               : w_.check_sources.intern(res.source),
         .scheduled = distributor_->take(check),
         .extra_latency = static_cast<double>(std::max<std::int64_t>(0, res.latency_us)) / 1e6,
         .remote = true};
@@ -1904,20 +1536,20 @@ class Core::Impl final : public loop::TimerHandler,
   void arm_orphan_timer() {
     if (distributor_ == nullptr) return;
     if (const std::optional<MonoTime> next = distributor_->next_deadline()) {
-      loop_.arm_timer(orphan_timer_, *next);
+      w_.loop.arm_timer(orphan_timer_, *next);
     } else {
-      loop_.disarm_timer(orphan_timer_);
+      w_.loop.disarm_timer(orphan_timer_);
     }
   }
 
   // Checks whose result did not come back within their timeout and check_result_reaper_frequency:
   // Mod-Gearman's fake result (orphan_return), or with orphan_*_checks=no only the next regular check.
   void handle_orphans() {
-    const std::vector<Orphan> orphans = distributor_->orphans(loop_.now());
+    const std::vector<Orphan> orphans = distributor_->orphans(w_.loop.now());
     const gearman::Options& options = distributor_->options();
     for (const Orphan& o : orphans) {
-      state_of(o.check).is_executing = false;
-      const bool service = is_service(o.check);
+      w_.state_of(o.check).is_executing = false;
+      const bool service = w_.is_service(o.check);
       if (!(service ? options.orphan_service_checks : options.orphan_host_checks)) continue;
       exec::CheckResult r;
       r.generation = generation_[o.check];
@@ -1926,7 +1558,7 @@ class Core::Impl final : public loop::TimerHandler,
       r.exit_code = options.orphan_return;
       r.output = fmt::format("({} check orphaned, is the mod-gearman worker on queue '{}' running?)",
                              service ? "service" : "host", o.queue);
-      r.start_us = r.end_us = to_epoch_us(clock_.wall_now());
+      r.start_us = r.end_us = to_epoch_us(w_.clock.wall_now());
       finish_check(o.check, r, {.source = CheckSources::k_mod_gearman});
     }
     if (!orphans.empty())
@@ -1940,7 +1572,7 @@ class Core::Impl final : public loop::TimerHandler,
   // A reload: the new configuration's options and queues; checks out keep their place under their new ids.
   void reconfigure_distribution(const ByCheck<CheckId>& new_of_old) {
     gearman::OptionMessages messages;
-    std::optional<gearman::Options> options = distribution_options(main_, messages);
+    std::optional<gearman::Options> options = distribution_options(w_.main, messages);
     for (const std::string& w : messages.warnings) log("Warning: gearman: " + w);
     for (const std::string& e : messages.errors) log("Error: gearman: " + e);
     if (!messages.errors.empty()) {
@@ -1950,24 +1582,24 @@ class Core::Impl final : public loop::TimerHandler,
     }
     if (distributor_ == nullptr) {
       if (!options) return;
-      distributor_ = std::make_unique<Distributor>(std::move(*options), *model_);
+      distributor_ = std::make_unique<Distributor>(std::move(*options), *w_.model);
       log(distributor_->describe());
-      loop_.watch(distributor_->fd(), loop::Interest::read, *this);
+      w_.loop.watch(distributor_->fd(), loop::Interest::read, *this);
       return;
     }
-    loop_.unwatch(distributor_->fd());
+    w_.loop.unwatch(distributor_->fd());
     const bool relinked = distributor_->reconfigure(options ? std::move(*options) : distributor_->options(),
-                                                    *model_, new_of_old);
+                                                    *w_.model, new_of_old);
     if (!options) {  // distribution turned off: nothing out will come back
-      for (std::uint32_t c = 0; c < check_ids().count(hosts_.size()); ++c)
-        if (distributor_->take(CheckId{c})) state_of(CheckId{c}).is_executing = false;
+      for (std::uint32_t c = 0; c < w_.check_ids().count(w_.hosts.size()); ++c)
+        if (distributor_->take(CheckId{c})) w_.state_of(CheckId{c}).is_executing = false;
       distributor_.reset();
-      loop_.disarm_timer(orphan_timer_);
+      w_.loop.disarm_timer(orphan_timer_);
       log("gearman: distribution is off; every check runs here");
       return;
     }
     if (relinked) log(distributor_->describe());
-    loop_.watch(distributor_->fd(), loop::Interest::read, *this);
+    w_.loop.watch(distributor_->fd(), loop::Interest::read, *this);
     arm_orphan_timer();
   }
 
@@ -1984,7 +1616,7 @@ class Core::Impl final : public loop::TimerHandler,
       }
       if (got.contains(SIGHUP)) begin_reload(true);
       // As Naemon: logrotate moves the log away, then SIGUSR1 makes the core write to a new one.
-      if (got.contains(SIGUSR1)) log_.reopen(now_epoch());
+      if (got.contains(SIGUSR1)) w_.log_file.reopen(w_.now_epoch());
       return;
     }
     if (fd == reloader_.fd()) finish_reload();
@@ -2003,7 +1635,8 @@ class Core::Impl final : public loop::TimerHandler,
 
   bool send_side_command(const SideCommand& command) {
     const bool notification = command.purpose == SideCommand::Purpose::notification;
-    const CheckId check = model::is_set(command.service) ? check_of(command.service) : check_of(command.host);
+    const CheckId check =
+        model::is_set(command.service) ? w_.check_of(command.service) : w_.check_of(command.host);
     const std::string* queue =
         distributor_->queue(notification ? gearman::Work::notification : gearman::Work::eventhandler, check);
     if (queue == nullptr) return false;
@@ -2012,10 +1645,10 @@ class Core::Impl final : public loop::TimerHandler,
     s.priority = gearman::priority_for(
         notification ? gearman::Work::notification : gearman::Work::eventhandler, false);
     s.job.type = notification ? gearman::JobType::notification : gearman::JobType::eventhandler;
-    s.job.start_time_us = s.job.core_time_us = to_epoch_us(clock_.wall_now());
+    s.job.start_time_us = s.job.core_time_us = to_epoch_us(w_.clock.wall_now());
     s.job.command_line = remote_command_line(command.command);
     if (notification) {
-      const CheckState& st = state_of(check);
+      const CheckState& st = w_.state_of(check);
       s.job.contact = command.contact;
       s.job.plugin_output = st.plugin_output;
       s.job.long_plugin_output = st.long_plugin_output;
@@ -2025,7 +1658,7 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   void run_locally(SideCommand&& command) {
-    ++events_.forks;
+    ++w_.events.forks;
     exec::CheckJob job;
     job.id = k_side_command_id;
     job.generation = ++last_generation_;
@@ -2067,48 +1700,13 @@ class Core::Impl final : public loop::TimerHandler,
                     code, r.output, r.error_output));
   }
 
-  std::shared_ptr<const std::vector<state::ContactState>> contacts_snapshot() const {
-    if (contacts_snapshot_ == nullptr)
-      contacts_snapshot_ = std::make_shared<const std::vector<state::ContactState>>(contacts_);
-    return contacts_snapshot_;
-  }
-
-  NotifierWorld world(Time now) {
-    return {.model = *model_,
-            .main = main_,
-            .hosts = hosts_,
-            .services = services_,
-            .contacts = contacts_,
-            .contacts_changed = contacts_changed_,
-            .downtimes = *downtimes_,
-            .timeperiods = evaluator_,
-            .sink = *this,
-            .now = now,
-            .program_start = program_start_};
-  }
-
-  // What the macros of a host's or service's commands (handlers, perfdata) read.
-  MacroContext object_macros(CheckId check, Time now) const {
-    MacroContext ctx{.model = *model_,
-                     .main = main_,
-                     .host = is_service(check) ? model_->services[model::index(check)].host : host_of(check),
-                     .now = now,
-                     .all_hosts = &hosts_,
-                     .all_services = &services_,
-                     .timeperiods = &evaluator_,
-                     .program_start = program_start_,
-                     .downtimes = downtimes_.get()};
-    if (is_service(check)) ctx.service = service_of(check);
-    return ctx;
-  }
-
   void run_event_handlers_of(CheckId check, Time now) {
-    const CheckState& st = state_of(check);
-    const model::Checkable& cfg = checkable_of(check);
+    const CheckState& st = w_.state_of(check);
+    const model::Checkable& cfg = w_.checkable_of(check);
     const std::string_view handler = st.overrides != nullptr && st.overrides->event_handler
                                          ? std::string_view(*st.overrides->event_handler)
                                          : cfg.event_handler.raw;
-    run_event_handlers(object_macros(check, now), st.enabled(state::Flag::event_handler), handler, *this);
+    run_event_handlers(w_.object_macros(check, now), st.enabled(state::Flag::event_handler), handler, *this);
   }
 
   void handle_result(exec::CheckResult& r) {
@@ -2129,7 +1727,7 @@ class Core::Impl final : public loop::TimerHandler,
     // Generations are unique, so this also drops checks of objects a reload removed.
     if (!generation_.contains(check) || r.generation != generation_[check]) return;
     if (r.outcome == exec::Outcome::cancelled) {  // never started: as if it had not been due yet
-      state_of(check).is_executing = false;
+      w_.state_of(check).is_executing = false;
       return;
     }
     if (r.outcome != exec::Outcome::spawn_failed)
@@ -2158,13 +1756,13 @@ class Core::Impl final : public loop::TimerHandler,
   void finish_check(CheckId check, exec::CheckResult& r) { finish_check(check, r, ResultOrigin{}); }
   // The result of `check` of this configuration, from the executor or a gearman worker (r.id is not read).
   void finish_check(CheckId check, exec::CheckResult& r, const ResultOrigin& origin) {
-    const Time now = now_epoch();
+    const Time now = w_.now_epoch();
     // Naemon drops the result of a freshness check when a passive result made the object fresh meanwhile.
     if (std::exchange(freshening_[check], 0) != 0 && staleness_of(check).expires_at >= now) {
-      state_of(check).is_executing = false;
+      w_.state_of(check).is_executing = false;
       return;
     }
-    const exec::CheckVerdict verdict = exec::interpret_check_result(r, main_.service_check_timeout_state);
+    const exec::CheckVerdict verdict = exec::interpret_check_result(r, w_.main.service_check_timeout_state);
     CheckOutcome out;
     out.type = CheckType::active;
     out.state = verdict.state;
@@ -2176,67 +1774,67 @@ class Core::Impl final : public loop::TimerHandler,
              ? std::max<double>(0, static_cast<double>(r.start_us - to_epoch_us(submitted_at_[check])) / 1e6)
              : 0) +
         origin.extra_latency;
-    count_active_metrics(is_service(check), origin.remote, out);
+    count_active_metrics(w_.is_service(check), origin.remote, out);
     out.output = verdict.output.output;
     out.long_output = verdict.output.long_output;
     out.perf_data = verdict.output.perf_data;
     // Results wait up to a result period for the core: reschedule from when the check ended, as if the
     // result had been applied at once.
-    Instant ended = now_instant();
+    Instant ended = w_.now_instant();
     const Duration lag = std::chrono::microseconds(to_epoch_us(ended.wall) - r.end_us);
     if (lag > Duration::zero() && lag < 2 * k_result_period) {
       ended.mono -= lag;
       ended.wall -= lag;
     }
-    if (is_service(check)) {
-      const model::ServiceId sid = service_of(check);
-      const model::Service& svc = model_->services[model::index(sid)];
+    if (w_.is_service(check)) {
+      const model::ServiceId sid = w_.service_of(check);
+      const model::Service& svc = w_.model->services[model::index(sid)];
       std::string warning = exec::check_warning_text(verdict, r.kind, svc.host_name, svc.description);
       if (!warning.empty()) log(warning);
       apply_service(sid, out, now, ended);
-      services_[model::index(sid)].check_source = origin.source;
+      w_.services[model::index(sid)].check_source = origin.source;
     } else {
-      const model::HostId hid = host_of(check);
+      const model::HostId hid = w_.host_of(check);
       std::string warning =
-          exec::check_warning_text(verdict, r.kind, model_->hosts[model::index(hid)].name, {});
+          exec::check_warning_text(verdict, r.kind, w_.model->hosts[model::index(hid)].name, {});
       if (!warning.empty()) log(warning);
       apply_host(hid, out, now, ended);
-      hosts_[model::index(hid)].check_source = origin.source;
+      w_.hosts[model::index(hid)].check_source = origin.source;
     }
   }
 
   // `base`: when the result counts as applied; retries and the next regular check are scheduled from it.
   void apply_service(model::ServiceId sid, const CheckOutcome& r, Time now, Instant base) {
-    const model::Service& cfg = model_->services[model::index(sid)];
-    ServiceState& st = services_[model::index(sid)];
-    HostState& host = hosts_[model::index(cfg.host)];
+    const model::Service& cfg = w_.model->services[model::index(sid)];
+    ServiceState& st = w_.services[model::index(sid)];
+    HostState& host = w_.hosts[model::index(cfg.host)];
     const double retry = state::retry_interval_of(cfg, st);
     const ServiceRules rules{state::max_check_attempts_of(cfg, st), cfg.is_volatile, retry != 0,
                              cfg.stalking_options};
     const int state_before = st.current_state;
     const StateType type_before = st.state_type;
     const ServiceEffects fx =
-        apply_service_result(st, rules, {host, model_->hosts[model::index(cfg.host)].initial_state}, r,
-                             settings_, now, numbering_);
+        apply_service_result(st, rules, {host, w_.model->hosts[model::index(cfg.host)].initial_state}, r,
+                             w_.settings, now, w_.numbering);
     count_check(true, st, state_before, type_before);
     if (fx.used_cached_host_state) {
-      check_stats_.count(files::CheckStat::active_ondemand_host, now, now);
-      check_stats_.count(files::CheckStat::cached_host, now, now);
+      w_.check_stats.count(files::CheckStat::active_ondemand_host, now, now);
+      w_.check_stats.count(files::CheckStat::cached_host, now, now);
     }
     if (fx.log_passive)
       log(fmt::format("PASSIVE SERVICE CHECK: {};{};{};{}", cfg.host_name, cfg.description, st.current_state,
                       st.plugin_output));
-    if (fx.acknowledgement_ended) acknowledgement_ended(check_of(sid));
-    if (fx.notify_host) notifier_->notify(world(now), cfg.host, NotificationType::normal);
+    if (fx.acknowledgement_ended) annotations_.acknowledgement_ended(w_.check_of(sid));
+    if (fx.notify_host) w_.notifier->notify(w_.notifier_world(now), cfg.host, NotificationType::normal);
     if (fx.log_hard_due_to_host)
       log(fmt::format("SERVICE INFO: {};{}; Service switch to hard down state due to host down.",
                       cfg.host_name, cfg.description));
     if (fx.log_alert) log_service_alert(cfg, st);
-    const CheckId check = check_of(sid);
+    const CheckId check = w_.check_of(sid);
     // Naemon's order: flexible downtimes, flapping, the notification (none when a downtime started), the
     // event handler, and for an OK result the notification counters back to 0.
     const std::size_t downtimes_started =
-        fx.flexible_downtime_may_start ? flexible_downtimes_on_problem(check, now) : 0;
+        fx.flexible_downtime_may_start ? annotations_.flexible_downtimes_on_problem(check, now) : 0;
     // Every result goes into the service's and its host's flap history once: before the notification
     // when there is one, else at the end.
     auto flapping = [&] {
@@ -2244,7 +1842,8 @@ class Core::Impl final : public loop::TimerHandler,
       check_host_flapping(cfg.host, now, FlapRecord::always);
     };
     if (fx.check_flapping) flapping();
-    if (fx.notify && downtimes_started == 0) notifier_->notify(world(now), sid, NotificationType::normal);
+    if (fx.notify && downtimes_started == 0)
+      w_.notifier->notify(w_.notifier_world(now), sid, NotificationType::normal);
     if (fx.run_event_handler) run_event_handlers_of(check, now);
     obsess_over(check, now);
     if (fx.settle_ok) settle_service_ok(st);
@@ -2252,22 +1851,22 @@ class Core::Impl final : public loop::TimerHandler,
     if (!fx.check_flapping) flapping();
     perfdata_after_result(check, now);
     if (fx.use_retry_interval) {
-      schedule_from(check, base, seconds(interval_seconds(retry)));
+      schedule_from(check, base, seconds(w_.interval_seconds(retry)));
     } else if (!schedule_.is_armed(check) && state::check_interval_of(cfg, st) != 0) {
-      schedule_from(check, base, seconds(interval_seconds(state::check_interval_of(cfg, st))));
+      schedule_from(check, base, seconds(w_.interval_seconds(state::check_interval_of(cfg, st))));
     }
-    if (fx.check_host_now) schedule_now(check_of(cfg.host));
-    if (fx.check_dependency_masters && main_.execute_service_checks &&
-        main_.enable_predictive_service_dependency_checks)
+    if (fx.check_host_now) schedule_now(w_.check_of(cfg.host));
+    if (fx.check_dependency_masters && w_.main.execute_service_checks &&
+        w_.main.enable_predictive_service_dependency_checks)
       check_dependency_masters(sid);
   }
 
   void apply_host(model::HostId hid, const CheckOutcome& r, Time now, Instant base) {
-    const model::Host& cfg = model_->hosts[model::index(hid)];
-    HostState& st = hosts_[model::index(hid)];
+    const model::Host& cfg = w_.model->hosts[model::index(hid)];
+    HostState& st = w_.hosts[model::index(hid)];
     bool any_parent_up = false;
     for (model::HostId p : cfg.parents)
-      any_parent_up = any_parent_up || hosts_[model::index(p)].current_state == k_host_up;
+      any_parent_up = any_parent_up || w_.hosts[model::index(p)].current_state == k_host_up;
     const double retry = state::retry_interval_of(cfg, st);
     const bool has_command = cfg.check_command.is_set() || (st.overrides && st.overrides->check_command);
     const HostRules rules{state::max_check_attempts_of(cfg, st),
@@ -2278,51 +1877,52 @@ class Core::Impl final : public loop::TimerHandler,
                           cfg.stalking_options};
     const int state_before = st.current_state;
     const StateType type_before = st.state_type;
-    const HostEffects fx = apply_host_result(st, rules, r, settings_, now, numbering_);
+    const HostEffects fx = apply_host_result(st, rules, r, w_.settings, now, w_.numbering);
     count_check(false, st, state_before, type_before);
     // Naemon: at the start of handle_host_state.
-    obsess_over(check_of(hid), now);
-    perfdata_after_result(check_of(hid), now);
-    if (fx.acknowledgement_ended) acknowledgement_ended(check_of(hid));
+    obsess_over(w_.check_of(hid), now);
+    perfdata_after_result(w_.check_of(hid), now);
+    if (fx.acknowledgement_ended) annotations_.acknowledgement_ended(w_.check_of(hid));
     // Naemon logs the state as submitted, before translate_passive_host_checks made it UNREACHABLE/DOWN.
     if (fx.log_passive) log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, r.state, st.plugin_output));
     if (fx.log_alert) log_host_alert(cfg, st);
-    const CheckId check = check_of(hid);
+    const CheckId check = w_.check_of(hid);
     const std::size_t downtimes_started = fx.flexible_downtime_may_start && st.current_state != k_host_up
-                                              ? flexible_downtimes_on_problem(check, now)
+                                              ? annotations_.flexible_downtimes_on_problem(check, now)
                                               : 0;
-    if (fx.notify && downtimes_started == 0) notifier_->notify(world(now), hid, NotificationType::normal);
+    if (fx.notify && downtimes_started == 0)
+      w_.notifier->notify(w_.notifier_world(now), hid, NotificationType::normal);
     if (fx.run_event_handler) run_event_handlers_of(check, now);
     if (fx.settle_up) settle_host_up(st);
     if (fx.log_stalking) log_host_alert(cfg, st);
     check_host_flapping(hid, now, FlapRecord::always);
     if (fx.use_retry_interval) {
-      schedule_from(check, base, seconds(interval_seconds(retry)));
+      schedule_from(check, base, seconds(w_.interval_seconds(retry)));
     } else if (!schedule_.is_armed(check) && state::check_interval_of(cfg, st) != 0) {
-      schedule_from(check, base, seconds(interval_seconds(state::check_interval_of(cfg, st))));
+      schedule_from(check, base, seconds(w_.interval_seconds(state::check_interval_of(cfg, st))));
     }
     // Naemon re-checks the neighbourhood: after a recovery the parents and children that are not UP, after
     // a failure the parents that are UP and the children that are not UNREACHABLE.
     if (fx.check_neighbours_after_recovery) {
       for (model::HostId p : cfg.parents)
-        if (hosts_[model::index(p)].current_state != k_host_up) schedule_now(check_of(p));
+        if (w_.hosts[model::index(p)].current_state != k_host_up) schedule_now(w_.check_of(p));
       for (model::HostId c : cfg.children)
-        if (hosts_[model::index(c)].current_state != k_host_up) schedule_now(check_of(c));
+        if (w_.hosts[model::index(c)].current_state != k_host_up) schedule_now(w_.check_of(c));
     }
-    if (fx.check_dependency_masters && main_.enable_predictive_host_dependency_checks)
+    if (fx.check_dependency_masters && w_.main.enable_predictive_host_dependency_checks)
       check_dependency_masters(hid);
     if (fx.check_neighbours_after_failure) {
       for (model::HostId p : cfg.parents)
-        if (hosts_[model::index(p)].current_state == k_host_up) schedule_now(check_of(p));
+        if (w_.hosts[model::index(p)].current_state == k_host_up) schedule_now(w_.check_of(p));
       for (model::HostId c : cfg.children)
-        if (hosts_[model::index(c)].current_state != k_host_unreachable) schedule_now(check_of(c));
+        if (w_.hosts[model::index(c)].current_state != k_host_unreachable) schedule_now(w_.check_of(c));
     }
   }
 
   // Livestatus' counters: a result, and whether it changed the state or its type.
   void count_check(bool service, const CheckState& st, int state_before, StateType type_before) {
-    ++(service ? events_.service_checks : events_.host_checks);
-    if (st.current_state != state_before || st.state_type != type_before) ++events_.state_changes;
+    ++(service ? w_.events.service_checks : w_.events.host_checks);
+    if (st.current_state != state_before || st.state_type != type_before) ++w_.events.state_changes;
   }
 
   // Naemon's log_service_event / log_host_event: a state change, a retry, or stalking.
@@ -2338,15 +1938,15 @@ class Core::Impl final : public loop::TimerHandler,
 
   void log_states(bool enabled, std::string_view kind) {
     if (!enabled) return;
-    for (std::size_t h = 0; h < hosts_.size(); ++h)
-      log(fmt::format("{} HOST STATE: {};{};{};{};{}", kind, model_->hosts[h].name,
-                      host_state_name(hosts_[h].current_state), state_type_name(hosts_[h].state_type),
-                      hosts_[h].current_attempt, hosts_[h].plugin_output));
-    for (std::size_t s = 0; s < services_.size(); ++s)
-      log(fmt::format("{} SERVICE STATE: {};{};{};{};{};{}", kind, model_->services[s].host_name,
-                      model_->services[s].description, service_state_name(services_[s].current_state),
-                      state_type_name(services_[s].state_type), services_[s].current_attempt,
-                      services_[s].plugin_output));
+    for (std::size_t h = 0; h < w_.hosts.size(); ++h)
+      log(fmt::format("{} HOST STATE: {};{};{};{};{}", kind, w_.model->hosts[h].name,
+                      host_state_name(w_.hosts[h].current_state), state_type_name(w_.hosts[h].state_type),
+                      w_.hosts[h].current_attempt, w_.hosts[h].plugin_output));
+    for (std::size_t s = 0; s < w_.services.size(); ++s)
+      log(fmt::format("{} SERVICE STATE: {};{};{};{};{};{}", kind, w_.model->services[s].host_name,
+                      w_.model->services[s].description, service_state_name(w_.services[s].current_state),
+                      state_type_name(w_.services[s].state_type), w_.services[s].current_attempt,
+                      w_.services[s].plugin_output));
   }
 
   // SIGHUP: as Naemon, a reload re-reads the whole configuration. The new one is loaded and prepared on the
@@ -2365,8 +1965,8 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   void start_reload() {
-    reload_book_versions_ = {comments_->version(), downtimes_->version()};
-    reloader_.start({options_.config_path, retention_snapshot(), now_epoch()});
+    reload_book_versions_ = {w_.comments->version(), w_.downtimes->version()};
+    reloader_.start({options_.config_path, retention_snapshot(), w_.now_epoch()});
   }
 
   void finish_reload() {
@@ -2392,17 +1992,17 @@ class Core::Impl final : public loop::TimerHandler,
   // new objects are spread over their first interval as at start-up; results of checks of removed objects
   // are dropped when they come back.
   void swap_in(PreparedConfig& p) {
-    const MonoTime began = clock_.now();
+    const MonoTime began = w_.clock.now();
     assert(schedule_.due().empty() &&
            jobs_.empty());  // before_poll() hands them over; the fds are served before it
     drain_results();        // what came back so far belongs to the old objects
     if (distributor_ != nullptr) drain_remote();
 
-    const model::Model& old = *model_;
+    const model::Model& old = *w_.model;
     const model::Model& next = *p.configuration.model;
-    const CheckIds old_ids = check_ids();
+    const CheckIds old_ids = w_.check_ids();
     const CheckIds new_ids{next.services.size()};
-    const auto old_checks = static_cast<std::uint32_t>(old_ids.count(hosts_.size()));
+    const auto old_checks = static_cast<std::uint32_t>(old_ids.count(w_.hosts.size()));
     const auto new_checks = static_cast<std::uint32_t>(new_ids.count(next.hosts.size()));
     ByCheck<CheckId> old_of_new(new_checks, k_no_check), new_of_old(old_checks, k_no_check);
     for (std::uint32_t s = 0; s < next.services.size(); ++s) {
@@ -2431,7 +2031,7 @@ class Core::Impl final : public loop::TimerHandler,
       if (o == k_no_check) continue;
       submitted_at[c] = submitted_at_[o];
       generation[c] = generation_[o];
-      if (state_of(o).is_executing) started.emplace(generation_[o], c);
+      if (w_.state_of(o).is_executing) started.emplace(generation_[o], c);
     }
     for (const auto& [gen, id] : started_before_reload_)  // from an earlier reload, still out
       if (new_of_old.contains(id) && new_of_old[id] != k_no_check) started.emplace(gen, new_of_old[id]);
@@ -2461,12 +2061,12 @@ class Core::Impl final : public loop::TimerHandler,
     for (std::uint32_t s = 0; s < next.services.size(); ++s) {
       const CheckId o = old_of_new[new_ids.of(model::ServiceId{s})];
       if (o == k_no_check) continue;
-      keep(services[s], std::move(services_[model::index(old_ids.service(o))]), next.services[s]);
+      keep(services[s], std::move(w_.services[model::index(old_ids.service(o))]), next.services[s]);
     }
     for (std::uint32_t h = 0; h < next.hosts.size(); ++h) {
       const CheckId o = old_of_new[new_ids.of(model::HostId{h})];
       if (o == k_no_check) continue;
-      keep(hosts[h], std::move(hosts_[model::index(old_ids.host(o))]), next.hosts[h]);
+      keep(hosts[h], std::move(w_.hosts[model::index(old_ids.host(o))]), next.hosts[h]);
     }
 
     // The swap. The old model lives on while a writer thread still holds a snapshot of it; what the core
@@ -2484,60 +2084,62 @@ class Core::Impl final : public loop::TimerHandler,
     for (std::size_t c = 0; c < contacts.size(); ++c) {
       const auto it = old.contact_by_name.find(next.contacts[c].name);
       if (it == old.contact_by_name.end()) continue;
-      const state::ContactState& now = contacts_[model::index(it->second)];
+      const state::ContactState& now = w_.contacts[model::index(it->second)];
       contacts[c].last_host_notification = now.last_host_notification;
       contacts[c].last_service_notification = now.last_service_notification;
     }
-    auto replaced = std::make_shared<Replaced>(Replaced{std::move(model_owner_), std::move(hosts_),
-                                                        std::move(services_), std::move(retention_carried_)});
-    cfg_ = std::move(p.configuration);
-    model_owner_ = std::move(cfg_.model);
-    model_ = model_owner_.get();
-    hosts_ = std::move(hosts);
-    services_ = std::move(services);
-    contacts_ = std::move(contacts);
-    contacts_snapshot_.reset();
+    auto replaced =
+        std::make_shared<Replaced>(Replaced{std::move(w_.model_owner), std::move(w_.hosts),
+                                            std::move(w_.services), std::move(retention_carried_)});
+    w_.cfg = std::move(p.configuration);
+    w_.model_owner = std::move(w_.cfg.model);
+    w_.model = w_.model_owner.get();
+    w_.hosts = std::move(hosts);
+    w_.services = std::move(services);
+    w_.contacts = std::move(contacts);
+    w_.contacts_changed();
     submitted_at_ = std::move(submitted_at);
     generation_ = std::move(generation);
     freshening_.assign(new_checks, 0);
-    timing_out_.remap(old_of_new, model_->commands.size());
+    timing_out_.remap(old_of_new, w_.model->commands.size());
     started_before_reload_ = std::move(started);
     retention_carried_ = std::move(p.retained.carried);
     retention_counters_ = p.retained.program;
     // The reload thread built the books from the comments and downtimes at SIGHUP; a command that changed
     // them since (rare) makes the core build them again, here, from the ones it has now.
-    std::unique_ptr<CommentBook> old_comments = std::move(comments_);
-    std::unique_ptr<DowntimeBook> old_downtimes = std::move(downtimes_);
+    std::unique_ptr<CommentBook> old_comments = std::move(w_.comments);
+    std::unique_ptr<DowntimeBook> old_downtimes = std::move(w_.downtimes);
     if (old_comments->version() == reload_book_versions_.first &&
         old_downtimes->version() == reload_book_versions_.second) {
-      adopt_books(std::move(p.books));
+      annotations_.adopt_books(std::move(p.books));
     } else {
-      adopt_books(load_books(*model_, *old_comments->snapshot(), old_comments->next_comment_id(),
-                             *old_downtimes->snapshot(), old_downtimes->next_downtime_id(), now_epoch(),
-                             main_.date_format));
+      annotations_.adopt_books(load_books(
+          *w_.model, *old_comments->snapshot(), old_comments->next_comment_id(), *old_downtimes->snapshot(),
+          old_downtimes->next_downtime_id(), w_.now_epoch(), w_.main.date_format));
     }
     replaced->comments = std::move(old_comments);
     replaced->downtimes = std::move(old_downtimes);
-    apply_main_settings();
-    build_periods();
-    notifier_ = std::make_unique<Notifier>(*model_);
-    notifier_->restore_next_notifications(world(now_epoch()));
-    collect_acknowledgement_expiry();
+    w_.apply_main_settings();
+    w_.build_periods();
+    w_.notifier = std::make_unique<Notifier>(*w_.model);
+    w_.notifier->restore_next_notifications(w_.notifier_world(w_.now_epoch()));
+    annotations_.collect_acknowledgement_expiry();
 
-    program_start_ = now_epoch();
-    check_stats_ = CheckStats(program_start_);  // Naemon's init_check_stats at every (re)start
+    w_.program_start = w_.now_epoch();
+    w_.check_stats = CheckStats(w_.program_start);  // Naemon's init_check_stats at every (re)start
     log_start_lines();
     reconfigure_distribution(new_of_old);
     if (!p.object_cache_error.empty()) log(fmt::format("Error: {}", p.object_cache_error));
     setup_perfdata();
-    log_states(main_.log_initial_states, "INITIAL");
+    log_states(w_.main.log_initial_states, "INITIAL");
 
     // Kept checks stay where they were in the schedule (within their new interval); new ones, and kept
     // ones that had no regular check before, are spread over their first interval.
-    const Instant now = now_instant();
+    const Instant now = w_.now_instant();
     for (std::uint32_t i = 0; i < new_checks; ++i) {
       const CheckId c{i};
-      const double interval = interval_seconds(state::check_interval_of(checkable_of(c), state_of(c)));
+      const double interval =
+          w_.interval_seconds(state::check_interval_of(w_.checkable_of(c), w_.state_of(c)));
       if (interval <= 0) continue;
       if (was_armed[c] != 0) {
         const Duration left = std::max(Duration::zero(), schedule_.due_at(c) - now.mono);
@@ -2546,23 +2148,23 @@ class Core::Impl final : public loop::TimerHandler,
           continue;
         }
       }
-      if (!state_of(c).is_executing)
-        schedule_from(c, now, seconds(std::uniform_real_distribution<double>(0, 1)(rng_) * interval));
+      if (!w_.state_of(c).is_executing)
+        schedule_from(c, now, seconds(std::uniform_real_distribution<double>(0, 1)(w_.rng) * interval));
     }
     schedule_log_rotation();
     retention_due_ = {};
-    loop_.disarm_timer(retention_timer_);
+    w_.loop.disarm_timer(retention_timer_);
     schedule_retention_save();
     schedule_freshness_checks();
     status_due_ = {};
     publish_status();  // retention.dat follows at the next auto-save (a snapshot here doubled the stall)
 
     reloader_.dispose(std::move(replaced));
-    const auto swap_ms = std::chrono::duration<double, std::milli>(clock_.now() - began).count();
+    const auto swap_ms = std::chrono::duration<double, std::milli>(w_.clock.now() - began).count();
     log(
         fmt::format("Configuration reloaded: {} hosts, {} services ({} objects kept, {} new, {} removed); "
                     "loaded in {:.0f} ms, prepared in {:.0f} ms, swapped in {:.1f} ms.",
-                    hosts_.size(), services_.size(), kept, new_checks - kept, old_checks - kept,
+                    w_.hosts.size(), w_.services.size(), kept, new_checks - kept, old_checks - kept,
                     p.load_time.count() / 1e3, p.prepare_time.count() / 1e3, swap_ms));
   }
 
@@ -2577,12 +2179,12 @@ class Core::Impl final : public loop::TimerHandler,
   // status.dat and retention.dat); the executor then kills what is left.
   void shutdown() {
     if (distributor_ != nullptr) {  // nothing more goes out; results still on their way are not waited for
-      loop_.unwatch(distributor_->fd());
+      w_.loop.unwatch(distributor_->fd());
       distributor_.reset();
     }
     executor_.cancel_held();
-    const MonoTime until = clock_.now() + k_shutdown_grace;
-    while (running_ > 0 && clock_.now() < until) {
+    const MonoTime until = w_.clock.now() + k_shutdown_grace;
+    while (running_ > 0 && w_.clock.now() < until) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       drain_results();
     }
@@ -2593,7 +2195,7 @@ class Core::Impl final : public loop::TimerHandler,
     tsdb_.reset();
     retiring_tsdb_.clear();  // joins them
     report_perfdata_events();
-    if (main_.retain_state_information) {
+    if (w_.main.retain_state_information) {
       publish_retention();
       const bool written = retention_writer_.wait_idle(std::chrono::seconds(10)) &&
                            retention_writer_.stats().writes > retention_writes_seen_;
@@ -2602,23 +2204,15 @@ class Core::Impl final : public loop::TimerHandler,
     }
     status_.remove_file();  // Naemon removes status.dat when it stops
     log(fmt::format("Successfully shutdown... (PID={})", ::getpid()));
-    log_.flush();
+    w_.log_file.flush();
   }
 
   const std::thread::id core_thread_ = std::this_thread::get_id();  // the thread that built the Core
-  config::Configuration cfg_;                                       // its model is moved to model_owner_
-  // Shared with the status and retention snapshots the writer threads still hold after a reload.
-  std::shared_ptr<const model::Model> model_owner_;
-  const model::Model* model_;
-  const config::MainConfig& main_;
-  loop::Clock& clock_;
-  loop::Loop loop_;
+  World w_;                                                         // first: everything below reads it
+  Annotations annotations_{w_};
   CoreOptions options_;
-  StateSettings settings_;
-  EventNumbering numbering_;  // event and problem ids of state changes
   exec::ResultQueue results_;
   exec::Executor executor_;
-  files::LogFile log_;
   WriterErrors status_errors_;  // before status_, whose thread reports into it
   files::StatusWriter status_;
   StatusSnapshotBuilder status_snapshots_;
@@ -2630,18 +2224,11 @@ class Core::Impl final : public loop::TimerHandler,
   retention::Writer retention_writer_;
   std::shared_ptr<const retention::Carried> retention_carried_;
   retention::ProgramCounters retention_counters_;
-  std::unique_ptr<CommentBook> comments_ = std::make_unique<CommentBook>();
-  std::unique_ptr<DowntimeBook> downtimes_ = std::make_unique<DowntimeBook>();  // refer to comments_
-  loop::TimerId downtime_timer_ = 0;
   std::uint64_t retention_writes_seen_ = 0;
   bool autosave_pending_ = false;
   bool retained_scheduling_ok_ = false;
-  std::vector<timeperiod::Period> periods_;
-  timeperiod::DayCache day_cache_;
-  timeperiod::Evaluator evaluator_;
   std::unique_ptr<loop::SignalFd> signals_;
-  std::unique_ptr<Notifier> notifier_;  // built for model_
-  PerfdataEvents perfdata_events_;      // before the outputs, whose threads report into it
+  PerfdataEvents perfdata_events_;  // before the outputs, whose threads report into it
   std::unique_ptr<PerfdataOutput> host_perfdata_;
   std::unique_ptr<PerfdataOutput> service_perfdata_;
   std::unique_ptr<TsdbOutput> tsdb_;  // null: no graphite_writer / influxdb_writer
@@ -2658,16 +2245,9 @@ class Core::Impl final : public loop::TimerHandler,
   // Notification commands and event handlers on the executor: generation -> what to log if they fail.
   std::unordered_map<std::uint32_t, SideCommand> side_commands_;
 
-  std::vector<HostState> hosts_;
-  std::vector<ServiceState> services_;
-  std::vector<state::ContactState> contacts_;
-  // The snapshots' copy of contacts_, taken again after a change (contacts change rarely).
-  mutable std::shared_ptr<const std::vector<state::ContactState>> contacts_snapshot_;
-  const std::function<void()> contacts_changed_ = [this] { contacts_snapshot_.reset(); };
-  CheckSchedule schedule_{loop_};
-  ByCheck<loop::WallTime> submitted_at_;                      // the scheduled time of the running check
-  CheckSources check_sources_{static_cast<int>(::getpid())};  // the names CheckState::check_source indexes
-  ByCheck<std::uint32_t> generation_;                         // the last check started (unique numbers)
+  CheckSchedule schedule_{w_.loop};
+  ByCheck<loop::WallTime> submitted_at_;  // the scheduled time of the running check
+  ByCheck<std::uint32_t> generation_;     // the last check started (unique numbers)
   std::uint32_t last_generation_ = 0;
   // Checks started before the last reload and still out: generation -> their object's id now.
   std::unordered_map<std::uint32_t, CheckId> started_before_reload_;
@@ -2689,26 +2269,18 @@ class Core::Impl final : public loop::TimerHandler,
   loop::TimerId tick_timer_ = 0;
   loop::TimerId orphan_timer_ = 0;
   MonoTime next_gearman_metrics_{};  // publish_gearman_metrics()
-  files::EventCounts
-      events_;  // what the core has done, for Livestatus (comment/downtime: the books' versions)
   // Distributed checks: nullptr unless the main config turns them on.
   std::unique_ptr<Distributor> distributor_;
   std::vector<std::string> distribution_notes_;  // option warnings and errors, logged at start
   std::vector<gearman::IncomingResult> remote_results_;
   std::vector<gearman::Submission> remote_unsent_;
-  loop::TimerId ack_timer_ = 0;
   loop::TimerId service_freshness_timer_ = 0;
   loop::TimerId host_freshness_timer_ = 0;
   MonoTime service_freshness_due_{};
   MonoTime host_freshness_due_{};
-  ByCheck<std::uint8_t> freshening_;         // a freshness check is on its way (Naemon's flag)
-  Time last_program_stop_ = 0;               // retention.dat's info.created
-  std::multimap<Time, CheckId> ack_expiry_;  // end time -> check of an expiring acknowledgement
+  ByCheck<std::uint8_t> freshening_;  // a freshness check is on its way (Naemon's flag)
   Time next_rotation_ = 0;
-  Time program_start_ = 0;
   Time last_log_rotation_ = 0;
-  CheckStats check_stats_;
-  std::mt19937_64 rng_;
 };
 
 Core::Core(config::Configuration configuration, loop::Clock& clock, CoreOptions options)
@@ -2756,43 +2328,56 @@ void Core::change_attribute(model::HostId host, const AttributeChange& change) {
   on_core_thread()->change_attribute(host, change);
 }
 void Core::acknowledge(model::ServiceId service, const Acknowledgement& ack) {
-  on_core_thread()->acknowledge(service, ack);
+  Impl* impl = on_core_thread();
+  impl->annotations_.acknowledge(impl->w_.check_of(service), ack);
 }
 void Core::acknowledge(model::HostId host, const Acknowledgement& ack) {
-  on_core_thread()->acknowledge(host, ack);
+  Impl* impl = on_core_thread();
+  impl->annotations_.acknowledge(impl->w_.check_of(host), ack);
 }
 void Core::remove_acknowledgement(model::ServiceId service) {
-  on_core_thread()->remove_acknowledgement(service);
+  Impl* impl = on_core_thread();
+  impl->annotations_.remove_acknowledgement(impl->w_.check_of(service));
 }
 void Core::remove_acknowledgement(model::HostId host) {
-  on_core_thread()->remove_acknowledgement(host);
+  Impl* impl = on_core_thread();
+  impl->annotations_.remove_acknowledgement(impl->w_.check_of(host));
 }
 void Core::add_comment(model::ServiceId service, const UserComment& comment) {
-  on_core_thread()->add_comment(service, comment);
+  Impl* impl = on_core_thread();
+  impl->annotations_.add_comment(impl->w_.check_of(service), comment);
 }
 void Core::add_comment(model::HostId host, const UserComment& comment) {
-  on_core_thread()->add_comment(host, comment);
+  Impl* impl = on_core_thread();
+  impl->annotations_.add_comment(impl->w_.check_of(host), comment);
 }
 bool Core::delete_comment(bool service_comment, unsigned long comment_id) {
-  return on_core_thread()->delete_comment(service_comment, comment_id);
+  Impl* impl = on_core_thread();
+  return impl->annotations_.delete_comment(service_comment, comment_id);
 }
 void Core::delete_all_comments(model::ServiceId service) {
-  on_core_thread()->delete_all_comments(service);
+  Impl* impl = on_core_thread();
+  impl->annotations_.delete_all_comments(impl->w_.check_of(service));
 }
 void Core::delete_all_comments(model::HostId host) {
-  on_core_thread()->delete_all_comments(host);
+  Impl* impl = on_core_thread();
+  impl->annotations_.delete_all_comments(impl->w_.check_of(host));
 }
 unsigned long Core::schedule_downtime(model::ServiceId service, const DowntimeRequest& request) {
-  return on_core_thread()->schedule_downtime(service, request);
+  Impl* impl = on_core_thread();
+  return impl->annotations_.schedule_downtime(impl->w_.check_of(service), request);
 }
 unsigned long Core::schedule_downtime(model::HostId host, const DowntimeRequest& request) {
-  return on_core_thread()->schedule_downtime(host, request);
+  Impl* impl = on_core_thread();
+  return impl->annotations_.schedule_downtime(impl->w_.check_of(host), request);
 }
 void Core::schedule_propagated_downtime(model::HostId host, const DowntimeRequest& request, bool triggered) {
-  on_core_thread()->schedule_propagated_downtime(host, request, triggered);
+  Impl* impl = on_core_thread();
+  impl->annotations_.schedule_propagated_downtime(host, request, triggered);
 }
 bool Core::delete_downtime(bool service_downtime, unsigned long downtime_id) {
-  return on_core_thread()->delete_downtime(service_downtime, downtime_id);
+  Impl* impl = on_core_thread();
+  return impl->annotations_.delete_downtime(service_downtime, downtime_id);
 }
 void Core::send_custom_notification(model::ServiceId service, unsigned options, std::string_view author,
                                     std::string_view comment) {
@@ -2815,7 +2400,8 @@ void Core::delay_notification(model::HostId host, Time when) {
   on_core_thread()->delay_notification(host, when);
 }
 std::size_t Core::delete_downtimes(const DowntimeFilter& filter) {
-  return on_core_thread()->delete_downtimes(filter);
+  Impl* impl = on_core_thread();
+  return impl->annotations_.delete_downtimes(filter);
 }
 void Core::save_state() {
   on_core_thread()->save_state();
