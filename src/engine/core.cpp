@@ -1,6 +1,7 @@
 // Over 800 lines, for now: Core::Impl still sequences most of the engine itself. Issue 21 moves its parts
-// into components that own their state (CheckSchedule for the timers and due times is the first); until
-// then the sections below follow the per-check path: commands, scheduling, results, reload, shutdown.
+// into components on the shared World (engine/world.hpp) that own their state: CheckSchedule (timers and
+// due times) and Annotations (acknowledgements, comments, downtimes) so far; until then the sections below
+// follow the per-check path: commands, scheduling, results, reload, shutdown.
 #include "engine/core.hpp"
 
 #include "base/check.hpp"
@@ -175,7 +176,7 @@ class Core::Impl final : public loop::TimerHandler,
         status_(status_options(w_.main, status_errors_)),
         retention_writer_(retention_options(w_.main, retention_errors_)) {
     w_.side_commands = this;
-    const std::size_t checks = w_.check_ids().count(w_.hosts.size());
+    const std::size_t checks = w_.check_count();
     w_.loop.reserve_timers(static_cast<std::uint32_t>(checks + 8));
     rotation_timer_ = w_.loop.add_timer(*this);
     host_perfdata_timer_ = w_.loop.add_timer(*this);
@@ -709,8 +710,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (services ? !w_.main.check_service_freshness : !w_.main.check_host_freshness) return;
     const Time now = w_.now_epoch();
     const auto first = services ? 0u : static_cast<std::uint32_t>(w_.services.size());
-    const auto end =
-        static_cast<std::uint32_t>(services ? w_.services.size() : w_.check_ids().count(w_.hosts.size()));
+    const auto end = static_cast<std::uint32_t>(services ? w_.services.size() : w_.check_count());
     for (std::uint32_t i = first; i < end; ++i) {
       const CheckId c{i};
       const model::Checkable& cfg = w_.checkable_of(c);
@@ -1591,7 +1591,7 @@ class Core::Impl final : public loop::TimerHandler,
     const bool relinked = distributor_->reconfigure(options ? std::move(*options) : distributor_->options(),
                                                     *w_.model, new_of_old);
     if (!options) {  // distribution turned off: nothing out will come back
-      for (std::uint32_t c = 0; c < w_.check_ids().count(w_.hosts.size()); ++c)
+      for (std::uint32_t c = 0; c < w_.check_count(); ++c)
         if (distributor_->take(CheckId{c})) w_.state_of(CheckId{c}).is_executing = false;
       distributor_.reset();
       w_.loop.disarm_timer(orphan_timer_);

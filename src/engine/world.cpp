@@ -26,21 +26,6 @@ World::World(config::Configuration&& configuration, loop::Clock& clock_in,
                             : static_cast<std::uint64_t>(clock.now().time_since_epoch().count()));
 }
 
-CheckState& World::state_of(CheckId check) {
-  if (is_service(check)) return services[model::index(check)];
-  return hosts[model::index(host_of(check))];
-}
-
-const CheckState& World::state_of(CheckId check) const {
-  if (is_service(check)) return services[model::index(check)];
-  return hosts[model::index(host_of(check))];
-}
-
-const model::Checkable& World::checkable_of(CheckId check) const {
-  if (is_service(check)) return model->services[model::index(check)];
-  return model->host(host_of(check));
-}
-
 void World::log(std::string_view text) {
   ++events.log_messages;
   log_file.write(now_epoch(), text);

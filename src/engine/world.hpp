@@ -94,9 +94,18 @@ struct World {
     if (is_service(check)) return f(service_of(check));
     return f(host_of(check));
   }
-  [[nodiscard]] CheckState& state_of(CheckId check);
-  [[nodiscard]] const CheckState& state_of(CheckId check) const;
-  [[nodiscard]] const model::Checkable& checkable_of(CheckId check) const;
+  [[nodiscard]] CheckState& state_of(CheckId check) {
+    if (is_service(check)) return services[model::index(check)];
+    return hosts[model::index(host_of(check))];
+  }
+  [[nodiscard]] const CheckState& state_of(CheckId check) const {
+    if (is_service(check)) return services[model::index(check)];
+    return hosts[model::index(host_of(check))];
+  }
+  [[nodiscard]] const model::Checkable& checkable_of(CheckId check) const {
+    if (is_service(check)) return model->services[model::index(check)];
+    return model->host(host_of(check));
+  }
 
   [[nodiscard]] Instant now_instant() const { return {loop.now(), clock.wall_now()}; }
   [[nodiscard]] Time now_epoch() const { return to_epoch(clock.wall_now()); }
