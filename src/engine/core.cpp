@@ -1,7 +1,8 @@
-// Over 800 lines, for now: Core::Impl still sequences most of the engine itself. Issue 21 moves its parts
-// into components on the shared World (engine/world.hpp) that own their state: CheckSchedule (timers and
-// due times) and Annotations (acknowledgements, comments, downtimes) so far; until then the sections below
-// follow the per-check path: commands, scheduling, results, reload, shutdown.
+// Over 800 lines, for now: Core::Impl still runs checks (gating, spawning, distribution), the state files
+// and the reload swap itself. Issue 21 moves its parts into components on the shared World
+// (engine/world.hpp) that own their state and return effects the core carries out: CheckSchedule,
+// ResultPipeline, Annotations, FlapAlerts, FreshnessChecker and ObjectCommands so far (docs/architecture.md);
+// the sections below follow the per-check path: commands, scheduling, results, reload, shutdown.
 #include "engine/core.hpp"
 
 #include "base/check.hpp"
@@ -17,12 +18,15 @@
 #include "engine/dependencies.hpp"
 #include "engine/distribution.hpp"
 #include "engine/event_handlers.hpp"
+#include "engine/flap_alerts.hpp"
 #include "engine/flapping.hpp"
-#include "engine/freshness.hpp"
+#include "engine/freshness_checker.hpp"
 #include "engine/macros.hpp"
 #include "engine/notifier.hpp"
+#include "engine/object_commands.hpp"
 #include "engine/perfdata_output.hpp"
 #include "engine/reload.hpp"
+#include "engine/result_pipeline.hpp"
 #include "engine/retained_status.hpp"
 #include "engine/state_machine.hpp"
 #include "engine/status_snapshot.hpp"
@@ -160,7 +164,8 @@ files::LogFileOptions log_options(const config::MainConfig& main, const CoreOpti
 class Core::Impl final : public loop::TimerHandler,
                          public loop::FdHandler,
                          public loop::BeforePollHook,
-                         public SideCommandSink {
+                         public SideCommandSink,
+                         public PerfdataSink {
  public:
   friend class Core;  // its entry points call the components directly
   Impl(config::Configuration configuration, loop::Clock& clock, CoreOptions options)
@@ -182,8 +187,6 @@ class Core::Impl final : public loop::TimerHandler,
     host_perfdata_timer_ = w_.loop.add_timer(*this);
     service_perfdata_timer_ = w_.loop.add_timer(*this);
     tsdb_timer_ = w_.loop.add_timer(*this);
-    service_freshness_timer_ = w_.loop.add_timer(*this);
-    host_freshness_timer_ = w_.loop.add_timer(*this);
     status_timer_ = w_.loop.add_timer(*this);
     retention_timer_ = w_.loop.add_timer(*this);
     tick_timer_ = w_.loop.add_timer(*this);
@@ -191,7 +194,7 @@ class Core::Impl final : public loop::TimerHandler,
     schedule_.resize(checks);
     submitted_at_.resize(checks);
     generation_.resize(checks, 0);
-    freshening_.resize(checks, 0);
+    freshness_.resize(checks);
     timing_out_.resize(checks, w_.model->commands.size());
     gearman::OptionMessages messages;
     if (std::optional<gearman::Options> o = distribution_options(w_.main, messages);
@@ -225,7 +228,7 @@ class Core::Impl final : public loop::TimerHandler,
     schedule_initial_checks();
     schedule_log_rotation();
     schedule_retention_save();
-    schedule_freshness_checks();
+    freshness_.schedule();
     setup_perfdata();
     // As Naemon: status.dat exists as soon as the core runs, then is rewritten every status_update_interval.
     status_.remove_file();
@@ -308,205 +311,9 @@ class Core::Impl final : public loop::TimerHandler,
     schedule_check(w_.check_of(h), when, forced);
   }
 
-  void set_program_switch(ProgramSwitch which, bool on) {
-    struct Switch {
-      bool config::MainConfig::*flag;
-      unsigned long attribute;  // Naemon's MODATTR_* bit
-      bool hosts;               // which of the program's modified attributes it marks
-      bool services;
-    };
-    static constexpr Switch k_switches[] = {
-        {&config::MainConfig::enable_notifications, state::k_modattr_notifications_enabled, true, true},
-        {&config::MainConfig::execute_service_checks, state::k_modattr_active_checks_enabled, false, true},
-        {&config::MainConfig::accept_passive_service_checks, state::k_modattr_passive_checks_enabled, false,
-         true},
-        {&config::MainConfig::execute_host_checks, state::k_modattr_active_checks_enabled, true, false},
-        {&config::MainConfig::accept_passive_host_checks, state::k_modattr_passive_checks_enabled, true,
-         false},
-        {&config::MainConfig::enable_event_handlers, state::k_modattr_event_handler_enabled, true, true},
-        {&config::MainConfig::enable_flap_detection, state::k_modattr_flap_detection_enabled, true, true},
-        {&config::MainConfig::obsess_over_services, state::k_modattr_obsessive_handler_enabled, false, true},
-        {&config::MainConfig::obsess_over_hosts, state::k_modattr_obsessive_handler_enabled, true, false},
-        {&config::MainConfig::check_service_freshness, state::k_modattr_freshness_checks_enabled, false,
-         true},
-        {&config::MainConfig::check_host_freshness, state::k_modattr_freshness_checks_enabled, true, false},
-        {&config::MainConfig::process_performance_data, state::k_modattr_performance_data_enabled, true,
-         true},
-    };
-    const Switch& s = k_switches[static_cast<std::size_t>(which)];
-    bool& flag = w_.cfg.main.*s.flag;
-    ++w_.events.program_changes;
-    if (flag == on) return;
-    flag = on;
-    if (s.hosts) retention_counters_.modified_host_attributes |= s.attribute;
-    if (s.services) retention_counters_.modified_service_attributes |= s.attribute;
-    w_.apply_main_settings();
-    if (which == ProgramSwitch::flap_detection) {
-      // Naemon: turned off, every flapping host and then service stops; turned on, hosts may record their
-      // state again (services wait for their next result).
-      const Time now = w_.now_epoch();
-      for (std::uint32_t h = 0; h < w_.hosts.size(); ++h) {
-        if (on) {
-          check_host_flapping(model::HostId{h}, now, FlapRecord::when_due);
-        } else {
-          flap_detection_disabled(w_.check_of(model::HostId{h}), now);
-        }
-      }
-      if (!on)
-        for (std::uint32_t s = 0; s < w_.services.size(); ++s)
-          flap_detection_disabled(w_.check_of(model::ServiceId{s}), now);
-    }
-  }
-
-  void set_flag(CheckId check, const model::Checkable& cfg, state::Flag flag, bool on) {
-    CheckState& st = w_.state_of(check);
-    if (st.enabled(flag) == on) return;
-    st.set_enabled(flag, on);
-    st.modified_attributes |= state::flag_info(flag).modattr;
-    // Naemon's enable_*_checks: the next check falls within one check window from now.
-    if (flag == state::Flag::active_checks && on) reschedule_within_interval(check, cfg);
-    if (flag == state::Flag::flap_detection) {
-      if (!on) {
-        flap_detection_disabled(check, w_.now_epoch());
-      } else if (!w_.is_service(check)) {
-        check_host_flapping(w_.host_of(check), w_.now_epoch(), FlapRecord::when_due);
-      }
-    }
-  }
-
-  void change_attribute(CheckId check, const model::Checkable& cfg, const AttributeChange& c) {
-    using K = AttributeChange::Kind;
-    CheckState& st = w_.state_of(check);
-    // Overrides are shared with snapshots: a change makes a new record.
-    auto changed = [&](auto&& edit) {
-      auto next = st.overrides != nullptr ? std::make_shared<state::Overrides>(*st.overrides)
-                                          : std::make_shared<state::Overrides>();
-      edit(*next);
-      st.overrides = std::move(next);
-    };
-    switch (c.kind) {
-      case K::check_interval: {
-        // As Naemon: no change, nothing happens; a positive interval puts the next check within it.
-        if (state::check_interval_of(cfg, st) == c.number) return;
-        changed([&](state::Overrides& o) { o.check_interval = c.number; });
-        st.modified_attributes |= state::k_modattr_normal_check_interval;
-        if (c.number > 0) reschedule_within_interval(check, cfg);
-        return;
-      }
-      case K::retry_interval:
-        changed([&](state::Overrides& o) { o.retry_interval = c.number; });
-        st.modified_attributes |= state::k_modattr_retry_check_interval;
-        return;
-      case K::max_check_attempts: {
-        const int attempts = static_cast<int>(c.number);
-        changed([&](state::Overrides& o) { o.max_check_attempts = attempts; });
-        st.modified_attributes |= state::k_modattr_max_check_attempts;
-        if (st.state_type == StateType::hard && st.current_state != 0 && st.current_attempt > 1)
-          st.current_attempt = attempts;
-        return;
-      }
-      case K::check_period:
-        changed([&](state::Overrides& o) { o.check_period.emplace(c.name); });
-        st.modified_attributes |= state::k_modattr_check_timeperiod;
-        return;
-      case K::notification_period:
-        changed([&](state::Overrides& o) { o.notification_period.emplace(c.name); });
-        st.modified_attributes |= state::k_modattr_notification_timeperiod;
-        return;
-      case K::custom_variable: {
-        // Only a variable the object has changes; the bit is set anyway, as in Naemon.
-        std::vector<state::ChangedVariable> vars =
-            st.overrides != nullptr ? st.overrides->custom_variables : std::vector<state::ChangedVariable>{};
-        if (state::change_variable(vars, cfg.custom_variables, c.name, c.value))
-          changed([&](state::Overrides& o) { o.custom_variables = std::move(vars); });
-        st.modified_attributes |= state::k_modattr_custom_variable;
-        return;
-      }
-      case K::modified_attributes:
-        st.modified_attributes = c.bits;
-        return;
-    }
-  }
-
-  void set_flag(model::ServiceId s, state::Flag flag, bool on) {
-    set_flag(w_.check_of(s), w_.model->service(s), flag, on);
-  }
-  void set_flag(model::HostId h, state::Flag flag, bool on) {
-    set_flag(w_.check_of(h), w_.model->host(h), flag, on);
-  }
-  void change_attribute(model::ServiceId s, const AttributeChange& c) {
-    change_attribute(w_.check_of(s), w_.model->service(s), c);
-  }
-  void change_attribute(model::HostId h, const AttributeChange& c) {
-    change_attribute(w_.check_of(h), w_.model->host(h), c);
-  }
-
-  void set_contact_notifications(model::ContactId id, bool hosts, bool on) {
-    state::ContactState& c = w_.contacts[model::index(id)];
-    bool& enabled = hosts ? c.host_notifications_enabled : c.service_notifications_enabled;
-    if (enabled == on) return;
-    enabled = on;
-    (hosts ? c.modified_host_attributes : c.modified_service_attributes) |=
-        state::k_modattr_notifications_enabled;
-    w_.contacts_changed();
-  }
-
-  void change_contact(model::ContactId id, const ContactChange& change) {
-    using K = ContactChange::Kind;
-    state::ContactState& c = w_.contacts[model::index(id)];
-    switch (change.kind) {
-      case K::host_notification_period:
-      case K::service_notification_period: {
-        const auto it = w_.model->timeperiod_by_name.find(change.name);
-        if (it == w_.model->timeperiod_by_name.end()) return;  // validated by the command reader
-        const bool hosts = change.kind == K::host_notification_period;
-        (hosts ? c.host_notification_period : c.service_notification_period) = it->second;
-        (hosts ? c.modified_host_attributes : c.modified_service_attributes) |=
-            state::k_modattr_notification_timeperiod;
-        break;
-      }
-      case K::custom_variable: {
-        std::vector<state::ChangedVariable> vars =
-            c.custom_variables != nullptr ? *c.custom_variables : std::vector<state::ChangedVariable>{};
-        if (state::change_variable(vars, w_.model->contacts[model::index(id)].custom_variables, change.name,
-                                   change.value))
-          c.custom_variables = std::make_shared<const std::vector<state::ChangedVariable>>(std::move(vars));
-        c.modified_attributes |= state::k_modattr_custom_variable;
-        break;
-      }
-      case K::modified_attributes:
-        c.modified_attributes = change.bits;
-        break;
-      case K::modified_host_attributes:
-        c.modified_host_attributes = change.bits;
-        break;
-      case K::modified_service_attributes:
-        c.modified_service_attributes = change.bits;
-        break;
-    }
-    w_.contacts_changed();
-  }
-
-  void send_custom_notification(CheckId check, unsigned options, std::string_view author,
-                                std::string_view comment) {
-    w_.with_object(check, [&](auto id) {
-      w_.notifier->notify(w_.notifier_world(w_.now_epoch()), id, NotificationType::custom, {author, comment},
-                          options);
-    });
-  }
-  void send_custom_notification(model::ServiceId s, unsigned options, std::string_view author,
-                                std::string_view comment) {
-    send_custom_notification(w_.check_of(s), options, author, comment);
-  }
-  void send_custom_notification(model::HostId h, unsigned options, std::string_view author,
-                                std::string_view comment) {
-    send_custom_notification(w_.check_of(h), options, author, comment);
-  }
-  void delay_notification(model::ServiceId s, Time when) {
-    w_.services[model::index(s)].notification.next_notification = when;
-  }
-  void delay_notification(model::HostId h, Time when) {
-    w_.hosts[model::index(h)].notification.next_notification = when;
+  // ObjectCommands changes a setting; a change that asks for it reschedules the check here.
+  void follow(CheckId check, Reschedule r) {
+    if (r == Reschedule::within_interval) reschedule_within_interval(check, w_.checkable_of(check));
   }
 
   void count_external_command() {
@@ -581,88 +388,6 @@ class Core::Impl final : public loop::TimerHandler,
   }
   void schedule(CheckId check, Duration delay) { schedule_from(check, w_.now_instant(), delay); }
 
-  // ---- Flap detection (engine/flapping.hpp) ----
-
-  FlapSettings flap_settings(bool services) const {
-    return {
-        .enable_flap_detection = w_.main.enable_flap_detection,
-        .low_threshold = services ? w_.main.low_service_flap_threshold : w_.main.low_host_flap_threshold,
-        .high_threshold = services ? w_.main.high_service_flap_threshold : w_.main.high_host_flap_threshold,
-        .interval_length = w_.main.interval_length};
-  }
-
-  template <typename View>
-  View flap_view(const model::Checkable& cfg, const CheckState& st) const {
-    View v;
-    v.current_state = st.current_state;
-    v.flap_detection_options = cfg.flap_detection_options;
-    v.flap_detection_enabled = st.enabled(state::Flag::flap_detection);
-    v.low_flap_threshold = cfg.low_flap_threshold;
-    v.high_flap_threshold = cfg.high_flap_threshold;
-    v.current_notification_number = st.notification.current_notification_number;
-    return v;
-  }
-
-  void check_service_flapping(model::ServiceId sid, Time now) {
-    const model::Service& cfg = w_.model->services[model::index(sid)];
-    ServiceState& st = w_.services[model::index(sid)];
-    ServiceFlapView view = flap_view<ServiceFlapView>(cfg, st);
-    view.state_type = st.state_type;
-    after_flapping(w_.check_of(sid),
-                   check_for_service_flapping(st.flap, view, flap_settings(true), FlapRecord::always), now);
-  }
-
-  void check_host_flapping(model::HostId hid, Time now, FlapRecord record) {
-    const model::Host& cfg = w_.model->host(hid);
-    HostState& st = w_.hosts[model::index(hid)];
-    HostFlapView view = flap_view<HostFlapView>(cfg, st);
-    view.notification_interval = cfg.notification_interval;
-    after_flapping(w_.check_of(hid),
-                   check_for_host_flapping(st.flap, view, flap_settings(false), now, record), now);
-  }
-
-  // What a flap detection outcome asks for, in Naemon's order (FlapOutcome).
-  void after_flapping(CheckId check, const FlapOutcome& out, Time now) {
-    if (out.change == FlapChange::none) return;
-    const bool service = w_.is_service(check);
-    const model::HostId host = service ? w_.model->services[model::index(check)].host : w_.host_of(check);
-    const std::string_view host_name = w_.model->host(host).name;
-    const std::string_view description =
-        service ? w_.model->services[model::index(check)].description : std::string_view{};
-    const std::string line = service ? format_service_flapping_alert(host_name, description, out)
-                                     : format_host_flapping_alert(host_name, out);
-    state::FlapHistory& flap = flap_of(check);
-    NotificationType type = NotificationType::flapping_start;
-    if (out.change == FlapChange::started) {
-      log(line);
-      flap.flapping_comment_id = annotations_.add_comment_to(
-          check, service ? service_flapping_comment(host_name, description, out, now)
-                         : host_flapping_comment(host_name, out, now));
-    } else {
-      if (out.change == FlapChange::stopped) log(line);
-      if (out.comment_to_delete != 0) (void)w_.comments->remove(out.comment_to_delete);
-      if (out.change == FlapChange::disabled) log(line);
-      type = out.change == FlapChange::stopped ? NotificationType::flapping_stop
-                                               : NotificationType::flapping_disabled;
-    }
-    w_.with_object(check, [&](auto id) {
-      w_.notifier->notify(w_.notifier_world(now), id, type);
-      if (out.send_recovery) w_.notifier->notify(w_.notifier_world(now), id, NotificationType::normal);
-    });
-  }
-
-  // DISABLE_FLAP_DETECTION, DISABLE_*_FLAP_DETECTION: an object that was flapping stops, as Naemon's
-  // handle_*_flap_detection_disabled.
-  void flap_detection_disabled(CheckId check, Time now) {
-    after_flapping(check, handle_flap_detection_disabled(flap_of(check), w_.state_of(check).current_state),
-                   now);
-  }
-
-  state::FlapHistory& flap_of(CheckId check) {
-    if (w_.is_service(check)) return w_.services[model::index(check)].flap;
-    return w_.hosts[model::index(w_.host_of(check))].flap;
-  }
-
  public:
   // A status snapshot for Livestatus: its own builder, so neither takes the other's memory back.
   std::shared_ptr<const files::StatusSnapshot> status_snapshot() {
@@ -675,64 +400,6 @@ class Core::Impl final : public loop::TimerHandler,
   void reopen_log() { w_.log_file.reopen(w_.now_epoch()); }
 
  private:
-  // Naemon's *_freshness_check_interval events; check_freshness() looks at the program switch each time.
-  void schedule_freshness_checks() {
-    service_freshness_due_ = host_freshness_due_ = {};
-    w_.loop.disarm_timer(service_freshness_timer_);
-    w_.loop.disarm_timer(host_freshness_timer_);
-    schedule_freshness(true);
-    schedule_freshness(false);
-  }
-  void schedule_freshness(bool services) {
-    const int interval =
-        services ? w_.main.service_freshness_check_interval : w_.main.host_freshness_check_interval;
-    if (interval <= 0) return;
-    arm_periodic(services ? service_freshness_timer_ : host_freshness_timer_,
-                 services ? service_freshness_due_ : host_freshness_due_, std::chrono::seconds(interval));
-  }
-
-  Staleness staleness_of(CheckId check) const {
-    const CheckState& st = w_.state_of(check);
-    const model::Checkable& cfg = w_.checkable_of(check);
-    return staleness({.freshness_threshold = static_cast<int>(cfg.freshness_threshold),
-                      .check_interval_s = w_.interval_seconds(state::check_interval_of(cfg, st)),
-                      .retry_interval_s = w_.interval_seconds(state::retry_interval_of(cfg, st)),
-                      .additional_freshness_latency = w_.main.additional_freshness_latency,
-                      .state = &st,
-                      .program_start = w_.program_start,
-                      .last_program_stop = w_.last_program_stop});
-  }
-
-  // Naemon's check_*_result_freshness: every object with check_freshness whose last result went stale gets a
-  // forced check now, with a warning; one already being freshened, running, outside its check period or
-  // taking no results at all is left alone.
-  void check_freshness(bool services) {
-    if (services ? !w_.main.check_service_freshness : !w_.main.check_host_freshness) return;
-    const Time now = w_.now_epoch();
-    const auto first = services ? 0u : static_cast<std::uint32_t>(w_.services.size());
-    const auto end = static_cast<std::uint32_t>(services ? w_.services.size() : w_.check_count());
-    for (std::uint32_t i = first; i < end; ++i) {
-      const CheckId c{i};
-      const model::Checkable& cfg = w_.checkable_of(c);
-      if (!cfg.check_freshness) continue;
-      const CheckState& st = w_.state_of(c);
-      if (st.is_executing || freshening_[c] != 0) continue;
-      if (!st.enabled(state::Flag::active_checks) && !st.enabled(state::Flag::passive_checks)) continue;
-      if (!w_.in_period(w_.check_period_of(cfg, st), now)) continue;
-      if (services && state::check_interval_of(cfg, st) == 0 && cfg.freshness_threshold == 0) continue;
-      const Staleness s = staleness_of(c);
-      if (s.expires_at >= now) continue;
-      if (services) {
-        const model::Service& svc = w_.model->services[model::index(c)];
-        log(stale_warning(svc.host_name, svc.description, s, now));
-      } else {
-        log(stale_warning(w_.model->host(w_.host_of(c)).name, {}, s, now));
-      }
-      freshening_[c] = 1;
-      schedule_check(c, now, true);
-    }
-  }
-
   // Naemon's schedule_next_*_check(check_window): a random point within the check interval from now.
   void reschedule_within_interval(CheckId check, const model::Checkable& cfg) {
     const CheckState& st = w_.state_of(check);
@@ -784,10 +451,10 @@ class Core::Impl final : public loop::TimerHandler,
     if (!applied) return;  // a missing file is a first start: nothing read, nothing to adopt
     retained_scheduling_ok_ = applied->scheduling_info_ok;
     w_.last_program_stop = applied->last_program_stop;
-    retention_counters_ = applied->program;
-    w_.numbering.next_event_id = std::max(1ul, retention_counters_.next_event_id);
-    adopt_retained(std::move(*applied), retention_counters_.next_comment_id,
-                   retention_counters_.next_downtime_id, now);
+    adopt_program_attributes(applied->program);
+    w_.numbering.next_event_id = std::max(1ul, applied->program.next_event_id);
+    adopt_retained(std::move(*applied), applied->program.next_comment_id, applied->program.next_downtime_id,
+                   now);
   }
 
   // READ_STATE_INFORMATION: the state becomes what a restart would make of retention.dat now (objects,
@@ -821,7 +488,7 @@ class Core::Impl final : public loop::TimerHandler,
     const unsigned long next_downtime_id =
         std::max(applied->program.next_downtime_id, w_.downtimes->next_downtime_id());
     w_.numbering.next_event_id = std::max(w_.numbering.next_event_id, applied->program.next_event_id);
-    retention_counters_ = applied->program;
+    adopt_program_attributes(applied->program);
     adopt_retained(std::move(*applied), next_comment_id, next_downtime_id, now);
     annotations_.collect_acknowledgement_expiry();
     // A reload under way must not swap in the books it took at SIGHUP instead of these.
@@ -870,16 +537,9 @@ class Core::Impl final : public loop::TimerHandler,
   // Naemon's auto-save: every retention_update_interval × interval_length seconds (minutes by default).
   void schedule_retention_save() {
     if (!w_.main.retain_state_information || w_.main.retention_update_interval <= 0) return;
-    arm_periodic(retention_timer_, retention_due_,
-                 seconds(static_cast<double>(w_.main.retention_update_interval) *
-                         static_cast<double>(w_.main.interval_length)));
-  }
-
-  // Re-arms a periodic timer one period after its previous due time (not after now: timers fire up to
-  // k_dispatch_ahead early, and the period must not shrink by that much each time).
-  void arm_periodic(loop::TimerId timer, MonoTime& due, Duration period) {
-    due = due == MonoTime{} ? w_.loop.now() + period : std::max(due + period, w_.loop.now());
-    w_.loop.arm_timer(timer, due);
+    w_.arm_periodic(retention_timer_, retention_due_,
+                    seconds(static_cast<double>(w_.main.retention_update_interval) *
+                            static_cast<double>(w_.main.interval_length)));
   }
 
   // A snapshot for the retention writer thread (~2 ms at 100k services); it formats and writes. In fresh
@@ -890,9 +550,17 @@ class Core::Impl final : public loop::TimerHandler,
     retention_writer_.publish(retention_snapshot());
   }
 
+  // retention.dat's program-wide modified attributes (the id counters are the books' and the numbering's).
+  void adopt_program_attributes(const retention::ProgramCounters& program) {
+    w_.modified_host_attributes = program.modified_host_attributes;
+    w_.modified_service_attributes = program.modified_service_attributes;
+  }
+
   // The program block's counters now: the comment book keeps the comment ids.
   retention::ProgramCounters program_counters() const {
-    retention::ProgramCounters c = retention_counters_;
+    retention::ProgramCounters c;
+    c.modified_host_attributes = w_.modified_host_attributes;
+    c.modified_service_attributes = w_.modified_service_attributes;
     c.next_comment_id = w_.comments->next_comment_id();
     c.next_downtime_id = w_.downtimes->next_downtime_id();
     c.next_event_id = w_.numbering.next_event_id;
@@ -947,18 +615,12 @@ class Core::Impl final : public loop::TimerHandler,
       schedule_retention_save();
       return;
     }
-    if (id == service_freshness_timer_ || id == host_freshness_timer_) {
-      const bool services = id == service_freshness_timer_;
-      check_freshness(services);
-      schedule_freshness(services);
-      return;
-    }
     if (id == tsdb_timer_) return;  // before_poll hands the samples over
     if (id == host_perfdata_timer_ || id == service_perfdata_timer_) {
       const bool hosts = id == host_perfdata_timer_;
       PerfdataOutput& out = hosts ? *host_perfdata_ : *service_perfdata_;
-      arm_periodic(id, hosts ? host_perfdata_due_ : service_perfdata_due_,
-                   std::chrono::seconds(out.processing_interval()));
+      w_.arm_periodic(id, hosts ? host_perfdata_due_ : service_perfdata_due_,
+                      std::chrono::seconds(out.processing_interval()));
       out.process(MacroContext{.model = *w_.model,
                                .main = w_.main,
                                .now = w_.now_epoch(),
@@ -985,8 +647,8 @@ class Core::Impl final : public loop::TimerHandler,
   // formatting and the disk are the writer's).
   void publish_status() {
     status_.publish(take_status_snapshot(status_snapshots_));
-    arm_periodic(status_timer_, status_due_,
-                 std::chrono::seconds(std::max(1, w_.main.status_update_interval)));
+    w_.arm_periodic(status_timer_, status_due_,
+                    std::chrono::seconds(std::max(1, w_.main.status_update_interval)));
   }
 
   std::shared_ptr<const files::StatusSnapshot> take_status_snapshot(StatusSnapshotBuilder& builder) {
@@ -998,8 +660,8 @@ class Core::Impl final : public loop::TimerHandler,
     program.last_log_rotation = last_log_rotation_;
     program.check_stats = w_.check_stats.report(program.now);
     program.check_sources = w_.check_sources.names();
-    program.modified_host_attributes = retention_counters_.modified_host_attributes;
-    program.modified_service_attributes = retention_counters_.modified_service_attributes;
+    program.modified_host_attributes = w_.modified_host_attributes;
+    program.modified_service_attributes = w_.modified_service_attributes;
     program.next_comment_id = w_.comments->next_comment_id();
     program.next_downtime_id = w_.downtimes->next_downtime_id();
     program.next_event_id = w_.numbering.next_event_id;
@@ -1113,38 +775,15 @@ class Core::Impl final : public loop::TimerHandler,
         std::make_unique<PerfdataOutput>(*w_.model, w_.main, PerfdataObject::service, on_event, warnings);
     for (const std::string& w : warnings) log(w);
     if (host_perfdata_->processing_interval() > 0)
-      arm_periodic(host_perfdata_timer_, host_perfdata_due_,
-                   std::chrono::seconds(host_perfdata_->processing_interval()));
+      w_.arm_periodic(host_perfdata_timer_, host_perfdata_due_,
+                      std::chrono::seconds(host_perfdata_->processing_interval()));
     if (service_perfdata_->processing_interval() > 0)
-      arm_periodic(service_perfdata_timer_, service_perfdata_due_,
-                   std::chrono::seconds(service_perfdata_->processing_interval()));
+      w_.arm_periodic(service_perfdata_timer_, service_perfdata_due_,
+                      std::chrono::seconds(service_perfdata_->processing_interval()));
   }
 
-  // Naemon's obsessive_compulsive_*_check_processor: with obsess_over_services (hosts) and the object's
-  // obsess flag, ocsp_command (ochp_command) runs after each result, as a distributed set-up's forwarder.
-  void obsess_over(CheckId check, Time now) {
-    const bool service = w_.is_service(check);
-    if (!(service ? w_.main.obsess_over_services : w_.main.obsess_over_hosts)) return;
-    if (!w_.state_of(check).enabled(state::Flag::obsess)) return;
-    const std::string& call = service ? w_.main.ocsp_command : w_.main.ochp_command;
-    std::optional<ExpandedCommand> command =
-        expand_command_text(*w_.model, call, w_.object_macros(check, now));
-    if (!command) return;
-    SideCommand side;
-    const std::string line = command_line_text(*command);
-    side.timeout_warning =
-        service
-            ? fmt::format("Warning: Timeout while executing OCSP command '{}' for service '{}' on host '{}'",
-                          line, w_.model->services[model::index(check)].description,
-                          w_.model->services[model::index(check)].host_name)
-            : fmt::format("Warning: Timeout while executing OCHP command '{}' for host '{}'", line,
-                          w_.model->host(w_.host_of(check)).name);
-    side.timeout_s = service ? w_.main.ocsp_timeout : w_.main.ochp_timeout;
-    side.command = std::move(*command);
-    run_side_command(std::move(side));
-  }
-
-  void perfdata_after_result(CheckId check, Time now) {
+  // PerfdataSink: after each result (ResultPipeline).
+  void after_result(CheckId check, Time now) override {
     if (!w_.main.process_performance_data) return;  // the common case, decided before building macros
     const MacroContext ctx = w_.object_macros(check, now);
     if (w_.is_service(check)) {
@@ -1296,21 +935,6 @@ class Core::Impl final : public loop::TimerHandler,
   bool all_parents_failing(const model::Service& cfg, const ServiceState& st) const {
     return st.current_state != k_state_ok && all_service_parents_failing(cfg, w_.services);
   }
-  // Predictive dependency checks: the masters of both kinds are checked now.
-  void check_dependency_masters(model::ServiceId sid) {
-    const NotificationIndex& index = w_.notifier->index();
-    for (const model::ServiceDependency* d : index.service_execution_dependencies(sid))
-      schedule_service_check(d->master, 0, false);
-    for (const model::ServiceDependency* d : index.service_dependencies(sid))
-      schedule_service_check(d->master, 0, false);
-  }
-  void check_dependency_masters(model::HostId hid) {
-    const NotificationIndex& index = w_.notifier->index();
-    for (const model::HostDependency* d : index.host_dependencies(hid)) schedule_now(w_.check_of(d->master));
-    for (const model::HostDependency* d : index.host_execution_dependencies(hid))
-      schedule_now(w_.check_of(d->master));
-  }
-
   // Outside its check_period a check waits for the next valid time (Naemon: plus a random share of the
   // check window, so a period that opens does not release every check at once).
   void postpone_to_period(CheckId check, model::TimeperiodId period, Instant at, double window) {
@@ -1700,15 +1324,6 @@ class Core::Impl final : public loop::TimerHandler,
                     code, r.output, r.error_output));
   }
 
-  void run_event_handlers_of(CheckId check, Time now) {
-    const CheckState& st = w_.state_of(check);
-    const model::Checkable& cfg = w_.checkable_of(check);
-    const std::string_view handler = st.overrides != nullptr && st.overrides->event_handler
-                                         ? std::string_view(*st.overrides->event_handler)
-                                         : cfg.event_handler.raw;
-    run_event_handlers(w_.object_macros(check, now), st.enabled(state::Flag::event_handler), handler, *this);
-  }
-
   void handle_result(exec::CheckResult& r) {
     if (r.id == k_side_command_id) {
       side_command_done(r);
@@ -1758,7 +1373,7 @@ class Core::Impl final : public loop::TimerHandler,
   void finish_check(CheckId check, exec::CheckResult& r, const ResultOrigin& origin) {
     const Time now = w_.now_epoch();
     // Naemon drops the result of a freshness check when a passive result made the object fresh meanwhile.
-    if (std::exchange(freshening_[check], 0) != 0 && staleness_of(check).expires_at >= now) {
+    if (freshness_.drop_result(check, now)) {
       w_.state_of(check).is_executing = false;
       return;
     }
@@ -1805,135 +1420,19 @@ class Core::Impl final : public loop::TimerHandler,
 
   // `base`: when the result counts as applied; retries and the next regular check are scheduled from it.
   void apply_service(model::ServiceId sid, const CheckOutcome& r, Time now, Instant base) {
-    const model::Service& cfg = w_.model->services[model::index(sid)];
-    ServiceState& st = w_.services[model::index(sid)];
-    HostState& host = w_.hosts[model::index(cfg.host)];
-    const double retry = state::retry_interval_of(cfg, st);
-    const ServiceRules rules{state::max_check_attempts_of(cfg, st), cfg.is_volatile, retry != 0,
-                             cfg.stalking_options};
-    const int state_before = st.current_state;
-    const StateType type_before = st.state_type;
-    const ServiceEffects fx =
-        apply_service_result(st, rules, {host, w_.model->hosts[model::index(cfg.host)].initial_state}, r,
-                             w_.settings, now, w_.numbering);
-    count_check(true, st, state_before, type_before);
-    if (fx.used_cached_host_state) {
-      w_.check_stats.count(files::CheckStat::active_ondemand_host, now, now);
-      w_.check_stats.count(files::CheckStat::cached_host, now, now);
-    }
-    if (fx.log_passive)
-      log(fmt::format("PASSIVE SERVICE CHECK: {};{};{};{}", cfg.host_name, cfg.description, st.current_state,
-                      st.plugin_output));
-    if (fx.acknowledgement_ended) annotations_.acknowledgement_ended(w_.check_of(sid));
-    if (fx.notify_host) w_.notifier->notify(w_.notifier_world(now), cfg.host, NotificationType::normal);
-    if (fx.log_hard_due_to_host)
-      log(fmt::format("SERVICE INFO: {};{}; Service switch to hard down state due to host down.",
-                      cfg.host_name, cfg.description));
-    if (fx.log_alert) log_service_alert(cfg, st);
-    const CheckId check = w_.check_of(sid);
-    // Naemon's order: flexible downtimes, flapping, the notification (none when a downtime started), the
-    // event handler, and for an OK result the notification counters back to 0.
-    const std::size_t downtimes_started =
-        fx.flexible_downtime_may_start ? annotations_.flexible_downtimes_on_problem(check, now) : 0;
-    // Every result goes into the service's and its host's flap history once: before the notification
-    // when there is one, else at the end.
-    auto flapping = [&] {
-      check_service_flapping(sid, now);
-      check_host_flapping(cfg.host, now, FlapRecord::always);
-    };
-    if (fx.check_flapping) flapping();
-    if (fx.notify && downtimes_started == 0)
-      w_.notifier->notify(w_.notifier_world(now), sid, NotificationType::normal);
-    if (fx.run_event_handler) run_event_handlers_of(check, now);
-    obsess_over(check, now);
-    if (fx.settle_ok) settle_service_ok(st);
-    if (fx.log_stalking) log_service_alert(cfg, st);  // Naemon: after the OCSP, before late flap detection
-    if (!fx.check_flapping) flapping();
-    perfdata_after_result(check, now);
-    if (fx.use_retry_interval) {
-      schedule_from(check, base, seconds(w_.interval_seconds(retry)));
-    } else if (!schedule_.is_armed(check) && state::check_interval_of(cfg, st) != 0) {
-      schedule_from(check, base, seconds(w_.interval_seconds(state::check_interval_of(cfg, st))));
-    }
-    if (fx.check_host_now) schedule_now(w_.check_of(cfg.host));
-    if (fx.check_dependency_masters && w_.main.execute_service_checks &&
-        w_.main.enable_predictive_service_dependency_checks)
-      check_dependency_masters(sid);
+    schedule_followups(w_.check_of(sid), results_pipeline_.apply_service(sid, r, now), base);
   }
-
   void apply_host(model::HostId hid, const CheckOutcome& r, Time now, Instant base) {
-    const model::Host& cfg = w_.model->hosts[model::index(hid)];
-    HostState& st = w_.hosts[model::index(hid)];
-    bool any_parent_up = false;
-    for (model::HostId p : cfg.parents)
-      any_parent_up = any_parent_up || w_.hosts[model::index(p)].current_state == k_host_up;
-    const double retry = state::retry_interval_of(cfg, st);
-    const bool has_command = cfg.check_command.is_set() || (st.overrides && st.overrides->check_command);
-    const HostRules rules{state::max_check_attempts_of(cfg, st),
-                          has_command,
-                          retry != 0,
-                          !cfg.parents.empty(),
-                          any_parent_up,
-                          cfg.stalking_options};
-    const int state_before = st.current_state;
-    const StateType type_before = st.state_type;
-    const HostEffects fx = apply_host_result(st, rules, r, w_.settings, now, w_.numbering);
-    count_check(false, st, state_before, type_before);
-    // Naemon: at the start of handle_host_state.
-    obsess_over(w_.check_of(hid), now);
-    perfdata_after_result(w_.check_of(hid), now);
-    if (fx.acknowledgement_ended) annotations_.acknowledgement_ended(w_.check_of(hid));
-    // Naemon logs the state as submitted, before translate_passive_host_checks made it UNREACHABLE/DOWN.
-    if (fx.log_passive) log(fmt::format("PASSIVE HOST CHECK: {};{};{}", cfg.name, r.state, st.plugin_output));
-    if (fx.log_alert) log_host_alert(cfg, st);
-    const CheckId check = w_.check_of(hid);
-    const std::size_t downtimes_started = fx.flexible_downtime_may_start && st.current_state != k_host_up
-                                              ? annotations_.flexible_downtimes_on_problem(check, now)
-                                              : 0;
-    if (fx.notify && downtimes_started == 0)
-      w_.notifier->notify(w_.notifier_world(now), hid, NotificationType::normal);
-    if (fx.run_event_handler) run_event_handlers_of(check, now);
-    if (fx.settle_up) settle_host_up(st);
-    if (fx.log_stalking) log_host_alert(cfg, st);
-    check_host_flapping(hid, now, FlapRecord::always);
-    if (fx.use_retry_interval) {
-      schedule_from(check, base, seconds(w_.interval_seconds(retry)));
-    } else if (!schedule_.is_armed(check) && state::check_interval_of(cfg, st) != 0) {
-      schedule_from(check, base, seconds(w_.interval_seconds(state::check_interval_of(cfg, st))));
-    }
-    // Naemon re-checks the neighbourhood: after a recovery the parents and children that are not UP, after
-    // a failure the parents that are UP and the children that are not UNREACHABLE.
-    if (fx.check_neighbours_after_recovery) {
-      for (model::HostId p : cfg.parents)
-        if (w_.hosts[model::index(p)].current_state != k_host_up) schedule_now(w_.check_of(p));
-      for (model::HostId c : cfg.children)
-        if (w_.hosts[model::index(c)].current_state != k_host_up) schedule_now(w_.check_of(c));
-    }
-    if (fx.check_dependency_masters && w_.main.enable_predictive_host_dependency_checks)
-      check_dependency_masters(hid);
-    if (fx.check_neighbours_after_failure) {
-      for (model::HostId p : cfg.parents)
-        if (w_.hosts[model::index(p)].current_state == k_host_up) schedule_now(w_.check_of(p));
-      for (model::HostId c : cfg.children)
-        if (w_.hosts[model::index(c)].current_state != k_host_unreachable) schedule_now(w_.check_of(c));
-    }
+    schedule_followups(w_.check_of(hid), results_pipeline_.apply_host(hid, r, now), base);
   }
 
-  // Livestatus' counters: a result, and whether it changed the state or its type.
-  void count_check(bool service, const CheckState& st, int state_before, StateType type_before) {
-    ++(service ? w_.events.service_checks : w_.events.host_checks);
-    if (st.current_state != state_before || st.state_type != type_before) ++w_.events.state_changes;
-  }
-
-  // Naemon's log_service_event / log_host_event: a state change, a retry, or stalking.
-  void log_service_alert(const model::Service& cfg, const ServiceState& st) {
-    log(fmt::format("SERVICE ALERT: {};{};{};{};{};{}", cfg.host_name, cfg.description,
-                    service_state_name(st.current_state), state_type_name(st.state_type), st.current_attempt,
-                    st.plugin_output));
-  }
-  void log_host_alert(const model::Host& cfg, const HostState& st) {
-    log(fmt::format("HOST ALERT: {};{};{};{};{}", cfg.name, host_state_name(st.current_state),
-                    state_type_name(st.state_type), st.current_attempt, st.plugin_output));
+  // What a result asks of the schedule, after everything else it did (Naemon's order).
+  void schedule_followups(CheckId check, const ScheduleFollowups& next, Instant base) {
+    using Next = ScheduleFollowups::Next;
+    if (next.next == Next::retry || (next.next == Next::regular_if_unset && !schedule_.is_armed(check)))
+      schedule_from(check, base, seconds(next.interval_s));
+    for (CheckId other : next.check_now) schedule_now(other);
+    for (model::ServiceId master : next.force_now) schedule_service_check(master, 0, false);
   }
 
   void log_states(bool enabled, std::string_view kind) {
@@ -2100,11 +1599,11 @@ class Core::Impl final : public loop::TimerHandler,
     w_.contacts_changed();
     submitted_at_ = std::move(submitted_at);
     generation_ = std::move(generation);
-    freshening_.assign(new_checks, 0);
+    freshness_.resize(new_checks);
     timing_out_.remap(old_of_new, w_.model->commands.size());
     started_before_reload_ = std::move(started);
     retention_carried_ = std::move(p.retained.carried);
-    retention_counters_ = p.retained.program;
+    adopt_program_attributes(p.retained.program);
     // The reload thread built the books from the comments and downtimes at SIGHUP; a command that changed
     // them since (rare) makes the core build them again, here, from the ones it has now.
     std::unique_ptr<CommentBook> old_comments = std::move(w_.comments);
@@ -2155,7 +1654,7 @@ class Core::Impl final : public loop::TimerHandler,
     retention_due_ = {};
     w_.loop.disarm_timer(retention_timer_);
     schedule_retention_save();
-    schedule_freshness_checks();
+    freshness_.schedule();
     status_due_ = {};
     publish_status();  // retention.dat follows at the next auto-save (a snapshot here doubled the stall)
 
@@ -2210,6 +1709,10 @@ class Core::Impl final : public loop::TimerHandler,
   const std::thread::id core_thread_ = std::this_thread::get_id();  // the thread that built the Core
   World w_;                                                         // first: everything below reads it
   Annotations annotations_{w_};
+  FlapAlerts flap_alerts_{w_, annotations_};
+  ObjectCommands objects_{w_, flap_alerts_};
+  ResultPipeline results_pipeline_{w_, annotations_, flap_alerts_, *this};
+  FreshnessChecker freshness_{w_, [this](CheckId c, Time now) { schedule_check(c, now, true); }};
   CoreOptions options_;
   exec::ResultQueue results_;
   exec::Executor executor_;
@@ -2223,7 +1726,6 @@ class Core::Impl final : public loop::TimerHandler,
   WriterErrors retention_errors_;  // before retention_writer_, whose thread reports into it
   retention::Writer retention_writer_;
   std::shared_ptr<const retention::Carried> retention_carried_;
-  retention::ProgramCounters retention_counters_;
   std::uint64_t retention_writes_seen_ = 0;
   bool autosave_pending_ = false;
   bool retained_scheduling_ok_ = false;
@@ -2274,11 +1776,6 @@ class Core::Impl final : public loop::TimerHandler,
   std::vector<std::string> distribution_notes_;  // option warnings and errors, logged at start
   std::vector<gearman::IncomingResult> remote_results_;
   std::vector<gearman::Submission> remote_unsent_;
-  loop::TimerId service_freshness_timer_ = 0;
-  loop::TimerId host_freshness_timer_ = 0;
-  MonoTime service_freshness_due_{};
-  MonoTime host_freshness_due_{};
-  ByCheck<std::uint8_t> freshening_;  // a freshness check is on its way (Naemon's flag)
   Time next_rotation_ = 0;
   Time last_log_rotation_ = 0;
 };
@@ -2313,19 +1810,27 @@ void Core::schedule_host_check(model::HostId host, Time when, bool forced) {
   on_core_thread()->schedule_host_check(host, when, forced);
 }
 void Core::set_program_switch(ProgramSwitch which, bool on) {
-  on_core_thread()->set_program_switch(which, on);
+  on_core_thread()->objects_.set_program_switch(which, on);
 }
 void Core::set_flag(model::ServiceId service, state::Flag flag, bool on) {
-  on_core_thread()->set_flag(service, flag, on);
+  Impl* core = on_core_thread();
+  const CheckId check = core->w_.check_of(service);
+  core->follow(check, core->objects_.set_flag(check, flag, on));
 }
 void Core::set_flag(model::HostId host, state::Flag flag, bool on) {
-  on_core_thread()->set_flag(host, flag, on);
+  Impl* core = on_core_thread();
+  const CheckId check = core->w_.check_of(host);
+  core->follow(check, core->objects_.set_flag(check, flag, on));
 }
 void Core::change_attribute(model::ServiceId service, const AttributeChange& change) {
-  on_core_thread()->change_attribute(service, change);
+  Impl* core = on_core_thread();
+  const CheckId check = core->w_.check_of(service);
+  core->follow(check, core->objects_.change_attribute(check, change));
 }
 void Core::change_attribute(model::HostId host, const AttributeChange& change) {
-  on_core_thread()->change_attribute(host, change);
+  Impl* core = on_core_thread();
+  const CheckId check = core->w_.check_of(host);
+  core->follow(check, core->objects_.change_attribute(check, change));
 }
 void Core::acknowledge(model::ServiceId service, const Acknowledgement& ack) {
   Impl* impl = on_core_thread();
@@ -2381,23 +1886,27 @@ bool Core::delete_downtime(bool service_downtime, unsigned long downtime_id) {
 }
 void Core::send_custom_notification(model::ServiceId service, unsigned options, std::string_view author,
                                     std::string_view comment) {
-  on_core_thread()->send_custom_notification(service, options, author, comment);
+  Impl* core = on_core_thread();
+  core->objects_.send_custom_notification(core->w_.check_of(service), options, author, comment);
 }
 void Core::send_custom_notification(model::HostId host, unsigned options, std::string_view author,
                                     std::string_view comment) {
-  on_core_thread()->send_custom_notification(host, options, author, comment);
+  Impl* core = on_core_thread();
+  core->objects_.send_custom_notification(core->w_.check_of(host), options, author, comment);
 }
 void Core::set_contact_notifications(model::ContactId contact, bool host_notifications, bool on) {
-  on_core_thread()->set_contact_notifications(contact, host_notifications, on);
+  on_core_thread()->objects_.set_contact_notifications(contact, host_notifications, on);
 }
 void Core::change_contact(model::ContactId contact, const ContactChange& change) {
-  on_core_thread()->change_contact(contact, change);
+  on_core_thread()->objects_.change_contact(contact, change);
 }
 void Core::delay_notification(model::ServiceId service, Time when) {
-  on_core_thread()->delay_notification(service, when);
+  Impl* core = on_core_thread();
+  core->objects_.delay_notification(core->w_.check_of(service), when);
 }
 void Core::delay_notification(model::HostId host, Time when) {
-  on_core_thread()->delay_notification(host, when);
+  Impl* core = on_core_thread();
+  core->objects_.delay_notification(core->w_.check_of(host), when);
 }
 std::size_t Core::delete_downtimes(const DowntimeFilter& filter) {
   Impl* impl = on_core_thread();

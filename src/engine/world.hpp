@@ -30,6 +30,7 @@
 #include "timeperiod/day_cache.hpp"
 #include "timeperiod/evaluator.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -72,6 +73,9 @@ struct World {
   files::EventCounts events;   // what the core has done, for Livestatus (comments/downtimes: the books')
   CheckStats check_stats;      // status.dat's checks in the last 1/5/15 minutes
   CheckSources check_sources;  // the names CheckState::check_source indexes
+  // The program's modified attributes: the MODATTR_* bits program-wide switches set, retained.
+  unsigned long modified_host_attributes = 0;
+  unsigned long modified_service_attributes = 0;
   Time program_start = 0;
   Time last_program_stop = 0;  // retention.dat's info.created
   std::mt19937_64 rng;         // the random spread of first checks and rescheduled ones
@@ -110,6 +114,14 @@ struct World {
   [[nodiscard]] Instant now_instant() const { return {loop.now(), clock.wall_now()}; }
   [[nodiscard]] Time now_epoch() const { return to_epoch(clock.wall_now()); }
   [[nodiscard]] double interval_seconds(double interval) const { return interval * main.interval_length; }
+
+  // Re-arms a periodic timer one period after its previous due time `due` (not after now: timers fire up to
+  // the loop's slack early, and the period must not shrink by that much each time); `due` becomes the new
+  // one.
+  void arm_periodic(loop::TimerId timer, loop::MonoTime& due, loop::Duration period) {
+    due = due == loop::MonoTime{} ? loop.now() + period : std::max(due + period, loop.now());
+    loop.arm_timer(timer, due);
+  }
 
   // A line in the main log, "[now] text".
   void log(std::string_view text);
