@@ -192,9 +192,8 @@ void BM_RetentionLoad(benchmark::State& state) {
       (std::filesystem::temp_directory_path() / "vedette-retention-bench-XXXXXX").string();
   const std::filesystem::path dir = ::mkdtemp(dir_pattern.data());
   const std::string path = (dir / "retention.dat").string();
-  std::string error;
-  if (!write_file(*make_snapshot(f.source()), {.path = path, .fsync = false}, error)) {
-    state.SkipWithError(error.c_str());
+  if (const base::Status s = write_file(*make_snapshot(f.source()), {.path = path, .fsync = false}); !s) {
+    state.SkipWithError(s.error().c_str());
     return;
   }
   std::size_t applied = 0;

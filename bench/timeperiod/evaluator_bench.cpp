@@ -46,9 +46,8 @@ struct Fixture {
 
   PeriodIndex add(std::initializer_list<std::string_view> lines, std::vector<PeriodIndex> exclusions = {}) {
     Rules& r = rules.emplace_back();
-    std::string error;
     for (std::string_view line : lines) {
-      if (!config::parse_timeperiod_line(line, r, error)) std::abort();
+      if (!config::parse_timeperiod_line(line, r)) std::abort();
     }
     periods.push_back(Period{&r, std::move(exclusions)});
     return PeriodIndex{static_cast<std::uint32_t>(periods.size() - 1)};

@@ -36,20 +36,21 @@ int run_daemon(config::Configuration configuration, DaemonOptions options) {
   if (!privileges.warning.empty()) fmt::print(stderr, "{}\n", privileges.warning);
   // Before the core creates anything (objects.cache, log, status.dat, retention.dat, the command FIFO), so
   // all of it belongs to the daemon's user. Only the lock file is written before, as the starting user.
-  const auto drop_privileges = [&privileges](std::string& error) {
-    return !privileges.switch_to || switch_user(*privileges.switch_to, error);
+  const auto drop_privileges = [&privileges] {
+    return privileges.switch_to ? switch_user(*privileges.switch_to) : base::Status::ok();
   };
   // Daemon mode forks, so it comes before the core starts any thread.
   std::optional<Daemonizer> daemon;
   if (options.daemon_mode) {
-    std::string error;
-    daemon = Daemonizer::start(configuration.main.lock_file, error, drop_privileges);
-    if (!daemon) {
-      fmt::print(stderr, "{}\nBailing out due to failure to daemonize. (PID={})\n", error, ::getpid());
+    base::Expected<Daemonizer> started = Daemonizer::start(configuration.main.lock_file, drop_privileges);
+    if (!started) {
+      fmt::print(stderr, "{}\nBailing out due to failure to daemonize. (PID={})\n", started.error(),
+                 ::getpid());
       return 1;
     }
-  } else if (std::string error; !drop_privileges(error)) {
-    fmt::print(stderr, "{}\n", error);
+    daemon = std::move(*started);
+  } else if (base::Status s = drop_privileges(); !s) {
+    fmt::print(stderr, "{}\n", s.error());
     return 1;
   }
   loop::RealClock clock;
@@ -73,27 +74,26 @@ int run_daemon(config::Configuration configuration, DaemonOptions options) {
   // Livestatus' COMMAND goes through the same dispatcher, with or without the command file.
   auto reader = std::make_unique<commands::CommandReader>(core, read_commands);
   if (!reader->error().empty()) core.log(fmt::format("Error: {}", reader->error()));
-  std::string livestatus_error;
   std::vector<std::string> livestatus_notes;
-  std::unique_ptr<LivestatusLink> livestatus =
-      LivestatusLink::start(core, *reader, livestatus_error, livestatus_notes);
+  auto livestatus_started = LivestatusLink::start(core, *reader, livestatus_notes);
   for (const std::string& note : livestatus_notes) core.log(note);
-  if (!livestatus_error.empty()) {
-    core.log(fmt::format("Error: {}", livestatus_error));
-    fmt::print(stderr, "Error: {}\n", livestatus_error);
+  if (!livestatus_started) {
+    core.log(fmt::format("Error: {}", livestatus_started.error()));
+    fmt::print(stderr, "Error: {}\n", livestatus_started.error());
     return 1;
   }
+  std::unique_ptr<LivestatusLink> livestatus = std::move(*livestatus_started);  // null: none asked for
   // The metrics endpoint reads only what the threads publish (metrics/core_metrics.hpp), so it may start
   // before the core runs and stop after it. Started once: a reload does not move it.
   std::unique_ptr<metrics::MetricsServer> metrics_server;
   if (const std::string& listen = core.main_config().metrics_listen; !listen.empty()) {
-    std::string error;
-    metrics_server = metrics::MetricsServer::start(listen, metrics::render_core_metrics, error);
-    if (metrics_server == nullptr) {
-      core.log(fmt::format("Error: {}", error));
-      fmt::print(stderr, "Error: {}\n", error);
+    auto started = metrics::MetricsServer::start(listen, metrics::render_core_metrics);
+    if (!started) {
+      core.log(fmt::format("Error: {}", started.error()));
+      fmt::print(stderr, "Error: {}\n", started.error());
       return 1;
     }
+    metrics_server = std::move(*started);
     if (std::optional<std::string> warning = metrics::exposure_warning(listen))
       core.log("Warning: " + *warning);
   }

@@ -34,56 +34,54 @@ void detach_stdio() {
 
 }  // namespace
 
-std::optional<Daemonizer> Daemonizer::start(const std::string& lock_file, std::string& error,
-                                            const InChild& in_child) {
+base::Expected<Daemonizer> Daemonizer::start(const std::string& lock_file, const InChild& in_child) {
   if (::chdir("/") != 0) {
-    error =
-        fmt::format("Error: Aborting. Failed to set daemon working directory (/): {}", std::strerror(errno));
-    return std::nullopt;
+    return base::Error{
+        fmt::format("Error: Aborting. Failed to set daemon working directory (/): {}", std::strerror(errno))};
   }
   ::umask(S_IWGRP | S_IWOTH);
   // Opened before any privilege drop, often as root in a directory the daemon's user may write: a link
   // planted there must not make root truncate another file.
   const int lock_fd = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (lock_fd < 0) {
-    error = fmt::format("Failed to obtain lock on file {}: {}", lock_file, std::strerror(errno));
-    return std::nullopt;
+    return base::Error{fmt::format("Failed to obtain lock on file {}: {}", lock_file, std::strerror(errno))};
   }
   struct stat lock_stat {};
   if (::fstat(lock_fd, &lock_stat) != 0 || !S_ISREG(lock_stat.st_mode) || lock_stat.st_nlink != 1) {
-    error = fmt::format("Failed to obtain lock on file {}: not a regular file with a single link", lock_file);
+    base::Error error{
+        fmt::format("Failed to obtain lock on file {}: not a regular file with a single link", lock_file)};
     ::close(lock_fd);
-    return std::nullopt;
+    return error;
   }
   flock probe = whole_file_write_lock();
   if (::fcntl(lock_fd, F_GETLK, &probe) != 0) {
-    error =
-        fmt::format("Failed to access lockfile '{}'. {}. Bailing out...", lock_file, std::strerror(errno));
+    base::Error error{
+        fmt::format("Failed to access lockfile '{}'. {}. Bailing out...", lock_file, std::strerror(errno))};
     ::close(lock_fd);
-    return std::nullopt;
+    return error;
   }
   if (probe.l_type != F_UNLCK) {
-    error = fmt::format(
+    base::Error error{fmt::format(
         "Lockfile '{}' looks like its already held by another instance of Vedette (PID {}).  Bailing out, "
         "pre-fork...",
-        lock_file, static_cast<int>(probe.l_pid));
+        lock_file, static_cast<int>(probe.l_pid))};
     ::close(lock_fd);
-    return std::nullopt;
+    return error;
   }
 
   int ready[2];
   if (::pipe2(ready, O_CLOEXEC) != 0) {
-    error = fmt::format("Failed to set up unnamed pipe: {}", std::strerror(errno));
+    base::Error error{fmt::format("Failed to set up unnamed pipe: {}", std::strerror(errno))};
     ::close(lock_fd);
-    return std::nullopt;
+    return error;
   }
   const pid_t pid = ::fork();
   if (pid < 0) {
-    error = fmt::format("Unable to fork out the daemon process: {}", std::strerror(errno));
+    base::Error error{fmt::format("Unable to fork out the daemon process: {}", std::strerror(errno))};
     ::close(lock_fd);
     ::close(ready[0]);
     ::close(ready[1]);
-    return std::nullopt;
+    return error;
   }
   if (pid > 0) {
     // The parent: exit 0 once the child says it is up, 1 if it dies first (EOF).
@@ -99,32 +97,36 @@ std::optional<Daemonizer> Daemonizer::start(const std::string& lock_file, std::s
   ::setsid();
   flock lock = whole_file_write_lock();
   if (::fcntl(lock_fd, F_SETLK, &lock) != 0) {
+    base::Error error;
     if (errno == EACCES || errno == EAGAIN) {
       ::fcntl(lock_fd, F_GETLK, &lock);
-      error = fmt::format(
+      error.message = fmt::format(
           "Lockfile '{}' looks like its already held by another instance of Vedette (PID {}).  Bailing out, "
           "post-fork...",
           lock_file, static_cast<int>(lock.l_pid));
     } else {
-      error = fmt::format("Cannot lock lockfile '{}': {}. Bailing out...", lock_file, std::strerror(errno));
+      error.message =
+          fmt::format("Cannot lock lockfile '{}': {}. Bailing out...", lock_file, std::strerror(errno));
     }
     ::close(lock_fd);
     ::close(ready[1]);
-    return std::nullopt;
+    return error;
   }
   if (::ftruncate(lock_fd, 0) != 0 || ::lseek(lock_fd, 0, SEEK_SET) != 0 ||
       !files::write_all(lock_fd, fmt::format("{}\n", ::getpid()))) {
-    error =
-        fmt::format("Cannot write PID to lockfile '{}': {}. Bailing out...", lock_file, std::strerror(errno));
+    base::Error error{fmt::format("Cannot write PID to lockfile '{}': {}. Bailing out...", lock_file,
+                                  std::strerror(errno))};
     ::close(lock_fd);
     ::close(ready[1]);
-    return std::nullopt;
+    return error;
   }
-  if (in_child && !in_child(error)) {
-    ::unlink(lock_file.c_str());  // ours: written with our PID just now
-    ::close(lock_fd);
-    ::close(ready[1]);
-    return std::nullopt;
+  if (in_child) {
+    if (base::Status s = in_child(); !s) {
+      ::unlink(lock_file.c_str());  // ours: written with our PID just now
+      ::close(lock_fd);
+      ::close(ready[1]);
+      return base::Error{s.error()};
+    }
   }
   detach_stdio();
   return Daemonizer(lock_file, lock_fd, ready[1]);

@@ -2,13 +2,14 @@
 // parent exit once the child reports it is up, and keep the lock (with the child's PID in it) until
 // shutdown. Main thread, before any other thread exists (fork copies only the calling thread).
 //
-//   auto daemon = app::Daemonizer::start(main.lock_file, error, drop_privileges);  // parent: never returns
-//   if (!daemon) { print error; return 1; }
+//   auto daemon = app::Daemonizer::start(main.lock_file, drop_privileges);  // parent: never returns
+//   if (!daemon) { print daemon.error(); return 1; }
 //   ... start the core ...   daemon->report_started();   ... run ...   daemon->release();
 #pragma once
 
+#include "base/expected.hpp"
+
 #include <functional>
-#include <optional>
 #include <string>
 
 namespace vedette::app {
@@ -16,17 +17,15 @@ namespace vedette::app {
 class Daemonizer {
  public:
   // Runs in the child once it holds the lock, while stderr still reaches the terminal: the privilege drop.
-  // False (with the error set) fails the start.
-  using InChild = std::function<bool(std::string& error)>;
+  // An error fails the start.
+  using InChild = std::function<base::Status()>;
 
   // Checks the lock, forks and, in the child, takes the lock (fcntl write lock), writes "PID\n" into it,
   // becomes a session leader, changes to /, runs in_child and points stdin, stdout and stderr at /dev/null.
   // The lock file must be a regular file with one link (a symbolic link is not followed: this may run as
   // root in a directory the daemon's user can write). The parent waits for report_started() or the child's
-  // death and exits with 0 or 1. In the child, returns the Daemonizer; on an error, returns nothing and sets
-  // `error` (Naemon's wording).
-  static std::optional<Daemonizer> start(const std::string& lock_file, std::string& error,
-                                         const InChild& in_child = {});
+  // death and exits with 0 or 1. In the child, returns the Daemonizer, or the error (Naemon's wording).
+  static base::Expected<Daemonizer> start(const std::string& lock_file, const InChild& in_child = {});
 
   Daemonizer(Daemonizer&& other) noexcept;
   Daemonizer& operator=(Daemonizer&& other) noexcept;

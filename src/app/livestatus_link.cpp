@@ -7,13 +7,15 @@ namespace vedette::app {
 LivestatusLink::LivestatusLink(engine::Core& core, commands::CommandReader& reader)
     : core_(core), reader_(reader) {}
 
-std::unique_ptr<LivestatusLink> LivestatusLink::start(engine::Core& core, commands::CommandReader& reader,
-                                                      std::string& error, std::vector<std::string>& notes) {
+base::Expected<std::unique_ptr<LivestatusLink>> LivestatusLink::start(engine::Core& core,
+                                                                      commands::CommandReader& reader,
+                                                                      std::vector<std::string>& notes) {
   std::optional<livestatus::ServerOptions> options = livestatus::server_options(core.main_config(), notes);
-  if (!options) return nullptr;
+  if (!options) return std::unique_ptr<LivestatusLink>();
   std::unique_ptr<LivestatusLink> link(new LivestatusLink(core, reader));
-  link->server_ = livestatus::Server::start(std::move(*options), link->channel_, error);
-  if (link->server_ == nullptr) return nullptr;
+  auto server = livestatus::Server::start(std::move(*options), link->channel_);
+  if (!server) return base::Error{server.error()};
+  link->server_ = std::move(*server);
   core.loop().watch(link->channel_.fd(), loop::Interest::read, *link);
   return link;
 }

@@ -4,6 +4,7 @@
 // server's log lines, and takes one status snapshot for every query thread waiting for one.
 #pragma once
 
+#include "base/expected.hpp"
 #include "commands/command_reader.hpp"
 #include "engine/core.hpp"
 #include "livestatus/core_channel.hpp"
@@ -18,12 +19,11 @@ namespace vedette::app {
 
 class LivestatusLink final : public loop::FdHandler {
  public:
-  // Null when the main config asks for no Livestatus (error empty) or when it cannot serve (error says
-  // why: the daemon refuses to start). `notes` gets the options it ignored.
-  [[nodiscard]] static std::unique_ptr<LivestatusLink> start(engine::Core& core,
-                                                             commands::CommandReader& reader,
-                                                             std::string& error,
-                                                             std::vector<std::string>& notes);
+  // Null when the main config asks for no Livestatus, an error when it cannot serve (the daemon refuses
+  // to start). `notes` gets the options it ignored.
+  [[nodiscard]] static base::Expected<std::unique_ptr<LivestatusLink>> start(engine::Core& core,
+                                                                             commands::CommandReader& reader,
+                                                                             std::vector<std::string>& notes);
   // Releases every waiting query thread, closes the connections and the sockets. Core thread, after run().
   ~LivestatusLink();
   LivestatusLink(const LivestatusLink&) = delete;

@@ -124,36 +124,30 @@ PrivilegePlan plan_privileges(const config::MainConfig& main, bool allow_root, b
   return plan;
 }
 
-bool switch_user(const TargetUser& user, std::string& error) {
+base::Status switch_user(const TargetUser& user) {
   // Groups first: once the user id is not root's, the process may no longer change them.
   if (!user.name.empty()) {
     if (::initgroups(user.name.c_str(), user.gid) != 0) {
-      error = failure(user, "initgroups()", errno);
-      return false;
+      return base::Error{failure(user, "initgroups()", errno)};
     }
   } else if (::setgroups(1, &user.gid) != 0) {
-    error = failure(user, "setgroups()", errno);
-    return false;
+    return base::Error{failure(user, "setgroups()", errno)};
   }
   if (::setgid(user.gid) != 0) {
-    error = failure(user, "setgid()", errno);
-    return false;
+    return base::Error{failure(user, "setgid()", errno)};
   }
   if (::setuid(user.uid) != 0) {
-    error = failure(user, "setuid()", errno);
-    return false;
+    return base::Error{failure(user, "setuid()", errno)};
   }
   // setuid() as root changes the real, effective and saved ids; make sure, and that there is no way back.
   if (::getuid() != user.uid || ::geteuid() != user.uid || ::getgid() != user.gid ||
       ::getegid() != user.gid) {
-    error = failure(user, "checking the new ids", EPERM);
-    return false;
+    return base::Error{failure(user, "checking the new ids", EPERM)};
   }
   if (user.uid != 0 && ::setuid(0) == 0) {
-    error = failure(user, "checking that root cannot be regained", EPERM);
-    return false;
+    return base::Error{failure(user, "checking that root cannot be regained", EPERM)};
   }
-  return true;
+  return base::Status::ok();
 }
 
 }  // namespace vedette::app

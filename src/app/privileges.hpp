@@ -4,9 +4,10 @@
 //
 //   PrivilegePlan plan = plan_privileges(cfg.main, allow_root, started_as_root());   // before daemonizing
 //   if (!plan.error.empty()) { print plan.error; exit 1; }
-//   ... lock file ...   if (plan.switch_to && !switch_user(*plan.switch_to, error)) { print error; exit 1; }
+//   ... lock file ...   if (plan.switch_to && !switch_user(*plan.switch_to)) { print the error; exit 1; }
 #pragma once
 
+#include "base/expected.hpp"
 #include "config/main_config.hpp"
 
 #include <optional>
@@ -37,7 +38,7 @@ bool started_as_root();
 PrivilegePlan plan_privileges(const config::MainConfig& main, bool allow_root, bool running_as_root);
 
 // initgroups() (or only the group without a passwd entry), setgid(), setuid(), then checks that every id
-// changed and that root cannot be regained. False with `error` set on any failure.
-bool switch_user(const TargetUser& user, std::string& error);
+// changed and that root cannot be regained. An error on any failure.
+[[nodiscard]] base::Status switch_user(const TargetUser& user);
 
 }  // namespace vedette::app

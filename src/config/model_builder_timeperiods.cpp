@@ -9,12 +9,11 @@ void ModelBuilder::parse_rules(std::uint32_t index, std::vector<char>& state,
   state[index] = 1;
   const RawObject& obj = store_.of(ObjectType::timeperiod)[index];
   for (const RawLine& line : obj.timeperiod_lines) {
-    std::string error;
-    if (!parse_timeperiod_line(line.text, rules[index], error))
+    if (base::Status s = parse_timeperiod_line(line.text, rules[index]); !s)
       diags_.error(
           fmt::format("Invalid timeperiod directive in timeperiod '{}': {}",
                       obj.get("timeperiod_name").empty() ? obj.template_name : obj.get("timeperiod_name"),
-                      error),
+                      s.error()),
           {obj.at.file, line.line}, PosKind::line);
   }
   for (std::uint32_t t : obj.templates) {

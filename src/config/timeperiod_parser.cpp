@@ -271,19 +271,18 @@ std::optional<TimeRange> time_range_of(std::string_view text) {
 
 // Every ',' and every ' ' ends a range, so "09:00-12:00, 13:00-17:00" holds an empty range between the two
 // and is rejected, as Naemon rejects it.
-bool parse_time_list(std::string_view list, std::vector<TimeRange>& out, std::string& error) {
+base::Status parse_time_list(std::string_view list, std::vector<TimeRange>& out) {
   std::size_t from = 0;
   while (true) {
     const std::size_t cut = list.find_first_of(", ", from);
     const std::string_view piece = list.substr(from, cut == std::string_view::npos ? cut : cut - from);
     const auto range = time_range_of(piece);
     if (!range) {
-      error = piece.empty() ? "empty time range in '" + std::string(list) + "'"
-                            : "invalid time range '" + std::string(piece) + "'";
-      return false;
+      return base::Error{piece.empty() ? "empty time range in '" + std::string(list) + "'"
+                                       : "invalid time range '" + std::string(piece) + "'"};
     }
     out.push_back(*range);
-    if (cut == std::string_view::npos) return true;
+    if (cut == std::string_view::npos) return base::Status::ok();
     from = cut + 1;
   }
 }
@@ -300,7 +299,7 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
-bool parse_timeperiod_line(std::string_view line, timeperiod::Rules& rules, std::string& error) {
+base::Status parse_timeperiod_line(std::string_view line, timeperiod::Rules& rules) {
   // Naemon splits the attribute name at the first space or tab and trims the value before rejoining them
   // with one space; rebuilding the same text keeps odd whitespace behaving as it does there.
   const std::size_t split = line.find_first_of(" \t");
@@ -312,10 +311,9 @@ bool parse_timeperiod_line(std::string_view line, timeperiod::Rules& rules, std:
   auto fail = [&] {
     const bool looks_like_date =
         !name.empty() && (is_digit(name.front()) || name.front() == '-' || name.front() == '+');
-    error = (looks_like_date || is_known_name(name))
-                ? "malformed timeperiod directive '" + std::string(trim(input)) + "'"
-                : "unknown timeperiod directive '" + std::string(name) + "'";
-    return false;
+    return base::Status(base::Error{(looks_like_date || is_known_name(name))
+                                        ? "malformed timeperiod directive '" + std::string(trim(input)) + "'"
+                                        : "unknown timeperiod directive '" + std::string(name) + "'"});
   };
 
   Fields fields{};
@@ -338,18 +336,18 @@ bool parse_timeperiod_line(std::string_view line, timeperiod::Rules& rules, std:
     const auto day = weekday_of(fields[0].text);
     if (!day) return fail();
     std::vector<TimeRange> ranges;
-    if (!parse_time_list(times, ranges, error)) return false;
+    if (base::Status s = parse_time_list(times, ranges); !s) return s;
     rules.set_weekday(*day, std::move(ranges));
-    return true;
+    return base::Status::ok();
   }
 
   auto range = date_range_for(shape->form, fields, skip);
   if (!range) return fail();
-  if (!parse_time_list(times, range->ranges, error)) return false;
+  if (base::Status s = parse_time_list(times, range->ranges); !s) return s;
   // Naemon puts each range at the head of the exception's list.
   std::reverse(range->ranges.begin(), range->ranges.end());
   rules.add_exception(std::move(*range));
-  return true;
+  return base::Status::ok();
 }
 
 }  // namespace vedette::config

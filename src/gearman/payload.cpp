@@ -58,8 +58,8 @@ std::string unescape_newlines(std::string_view value) {
   return out;
 }
 
-Error bad_number(std::string_view key, std::string_view value) {
-  return Error{fmt::format("bad {} '{}'", key, value.substr(0, 40))};
+base::Error bad_number(std::string_view key, std::string_view value) {
+  return base::Error{fmt::format("bad {} '{}'", key, value.substr(0, 40))};
 }
 
 }  // namespace
@@ -169,9 +169,9 @@ std::string format_job(const Job& job) {
   return out;
 }
 
-Expected<Job> parse_job(std::string_view text) {
+base::Expected<Job> parse_job(std::string_view text) {
   if (!text.starts_with("type="))
-    return Error{"job does not start with 'type=' (wrong key, or not a Mod-Gearman job)"};
+    return base::Error{"job does not start with 'type=' (wrong key, or not a Mod-Gearman job)"};
   Job job;
   bool have_type = false;
   for (const Field& f : split_fields(text)) {
@@ -189,7 +189,7 @@ Expected<Job> parse_job(std::string_view text) {
       else if (f.value == "notification")
         job.type = JobType::notification;
       else
-        return Error{fmt::format("unknown job type '{}'", f.value.substr(0, 40))};
+        return base::Error{fmt::format("unknown job type '{}'", f.value.substr(0, 40))};
     } else if (k == "result_queue") {
       job.result_queue = f.value;
     } else if (k == "target_queue") {
@@ -225,13 +225,13 @@ Expected<Job> parse_job(std::string_view text) {
       }
     }
   }
-  if (!have_type) return Error{"job has an empty type"};
+  if (!have_type) return base::Error{"job has an empty type"};
   if (job.command_line.empty())
-    return Error{fmt::format("{} job without command_line", job_type_name(job.type))};
+    return base::Error{fmt::format("{} job without command_line", job_type_name(job.type))};
   if ((job.type == JobType::host || job.type == JobType::service) && job.host_name.empty())
-    return Error{fmt::format("{} job without host_name", job_type_name(job.type))};
+    return base::Error{fmt::format("{} job without host_name", job_type_name(job.type))};
   if (job.type == JobType::service && job.service_description.empty())
-    return Error{"service job without service_description"};
+    return base::Error{"service job without service_description"};
   return job;
 }
 
@@ -256,7 +256,7 @@ std::string format_result(const Result& r) {
   return out;
 }
 
-Expected<Result> parse_result(std::string_view text) {
+base::Expected<Result> parse_result(std::string_view text) {
   Result r;
   bool have_host = false;
   bool have_output = false;
@@ -317,8 +317,9 @@ Expected<Result> parse_result(std::string_view text) {
         r.latency_us = *v;
     }
   }
-  if (!have_host) return Error{"result without host_name (wrong key, or not a Mod-Gearman result)"};
-  if (!have_output) return Error{fmt::format("result for '{}' without output", r.host_name.substr(0, 80))};
+  if (!have_host) return base::Error{"result without host_name (wrong key, or not a Mod-Gearman result)"};
+  if (!have_output)
+    return base::Error{fmt::format("result for '{}' without output", r.host_name.substr(0, 80))};
   return r;
 }
 

@@ -5,7 +5,7 @@
 // Plain functions and values; any thread.
 #pragma once
 
-#include "gearman/expected.hpp"
+#include "base/expected.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -48,7 +48,7 @@ struct Job {
 // What a worker reads (worker_client.c get_job). Errors: text not starting with "type=" (the Go worker's
 // test for a wrong key), an unknown type, no command_line, no host_name (host and service jobs) or
 // service_description (service jobs), a number that does not parse.
-[[nodiscard]] Expected<Job> parse_job(std::string_view text);
+[[nodiscard]] base::Expected<Job> parse_job(std::string_view text);
 
 struct Result {
   std::string host_name;
@@ -77,7 +77,7 @@ struct Result {
 // What the NEB module's result thread reads (result_thread.c get_results). Errors: no host_name or no
 // output line (a wrong key, or not a Mod-Gearman result), a return_code that does not parse. Any other
 // number that does not parse keeps its default and is named in `malformed`: the result still counts.
-[[nodiscard]] Expected<Result> parse_result(std::string_view text);
+[[nodiscard]] base::Expected<Result> parse_result(std::string_view text);
 
 // One key=value line, as views into the text it came from.
 struct Field {

@@ -39,12 +39,12 @@ struct CipherCtxFree {
 using CipherCtx = std::unique_ptr<EVP_CIPHER_CTX, CipherCtxFree>;
 
 // One pass of AES-256-ECB without OpenSSL's padding; `in` is a whole number of blocks.
-Expected<std::string> run_cipher(const std::array<unsigned char, k_key_bytes>& key, std::string_view in,
-                                 bool encrypt) {
+base::Expected<std::string> run_cipher(const std::array<unsigned char, k_key_bytes>& key, std::string_view in,
+                                       bool encrypt) {
   CipherCtx ctx(EVP_CIPHER_CTX_new());
-  if (!ctx) return Error{"cannot create an OpenSSL cipher context"};
+  if (!ctx) return base::Error{"cannot create an OpenSSL cipher context"};
   if (EVP_CipherInit_ex(ctx.get(), EVP_aes_256_ecb(), nullptr, key.data(), nullptr, encrypt ? 1 : 0) != 1)
-    return Error{"OpenSSL refused the AES-256-ECB key"};
+    return base::Error{"OpenSSL refused the AES-256-ECB key"};
   EVP_CIPHER_CTX_set_padding(ctx.get(), 0);
   std::string out(in.size() + k_block_bytes, '\0');
   auto* out_bytes = reinterpret_cast<unsigned char*>(out.data());
@@ -53,7 +53,7 @@ Expected<std::string> run_cipher(const std::array<unsigned char, k_key_bytes>& k
   if (EVP_CipherUpdate(ctx.get(), out_bytes, &produced, reinterpret_cast<const unsigned char*>(in.data()),
                        static_cast<int>(in.size())) != 1 ||
       EVP_CipherFinal_ex(ctx.get(), out_bytes + produced, &final_bytes) != 1)
-    return Error{"AES-256-ECB failed"};
+    return base::Error{"AES-256-ECB failed"};
   out.resize(static_cast<std::size_t>(produced + final_bytes));
   return out;
 }
@@ -84,10 +84,10 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
-Expected<std::string> base64_decode(std::string_view text) {
+base::Expected<std::string> base64_decode(std::string_view text) {
   while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
   while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  if (text.empty()) return Error{"empty payload"};
+  if (text.empty()) return base::Error{"empty payload"};
 
   std::string out;
   out.reserve(text.size() / 4 * 3);
@@ -99,15 +99,15 @@ Expected<std::string> base64_decode(std::string_view text) {
     const char c = text[pos];
     if (c == '\n' || c == '\r') continue;  // line breaks: Mod-Gearman strips them, Go ignores them
     const std::uint8_t v = k_decode[static_cast<unsigned char>(c)];
-    if (v == 0xff) return Error{fmt::format("not base64: byte 0x{:02x} at offset {}", c & 0xff, pos)};
+    if (v == 0xff) return base::Error{fmt::format("not base64: byte 0x{:02x} at offset {}", c & 0xff, pos)};
     ++symbols;
     if (v == 64) {
       // '=' only in the last two places of the last group.
-      if (in_group < 2) return Error{fmt::format("not base64: misplaced '=' at offset {}", pos)};
+      if (in_group < 2) return base::Error{fmt::format("not base64: misplaced '=' at offset {}", pos)};
       ++padding;
       group <<= 6;
     } else {
-      if (padding > 0) return Error{fmt::format("not base64: data after '=' at offset {}", pos)};
+      if (padding > 0) return base::Error{fmt::format("not base64: data after '=' at offset {}", pos)};
       group = group << 6 | v;
     }
     if (++in_group < 4) continue;
@@ -120,10 +120,11 @@ Expected<std::string> base64_decode(std::string_view text) {
       // Only line breaks may follow the final group.
       for (std::size_t rest = pos + 1; rest < text.size(); ++rest)
         if (text[rest] != '\n' && text[rest] != '\r')
-          return Error{fmt::format("not base64: data after '=' at offset {}", rest)};
+          return base::Error{fmt::format("not base64: data after '=' at offset {}", rest)};
     }
   }
-  if (in_group != 0) return Error{fmt::format("not base64: {} symbols is not a multiple of 4", symbols)};
+  if (in_group != 0)
+    return base::Error{fmt::format("not base64: {} symbols is not a multiple of 4", symbols)};
   return out;
 }
 
@@ -140,7 +141,7 @@ Codec Codec::encrypted(std::string_view key, bool accept_clear) {
   return codec;
 }
 
-Expected<std::string> Codec::seal(std::string_view plaintext) const {
+base::Expected<std::string> Codec::seal(std::string_view plaintext) const {
   if (!encrypt_) return base64_encode(plaintext);
   // mod_gm_encrypt encrypts strlen + 1 bytes (the NUL included) and mod_gm_aes_encrypt then appends
   // 16 - n % 16 zeros unless 16 % n == 0: so n = 16 gets none and any other multiple of 16 a whole block.
@@ -156,24 +157,25 @@ Expected<std::string> Codec::seal(std::string_view plaintext) const {
   return base64_encode(*crypted);
 }
 
-Expected<std::string> Codec::open(std::string_view wire) const {
+base::Expected<std::string> Codec::open(std::string_view wire) const {
   if (wire.size() > k_max_wire_bytes)
-    return Error{fmt::format("payload of {} bytes exceeds the limit of {}", wire.size(), k_max_wire_bytes)};
+    return base::Error{
+        fmt::format("payload of {} bytes exceeds the limit of {}", wire.size(), k_max_wire_bytes)};
   auto bytes = base64_decode(wire);
   if (!bytes) return bytes;
   // accept_clear_results: Mod-Gearman takes a payload as clear text when it starts with "type=".
   if (!encrypt_ || (accept_clear_ && bytes->starts_with("type="))) return cut_at_nul(std::move(*bytes));
   if (bytes->size() % k_block_bytes != 0)
-    return Error{fmt::format("{} bytes is not a whole number of AES blocks (sent without encryption?)",
-                             bytes->size())};
+    return base::Error{fmt::format("{} bytes is not a whole number of AES blocks (sent without encryption?)",
+                                   bytes->size())};
   auto plain = run_cipher(key_, *bytes, false);
   if (!plain) return plain;
   return cut_at_nul(std::move(*plain));
 }
 
-Expected<std::string> read_key_file(const std::string& path) {
+base::Expected<std::string> read_key_file(const std::string& path) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rbe"), &std::fclose);
-  if (!file) return Error{fmt::format("{}: cannot open key file: {}", path, std::strerror(errno))};
+  if (!file) return base::Error{fmt::format("{}: cannot open key file: {}", path, std::strerror(errno))};
   // fgets(key, 33, fp) in read_keyfile: the first line, at most 32 bytes of it.
   std::string key;
   int c = 0;
@@ -182,7 +184,7 @@ Expected<std::string> read_key_file(const std::string& path) {
     if (c == '\n') break;
   }
   while (!key.empty() && is_space(key.back())) key.pop_back();
-  if (key.empty()) return Error{fmt::format("{}: key file holds no key", path)};
+  if (key.empty()) return base::Error{fmt::format("{}: key file holds no key", path)};
   return key;
 }
 

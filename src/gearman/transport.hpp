@@ -5,10 +5,10 @@
 //
 //   Codec codec = Codec::encrypted("should_be_changed");
 //   std::string wire = *codec.seal("type=host\n...");   // what goes to gearmand
-//   Expected<std::string> text = codec.open(wire);       // what a worker reads back
+//   base::Expected<std::string> text = codec.open(wire);  // what a worker reads back
 #pragma once
 
-#include "gearman/expected.hpp"
+#include "base/expected.hpp"
 
 #include <array>
 #include <cstddef>
@@ -27,7 +27,7 @@ inline constexpr std::size_t k_max_wire_bytes = 32 * 1024 * 1024;
 [[nodiscard]] std::string base64_encode(std::string_view bytes);
 // Accepts what Mod-Gearman and the Go worker accept: whitespace around the text and line breaks inside it
 // are ignored; anything else outside the alphabet, or a length that is not a multiple of 4, is an error.
-[[nodiscard]] Expected<std::string> base64_decode(std::string_view text);
+[[nodiscard]] base::Expected<std::string> base64_decode(std::string_view text);
 
 class Codec {
  public:
@@ -43,11 +43,11 @@ class Codec {
   // The wire form of `plaintext`. Encrypted, the plaintext gets a NUL and zero bytes up to a multiple of
   // 16, exactly as mod_gm_aes_encrypt pads: (length + 1) already a multiple of 16 still gets a whole block
   // of zeros, except when it is exactly 16. An error only if OpenSSL fails.
-  [[nodiscard]] Expected<std::string> seal(std::string_view plaintext) const;
+  [[nodiscard]] base::Expected<std::string> seal(std::string_view plaintext) const;
   // The plaintext of a wire payload, cut at its first NUL (the padding). Errors name what was wrong: too
   // large, not base64, not whole AES blocks. A wrong key is not detected here: it yields text that the
   // payload parsers reject.
-  [[nodiscard]] Expected<std::string> open(std::string_view wire) const;
+  [[nodiscard]] base::Expected<std::string> open(std::string_view wire) const;
 
  private:
   std::array<unsigned char, k_key_bytes> key_{};
@@ -57,6 +57,6 @@ class Codec {
 
 // Mod-Gearman's keyfile=: the file's first line, at most 32 bytes of it, trailing whitespace removed
 // (read_keyfile). An error when it cannot be read or yields an empty key.
-[[nodiscard]] Expected<std::string> read_key_file(const std::string& path);
+[[nodiscard]] base::Expected<std::string> read_key_file(const std::string& path);
 
 }  // namespace vedette::gearman

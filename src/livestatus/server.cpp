@@ -58,41 +58,39 @@ void raise_open_files_limit() {
   (void)::setrlimit(RLIMIT_NOFILE, &limit);
 }
 
-int listen_unix(const std::string& path, const ServerOptions& o, std::string& error) {
+base::Expected<int> listen_unix(const std::string& path, const ServerOptions& o) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   if (path.size() >= sizeof addr.sun_path) {
-    error =
+    return base::Error{
         fmt::format("Livestatus: socket path '{}' is {} bytes long, longer than the {} a Unix socket allows",
-                    path, path.size(), sizeof addr.sun_path - 1);
-    return -1;
+                    path, path.size(), sizeof addr.sun_path - 1)};
   }
   std::memcpy(addr.sun_path, path.data(), path.size());
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (fd < 0) {
-    error = fmt::format("Livestatus: cannot create a Unix socket: {}", std::strerror(errno));
-    return -1;
-  }
+  if (fd < 0)
+    return base::Error{fmt::format("Livestatus: cannot create a Unix socket: {}", std::strerror(errno))};
   // A socket left by an earlier run (or Naemon's) is in the way; anything else at that path is not ours.
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());
   if (::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-    error = fmt::format("Livestatus: cannot bind the Unix socket '{}': {}", path, std::strerror(errno));
+    base::Error error{
+        fmt::format("Livestatus: cannot bind the Unix socket '{}': {}", path, std::strerror(errno))};
     ::close(fd);
-    return -1;
+    return error;
   }
   if (::chmod(path.c_str(), o.socket_mode) != 0 || ::listen(fd, o.max_backlog) != 0) {
-    error = fmt::format("Livestatus: cannot listen on '{}': {}", path, std::strerror(errno));
+    base::Error error{fmt::format("Livestatus: cannot listen on '{}': {}", path, std::strerror(errno))};
     ::close(fd);
     ::unlink(path.c_str());
-    return -1;
+    return error;
   }
   return fd;
 }
 
-int listen_tcp(const std::string& where, const ServerOptions& o, std::string& error) {
-  const int fd = loop::listen_tcp(where, o.max_backlog, error);
-  if (fd < 0) error = "Livestatus: " + error;
+base::Expected<int> listen_tcp(const std::string& where, const ServerOptions& o) {
+  base::Expected<int> fd = loop::listen_tcp(where, o.max_backlog);
+  if (!fd) return base::Error{"Livestatus: " + fd.error()};
   return fd;
 }
 
@@ -208,25 +206,22 @@ class Server::Impl {
     if (wake_ >= 0) ::close(wake_);
   }
 
-  bool start(std::string& error) {
+  base::Status start() {
     raise_open_files_limit();
     if (!options_.unix_socket.empty()) {
-      const int fd = listen_unix(options_.unix_socket, options_, error);
-      if (fd < 0) return false;
+      const base::Expected<int> fd = listen_unix(options_.unix_socket, options_);
+      if (!fd) return base::Error{fd.error()};
       unix_bound_ = true;
-      listeners_.push_back(Listener{.fd = fd, .tcp = false});
+      listeners_.push_back(Listener{.fd = *fd, .tcp = false});
     }
     if (!options_.tcp_listen.empty()) {
-      const int fd = listen_tcp(options_.tcp_listen, options_, error);
-      if (fd < 0) return false;
-      listeners_.push_back(Listener{.fd = fd, .tcp = true});
+      const base::Expected<int> fd = listen_tcp(options_.tcp_listen, options_);
+      if (!fd) return base::Error{fd.error()};
+      listeners_.push_back(Listener{.fd = *fd, .tcp = true});
     }
     epoll_ = ::epoll_create1(EPOLL_CLOEXEC);
     wake_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (epoll_ < 0 || wake_ < 0) {
-      error = fmt::format("Livestatus: {}", std::strerror(errno));
-      return false;
-    }
+    if (epoll_ < 0 || wake_ < 0) return base::Error{fmt::format("Livestatus: {}", std::strerror(errno))};
     watch(wake_, EPOLLIN, k_wake_tag);
     watch_listeners();
     io_thread_ = base::start_thread([this] {
@@ -241,7 +236,7 @@ class Server::Impl {
         work();
       }));
     }
-    return true;
+    return base::Status::ok();
   }
 
   Counters counters;
@@ -838,9 +833,9 @@ class Server::Impl {
   std::shared_ptr<const TableIndex> index_;
 };
 
-std::unique_ptr<Server> Server::start(ServerOptions options, CoreChannel& channel, std::string& error) {
+base::Expected<std::unique_ptr<Server>> Server::start(ServerOptions options, CoreChannel& channel) {
   auto impl = std::make_unique<Impl>(std::move(options), channel);
-  if (!impl->start(error)) return nullptr;
+  if (base::Status s = impl->start(); !s) return base::Error{s.error()};
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
 

@@ -5,12 +5,12 @@
 // waiting query holds no thread between its polls. What all clients together may hold is bounded
 // (max_connections, max_pending_bytes), and the server's warnings go to the core's log, rate-limited.
 //
-//   std::string error;
-//   std::unique_ptr<Server> server = Server::start(options, channel, error);  // null: error says why
+//   auto server = Server::start(options, channel);  // or server.error() says why not
 //   ...
-//   server.reset();  // closes every connection, joins the threads, unlinks the socket
+//   server->reset();  // closes every connection, joins the threads, unlinks the socket
 #pragma once
 
+#include "base/expected.hpp"
 #include "livestatus/core_channel.hpp"
 #include "livestatus/server_options.hpp"
 #include "livestatus/view.hpp"
@@ -25,8 +25,8 @@ class Server {
   // Binds and listens (a Unix socket path longer than sun_path, a bad host:port or a bind failure is an
   // error, never truncated), then starts the threads. Raises the open-files limit to its hard maximum so
   // a thousand clients fit.
-  [[nodiscard]] static std::unique_ptr<Server> start(ServerOptions options, CoreChannel& channel,
-                                                     std::string& error);
+  [[nodiscard]] static base::Expected<std::unique_ptr<Server>> start(ServerOptions options,
+                                                                     CoreChannel& channel);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

@@ -27,11 +27,10 @@ bool is_loopback_host(const std::string& host) {
          (::inet_pton(AF_INET6, host.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6));
 }
 
-int listen_tcp(const std::string& host_port, int backlog, std::string& error) {
+base::Expected<int> listen_tcp(const std::string& host_port, int backlog) {
   const std::size_t colon = host_port.rfind(':');
   if (colon == std::string::npos || colon + 1 == host_port.size()) {
-    error = fmt::format("'{}' is not host:port", host_port);
-    return -1;
+    return base::Error{fmt::format("'{}' is not host:port", host_port)};
   }
   const std::string host = listen_host(host_port);
   const std::string port = host_port.substr(colon + 1);
@@ -42,8 +41,7 @@ int listen_tcp(const std::string& host_port, int backlog, std::string& error) {
   addrinfo* found = nullptr;
   if (const int rc = ::getaddrinfo(host.empty() ? nullptr : host.c_str(), port.c_str(), &hints, &found);
       rc != 0) {
-    error = fmt::format("cannot resolve '{}': {}", host_port, ::gai_strerror(rc));
-    return -1;
+    return base::Error{fmt::format("cannot resolve '{}': {}", host_port, ::gai_strerror(rc))};
   }
   int fd = -1;
   std::string last = "no address";
@@ -59,7 +57,7 @@ int listen_tcp(const std::string& host_port, int backlog, std::string& error) {
     }
   }
   ::freeaddrinfo(found);
-  if (fd < 0) error = fmt::format("cannot listen on {}: {}", host_port, last);
+  if (fd < 0) return base::Error{fmt::format("cannot listen on {}: {}", host_port, last)};
   return fd;
 }
 

@@ -3,6 +3,8 @@
 // listeners share them. Any thread.
 #pragma once
 
+#include "base/expected.hpp"
+
 #include <string>
 #include <string_view>
 
@@ -15,8 +17,8 @@ namespace vedette::loop {
 // address) is not.
 [[nodiscard]] bool is_loopback_host(const std::string& host);
 
-// A non-blocking, close-on-exec listening socket, or -1 with `error` saying why (without a prefix naming
-// the caller: "'x' is not host:port", "cannot listen on h:p: Address already in use").
-[[nodiscard]] int listen_tcp(const std::string& host_port, int backlog, std::string& error);
+// A non-blocking, close-on-exec listening socket, or why not (without a prefix naming the caller: "'x' is
+// not host:port", "cannot listen on h:p: Address already in use").
+[[nodiscard]] base::Expected<int> listen_tcp(const std::string& host_port, int backlog);
 
 }  // namespace vedette::loop

@@ -89,18 +89,16 @@ std::string render_core_metrics() {
   return out.text();
 }
 
-std::unique_ptr<MetricsServer> MetricsServer::start(const std::string& host_port, Render render,
-                                                    std::string& error, ServerLimits limits) {
-  const int fd = loop::listen_tcp(host_port, 16, error);
-  if (fd < 0) {
-    error = "metrics: " + error;
-    return nullptr;
-  }
+base::Expected<std::unique_ptr<MetricsServer>> MetricsServer::start(const std::string& host_port,
+                                                                    Render render, ServerLimits limits) {
+  const base::Expected<int> listening = loop::listen_tcp(host_port, 16);
+  if (!listening) return base::Error{"metrics: " + listening.error()};
+  const int fd = *listening;
   const int wake = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wake < 0) {
-    error = fmt::format("metrics: cannot create an eventfd: {}", std::strerror(errno));
+    base::Error error{fmt::format("metrics: cannot create an eventfd: {}", std::strerror(errno))};
     ::close(fd);
-    return nullptr;
+    return error;
   }
   std::unique_ptr<MetricsServer> server(new MetricsServer(fd, wake, std::move(render), limits));
   server->thread_ = base::start_thread([s = server.get()] { s->run(); });

@@ -3,10 +3,11 @@
 // 405 for any other method. It never touches the core thread: `render` runs on this thread and reads only
 // what other threads publish (core_metrics.hpp).
 //
-//   std::string error;
-//   auto server = MetricsServer::start("127.0.0.1:9645", [] { return render_core_metrics(); }, error);
-//   if (!server) fail(error);  // ~MetricsServer stops the thread and closes every socket
+//   auto server = MetricsServer::start("127.0.0.1:9645", [] { return render_core_metrics(); });
+//   if (!server) fail(server.error());  // ~MetricsServer stops the thread and closes every socket
 #pragma once
+
+#include "base/expected.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -31,9 +32,10 @@ class MetricsServer {
  public:
   using Render = std::function<std::string()>;
 
-  // Listens on `host_port` and starts the thread; null with `error` set if it cannot listen.
-  [[nodiscard]] static std::unique_ptr<MetricsServer> start(const std::string& host_port, Render render,
-                                                            std::string& error, ServerLimits limits = {});
+  // Listens on `host_port` and starts the thread, or says why it cannot listen.
+  [[nodiscard]] static base::Expected<std::unique_ptr<MetricsServer>> start(const std::string& host_port,
+                                                                            Render render,
+                                                                            ServerLimits limits = {});
   ~MetricsServer();  // stops and joins the thread, closes the sockets
   MetricsServer(const MetricsServer&) = delete;
   MetricsServer& operator=(const MetricsServer&) = delete;

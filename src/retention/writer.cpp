@@ -423,14 +423,13 @@ struct WriteReport {
 };
 
 // Naemon's temp name, "<file>XXXXXX", and its mode, 0600.
-bool write_snapshot(const Snapshot& snapshot, const WriteOptions& options, std::string& buffer,
-                    std::string& error, WriteReport& report) {
+base::Status write_snapshot(const Snapshot& snapshot, const WriteOptions& options, std::string& buffer,
+                            WriteReport& report) {
   const auto start = std::chrono::steady_clock::now();
   files::AtomicFile file;
   if (!file.open(options.path, "XXXXXX", S_IRUSR | S_IWUSR)) {
-    error = fmt::format("Unable to create temp file '{}' for writing retention data: {}",
-                        file.failure().temp_path, std::strerror(file.failure().error));
-    return false;
+    return base::Error{fmt::format("Unable to create temp file '{}' for writing retention data: {}",
+                                   file.failure().temp_path, std::strerror(file.failure().error))};
   }
   std::chrono::steady_clock::duration io_time{};
   buffer.clear();
@@ -447,18 +446,17 @@ bool write_snapshot(const Snapshot& snapshot, const WriteOptions& options, std::
       micros_since(start) -
       static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(io_time).count());
   if (ok) ok = file.commit(options.fsync);
-  if (ok) return true;
+  if (ok) return base::Status::ok();
   const files::AtomicFile::Failure& f = file.failure();
-  if (f.step == "rename") {
-    error = fmt::format("Unable to update retention file '{}': {}", options.path, std::strerror(f.error));
-  } else if (f.step == "sync directory") {
+  if (f.step == "rename")
+    return base::Error{
+        fmt::format("Unable to update retention file '{}': {}", options.path, std::strerror(f.error))};
+  if (f.step == "sync directory") {
     // The new file is in place; only its durability across a crash is in doubt.
-    error = fmt::format("Unable to sync the directory of retention file '{}': {}", options.path,
-                        std::strerror(f.error));
-  } else {
-    error = fmt::format("Unable to save retention file: {}", std::strerror(f.error));
+    return base::Error{fmt::format("Unable to sync the directory of retention file '{}': {}", options.path,
+                                   std::strerror(f.error))};
   }
-  return false;
+  return base::Error{fmt::format("Unable to save retention file: {}", std::strerror(f.error))};
 }
 
 }  // namespace
@@ -476,11 +474,11 @@ void format_retention(const Snapshot& snapshot, const std::function<void(std::st
   });
 }
 
-bool write_file(const Snapshot& snapshot, const WriteOptions& options, std::string& error) {
-  if (options.path.empty()) return true;
+base::Status write_file(const Snapshot& snapshot, const WriteOptions& options) {
+  if (options.path.empty()) return base::Status::ok();
   std::string buffer;
   WriteReport report;
-  return write_snapshot(snapshot, options, buffer, error, report);
+  return write_snapshot(snapshot, options, buffer, report);
 }
 
 class Writer::Worker {
@@ -498,14 +496,13 @@ class Writer::Worker {
  private:
   void write(const Snapshot& snapshot) {
     const auto start = std::chrono::steady_clock::now();
-    std::string error;
     WriteReport report;
-    const bool ok =
-        write_snapshot(snapshot, {.path = options_.path, .fsync = options_.fsync}, buffer_, error, report);
+    const base::Status written =
+        write_snapshot(snapshot, {.path = options_.path, .fsync = options_.fsync}, buffer_, report);
     // Keeps one chunk of capacity between saves, not the high-water mark of an unusually long output.
     if (buffer_.capacity() > 4 * k_chunk) std::string().swap(buffer_);
-    if (!ok) {
-      thread_.failed(error);
+    if (!written) {
+      thread_.failed(written.error());
       return;
     }
     thread_.succeeded();

@@ -17,6 +17,7 @@
 // Vedette cannot follow that yet.
 #pragma once
 
+#include "base/expected.hpp"
 #include "retention/snapshot.hpp"
 
 #include <chrono>
@@ -38,9 +39,9 @@ struct WriteOptions {
   bool fsync = true;  // the file before the rename and the directory after it
 };
 
-// Formats and writes `snapshot` to options.path the safe way, on the calling thread. False with a message in
-// Naemon's wording in `error` when the file was not replaced.
-[[nodiscard]] bool write_file(const Snapshot& snapshot, const WriteOptions& options, std::string& error);
+// Formats and writes `snapshot` to options.path the safe way, on the calling thread. An error in Naemon's
+// wording when the file was not replaced.
+[[nodiscard]] base::Status write_file(const Snapshot& snapshot, const WriteOptions& options);
 
 struct WriterOptions {
   std::string path;  // state_retention_file; empty: nothing is written

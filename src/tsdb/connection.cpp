@@ -42,8 +42,8 @@ int Connection::wait_for(int fd, short events, std::chrono::milliseconds timeout
   }
 }
 
-bool Connection::connect(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout,
-                         std::string& error) {
+base::Status Connection::connect(const std::string& host, std::uint16_t port,
+                                 std::chrono::milliseconds timeout) {
   close();
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -51,11 +51,10 @@ bool Connection::connect(const std::string& host, std::uint16_t port, std::chron
   addrinfo* found = nullptr;
   const std::string service = std::to_string(port);
   if (const int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0) {
-    error = fmt::format("cannot resolve '{}': {}", host, ::gai_strerror(rc));
-    return false;
+    return base::Error{fmt::format("cannot resolve '{}': {}", host, ::gai_strerror(rc))};
   }
   const std::unique_ptr<addrinfo, void (*)(addrinfo*)> addresses(found, ::freeaddrinfo);
-  error = "no address";
+  std::string error = "no address";  // the last address's failure
   for (const addrinfo* a = found; a != nullptr; a = a->ai_next) {
     const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
     if (fd < 0) {
@@ -85,14 +84,13 @@ bool Connection::connect(const std::string& host, std::uint16_t port, std::chron
     const int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     fd_ = fd;
-    error.clear();
-    return true;
+    return base::Status::ok();
   }
-  return false;
+  return base::Error{error};
 }
 
-bool Connection::send_all(std::string_view data, std::chrono::milliseconds timeout, std::size_t& sent,
-                          std::string& error) {
+base::Status Connection::send_all(std::string_view data, std::chrono::milliseconds timeout,
+                                  std::size_t& sent) {
   sent = 0;
   while (sent < data.size()) {
     const ssize_t n = ::send(fd_, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
@@ -101,45 +99,29 @@ bool Connection::send_all(std::string_view data, std::chrono::milliseconds timeo
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-      error = errno_text(errno);
-      return false;
-    }
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return base::Error{errno_text(errno)};
     short revents = 0;
     const int rc = wait_for(fd_, POLLOUT, timeout, revents);
-    if (rc == 0) {
-      error = "timed out sending";
-      return false;
-    }
-    if (rc < 0) {
-      error = errno_text(errno);
-      return false;
-    }
+    if (rc == 0) return base::Error{"timed out sending"};
+    if (rc < 0) return base::Error{errno_text(errno)};
   }
-  return true;
+  return base::Status::ok();
 }
 
-bool Connection::receive(std::string& in, std::chrono::milliseconds timeout, std::string& error) {
+base::Status Connection::receive(std::string& in, std::chrono::milliseconds timeout) {
   short revents = 0;
   const int rc = wait_for(fd_, POLLIN, timeout, revents);
-  if (rc == 0) {
-    error = "timed out waiting for an answer";
-    return false;
-  }
-  if (rc < 0) {
-    error = errno_text(errno);
-    return false;
-  }
+  if (rc == 0) return base::Error{"timed out waiting for an answer"};
+  if (rc < 0) return base::Error{errno_text(errno)};
   char buffer[4096];
   while (true) {
     const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
     if (n > 0) {
       in.append(buffer, static_cast<std::size_t>(n));
-      return true;
+      return base::Status::ok();
     }
     if (n < 0 && errno == EINTR) continue;
-    error = n == 0 ? "connection closed by peer" : errno_text(errno);
-    return false;
+    return base::Error{n == 0 ? "connection closed by peer" : errno_text(errno)};
   }
 }
 

@@ -3,6 +3,8 @@
 // becomes readable. Owned and used by one writer thread; never the core's.
 #pragma once
 
+#include "base/expected.hpp"
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -19,16 +21,16 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
 
   // Resolves `host` (getaddrinfo, which may block this thread) and connects to the first address that
-  // accepts within `timeout`. On failure `error` says why ("connection refused", "timed out").
-  [[nodiscard]] bool connect(const std::string& host, std::uint16_t port, std::chrono::milliseconds timeout,
-                             std::string& error);
-  // Everything in `data`, or false (with `error`) when the peer is gone or does not take a byte for
-  // `timeout`. `sent` is how much went out, so a stream can go on after reconnecting.
-  [[nodiscard]] bool send_all(std::string_view data, std::chrono::milliseconds timeout, std::size_t& sent,
-                              std::string& error);
-  // Appends what arrives to `in`, waiting up to `timeout` for the first byte. False on timeout, error or
-  // the peer closing (then `error` is "connection closed by peer").
-  [[nodiscard]] bool receive(std::string& in, std::chrono::milliseconds timeout, std::string& error);
+  // accepts within `timeout`, or says why not ("connection refused", "timed out").
+  [[nodiscard]] base::Status connect(const std::string& host, std::uint16_t port,
+                                     std::chrono::milliseconds timeout);
+  // Everything in `data`, or an error when the peer is gone or does not take a byte for `timeout`. `sent`
+  // is how much went out, so a stream can go on after reconnecting.
+  [[nodiscard]] base::Status send_all(std::string_view data, std::chrono::milliseconds timeout,
+                                      std::size_t& sent);
+  // Appends what arrives to `in`, waiting up to `timeout` for the first byte. An error on timeout, error or
+  // the peer closing ("connection closed by peer").
+  [[nodiscard]] base::Status receive(std::string& in, std::chrono::milliseconds timeout);
   // Whether the peer closed or reset the connection (a readable socket nobody expects data from): checked
   // before reusing an idle connection, without waiting.
   [[nodiscard]] bool peer_closed() const;

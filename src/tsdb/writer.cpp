@@ -176,12 +176,11 @@ void Writer::run() {
 }
 
 bool Writer::deliver(std::string_view batch, std::uint64_t samples) {
-  std::string error;
   const std::uint64_t rejected_before = samples_rejected_.load(std::memory_order_relaxed);
-  const bool ok = options_.protocol == Protocol::graphite ? deliver_graphite(batch, error)
-                                                          : deliver_influx(batch, samples, error);
-  if (!ok) {
-    failed(error);
+  if (const base::Status s =
+          options_.protocol == Protocol::graphite ? deliver_graphite(batch) : deliver_influx(batch, samples);
+      !s) {
+    failed(s.error());
     return false;
   }
   samples_sent_.fetch_add(samples - (samples_rejected_.load(std::memory_order_relaxed) - rejected_before),
@@ -202,57 +201,58 @@ void Writer::failed(const std::string& error) {
                     options_.backoff_limit.count() / 1000.0));
 }
 
-bool Writer::deliver_graphite(std::string_view batch, std::string& error) {
+base::Status Writer::deliver_graphite(std::string_view batch) {
   if (connection_.is_open() && connection_.peer_closed()) connection_.close();
   if (!connection_.is_open()) {
-    if (!connection_.connect(options_.host, options_.port, options_.timeout, error)) return false;
+    if (base::Status s = connection_.connect(options_.host, options_.port, options_.timeout); !s) return s;
     connects_.fetch_add(1, std::memory_order_relaxed);
   }
   std::size_t sent = 0;
-  return connection_.send_all(batch, options_.timeout, sent, error);
+  return connection_.send_all(batch, options_.timeout, sent);
 }
 
 // A reused keep-alive connection may have been closed by the server meanwhile: then the POST is tried once
 // more on a new connection before it counts as a failure.
-bool Writer::deliver_influx(std::string_view batch, std::uint64_t samples, std::string& error) {
+base::Status Writer::deliver_influx(std::string_view batch, std::uint64_t samples) {
   request_.clear();
   append_http_post(host_header(options_), options_.http_target, options_.http_headers, batch, request_);
+  base::Status last = base::Status::ok();  // the failure of a reused connection's attempt
   for (int attempt = 0; attempt < 2; ++attempt) {
     const bool reused = connection_.is_open() && !connection_.peer_closed();
     if (!reused) {
       connection_.close();
-      if (!connection_.connect(options_.host, options_.port, options_.timeout, error)) return false;
+      if (base::Status s = connection_.connect(options_.host, options_.port, options_.timeout); !s) return s;
       connects_.fetch_add(1, std::memory_order_relaxed);
     }
     std::size_t sent = 0;
     response_.clear();
     std::optional<HttpResponse> response;
-    bool ok = connection_.send_all(request_, options_.timeout, sent, error);
-    while (ok && !(response = parse_http_response(response_)))
-      ok = connection_.receive(response_, options_.timeout, error);
-    if (!ok) {
+    base::Status s = connection_.send_all(request_, options_.timeout, sent);
+    while (s && !(response = parse_http_response(response_)))
+      s = connection_.receive(response_, options_.timeout);
+    if (!s) {
       connection_.close();
+      last = s;
       if (reused) continue;
-      return false;
+      return s;
     }
     if (!response->keep_alive) connection_.close();
-    if (response->status >= 200 && response->status < 300) return true;
+    if (response->status >= 200 && response->status < 300) return base::Status::ok();
     const std::string_view body = response->body.substr(0, 300);
     if (response->status >= 400 && response->status < 500 && response->status != 408 &&
         response->status != 429) {
       // The data or the credentials are wrong: sending the batch again would not help.
       samples_rejected_.fetch_add(samples, std::memory_order_relaxed);
       const auto now = std::chrono::steady_clock::now();
-      if (now - last_rejection_report_ < k_drop_report_interval) return true;
+      if (now - last_rejection_report_ < k_drop_report_interval) return base::Status::ok();
       last_rejection_report_ = now;
       event(fmt::format("Warning: {} writer: {} refused {} samples ({} in total): HTTP {} {}", options_.name,
                         host_header(options_), samples, samples_rejected_.load(), response->status, body));
-      return true;
+      return base::Status::ok();
     }
-    error = fmt::format("HTTP {} {}", response->status, body);
-    return false;
+    return base::Error{fmt::format("HTTP {} {}", response->status, body)};
   }
-  return false;
+  return last;
 }
 
 }  // namespace vedette::tsdb

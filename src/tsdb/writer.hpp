@@ -9,6 +9,7 @@
 //   /* destroy at shutdown or reload: what the backend takes within the timeout is sent, the rest counted */
 #pragma once
 
+#include "base/expected.hpp"
 #include "loop/clock.hpp"
 #include "tsdb/connection.hpp"
 #include "tsdb/line_format.hpp"
@@ -98,8 +99,8 @@ class Writer {
   void hand_over();
   void run();
   bool deliver(std::string_view batch, std::uint64_t samples);
-  bool deliver_graphite(std::string_view batch, std::string& error);
-  bool deliver_influx(std::string_view batch, std::uint64_t samples, std::string& error);
+  base::Status deliver_graphite(std::string_view batch);
+  base::Status deliver_influx(std::string_view batch, std::uint64_t samples);
   void failed(const std::string& error);
   void event(std::string line);
 

@@ -121,7 +121,7 @@ gearman::JobReply Worker::work(std::uint32_t index, std::string_view queue, std:
   Slot& slot = *slots_[index];
   jobs_.fetch_add(1, std::memory_order_relaxed);
   auto text = options_.codec.open(workload);
-  auto job = text ? gearman::parse_job(*text) : gearman::Expected<gearman::Job>(gearman::Error{text.error()});
+  auto job = text ? gearman::parse_job(*text) : base::Expected<gearman::Job>(base::Error{text.error()});
   if (!job) {
     bad_jobs_.fetch_add(1, std::memory_order_relaxed);
     log(fmt::format("gearman: dropped a job from queue '{}': {}", queue, job.error()));

@@ -19,18 +19,20 @@ constexpr std::uint32_t h(std::uint32_t hours, std::uint32_t minutes = 0) {
 
 Rules parse_ok(std::string_view line) {
   Rules rules;
-  std::string error;
-  EXPECT_TRUE(parse_timeperiod_line(line, rules, error)) << line << ": " << error;
-  EXPECT_EQ(error, "");
+  const base::Status s = parse_timeperiod_line(line, rules);
+  EXPECT_TRUE(s) << line << ": " << s.error();
   return rules;
 }
 
 std::string parse_error(std::string_view line) {
   Rules rules;
-  std::string error;
-  EXPECT_FALSE(parse_timeperiod_line(line, rules, error)) << line;
-  EXPECT_FALSE(error.empty()) << line;
-  return error;
+  const base::Status s = parse_timeperiod_line(line, rules);
+  if (s) {
+    ADD_FAILURE() << line;
+    return {};
+  }
+  EXPECT_FALSE(s.error().empty()) << line;
+  return s.error();
 }
 
 // The single exception a line produced; fails the test if there is not exactly one.
@@ -77,9 +79,8 @@ TEST(TimeperiodParser, SpaceSeparatesRangesLikeAComma) {
 
 TEST(TimeperiodParser, WeekdayDefinedTwiceKeepsTheLastLine) {
   Rules rules;
-  std::string error;
-  ASSERT_TRUE(parse_timeperiod_line("monday 00:00-01:00", rules, error));
-  ASSERT_TRUE(parse_timeperiod_line("monday 02:00-03:00", rules, error));
+  ASSERT_TRUE(parse_timeperiod_line("monday 00:00-01:00", rules));
+  ASSERT_TRUE(parse_timeperiod_line("monday 02:00-03:00", rules));
   EXPECT_EQ(rules.weekdays[1], (Ranges{{h(2), h(3)}}));
 }
 
@@ -217,9 +218,8 @@ TEST(TimeperiodParser, ExceptionRangesAreKeptInNaemonsReversedOrder) {
 
 TEST(TimeperiodParser, ExceptionsAccumulateInWrittenOrder) {
   Rules rules;
-  std::string error;
-  ASSERT_TRUE(parse_timeperiod_line("day 2 00:00-24:00", rules, error));
-  ASSERT_TRUE(parse_timeperiod_line("day 1 00:00-24:00", rules, error));
+  ASSERT_TRUE(parse_timeperiod_line("day 2 00:00-24:00", rules));
+  ASSERT_TRUE(parse_timeperiod_line("day 1 00:00-24:00", rules));
   const auto& list = rules.exceptions[static_cast<std::size_t>(DateRangeType::month_day)];
   ASSERT_EQ(list.size(), 2u);
   EXPECT_EQ(list[0].smday, 2);
@@ -287,9 +287,8 @@ TEST(TimeperiodParser, RejectsMonthWithoutDayAndTextAfterSpace) {
 
 TEST(TimeperiodParser, FailureLeavesRulesUnchanged) {
   Rules rules;
-  std::string error;
-  EXPECT_FALSE(parse_timeperiod_line("monday 00:00-01:00,99:00-99:00", rules, error));
-  EXPECT_FALSE(parse_timeperiod_line("day 1 00:00-01:00,99:00-99:00", rules, error));
+  EXPECT_FALSE(parse_timeperiod_line("monday 00:00-01:00,99:00-99:00", rules));
+  EXPECT_FALSE(parse_timeperiod_line("day 1 00:00-01:00,99:00-99:00", rules));
   EXPECT_FALSE(rules.has_weekday[1]);
   for (const auto& list : rules.exceptions) EXPECT_TRUE(list.empty());
 }

@@ -68,9 +68,9 @@ TEST(ExposureWarningTest, OnlyForListenersOtherHostsCanReach) {
 class MetricsServerTest : public ::testing::Test {
  protected:
   void start(ServerLimits limits) {
-    std::string error;
-    server_ = MetricsServer::start("127.0.0.1:0", k_render, error, limits);
-    ASSERT_NE(server_, nullptr) << error;
+    auto started = MetricsServer::start("127.0.0.1:0", k_render, limits);
+    ASSERT_TRUE(started) << started.error();
+    server_ = std::move(*started);
     ASSERT_NE(server_->port(), 0);
   }
   int connect_client() const {
@@ -145,10 +145,10 @@ TEST_F(MetricsServerTest, SilentClientsAreClosedAtTheTimeoutOrWhenANewOneNeedsTh
 
 TEST_F(MetricsServerTest, ListeningOnABusyPortIsAnErrorNamingIt) {
   start({});
-  std::string error;
   const std::string where = "127.0.0.1:" + std::to_string(server_->port());
-  EXPECT_EQ(MetricsServer::start(where, k_render, error), nullptr);
-  EXPECT_NE(error.find("metrics: cannot listen on " + where), std::string::npos) << error;
+  const auto busy = MetricsServer::start(where, k_render);
+  ASSERT_FALSE(busy);
+  EXPECT_NE(busy.error().find("metrics: cannot listen on " + where), std::string::npos) << busy.error();
 }
 
 }  // namespace

@@ -316,8 +316,8 @@ TEST_F(NaemonFixture, VedettesChangesReachTheNextRead) {
   test::TempDir dir;
   const char* exported = std::getenv("VEDETTE_RETENTION_EXPORT");
   const std::string path = exported != nullptr ? exported : dir.file("retention.dat");
-  std::string error;
-  ASSERT_TRUE(write_file(*snap, {.path = path}, error)) << error;
+  const base::Status written = write_file(*snap, {.path = path});
+  ASSERT_TRUE(written) << written.error();
 
   const Data data = read_file(path);
   EXPECT_TRUE(data.warnings.empty());

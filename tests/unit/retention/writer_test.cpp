@@ -117,12 +117,13 @@ TEST(RetentionWriter, FailuresAreReportedOncePerEpisode) {
 TEST(RetentionWriter, WriteFileOnTheCallingThread) {
   Loaded l = Loaded::from_text(k_objects);
   TempDir out;
-  std::string error;
-  ASSERT_TRUE(write_file(*snapshot_of(l, 5), {.path = out.file("retention.dat")}, error)) << error;
+  const base::Status written = write_file(*snapshot_of(l, 5), {.path = out.file("retention.dat")});
+  ASSERT_TRUE(written) << written.error();
   EXPECT_NE(test::read_text(out.file("retention.dat")).find("created=5\n"), std::string::npos);
-  EXPECT_FALSE(write_file(*snapshot_of(l, 5), {.path = out.file("nope/retention.dat")}, error));
-  EXPECT_FALSE(error.empty());
-  EXPECT_TRUE(write_file(*snapshot_of(l, 5), {.path = ""}, error));  // retention disabled: nothing to do
+  const base::Status missing_dir = write_file(*snapshot_of(l, 5), {.path = out.file("nope/retention.dat")});
+  ASSERT_FALSE(missing_dir);
+  EXPECT_FALSE(missing_dir.error().empty());
+  EXPECT_TRUE(write_file(*snapshot_of(l, 5), {.path = ""}));  // retention disabled: nothing to do
 }
 
 TEST(RetentionWriter, BuilderReusesTheMemoryOfTheLastSnapshot) {

@@ -49,8 +49,8 @@ class PeriodTable {
   PeriodIndex add(std::initializer_list<std::string_view> lines, std::vector<PeriodIndex> exclusions = {}) {
     Rules& rules = rules_.emplace_back();
     for (std::string_view line : lines) {
-      std::string error;
-      EXPECT_TRUE(config::parse_timeperiod_line(line, rules, error)) << line << ": " << error;
+      const base::Status s = config::parse_timeperiod_line(line, rules);
+      EXPECT_TRUE(s) << line << ": " << s.error();
     }
     periods_.push_back(Period{&rules, std::move(exclusions)});
     return PeriodIndex{static_cast<std::uint32_t>(periods_.size() - 1)};

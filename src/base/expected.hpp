@@ -1,20 +1,21 @@
-// A value or an error message: what the fallible steps of the gearman link return (decoding a payload,
-// reading a key file). C++20 has no std::expected; this is the small part of it used here.
-// A plain value; any thread.
+// A value or an error message: what the fallible calls of the library return (decoding a payload, opening
+// a listener, writing a file). C++20 has no std::expected; this is the small part of it used here, and
+// Status is the same for calls with no value. A plain value; any thread.
 //
 //   Expected<Job> job = parse_job(text);
-//   if (!job) log(job.error());  else run(*job);
+//   if (Status s = listen(where); !s) log(s.error());
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 
-namespace vedette::gearman {
+namespace vedette::base {
 
 // The error side, so that Expected<std::string> can still tell a value from an error.
 struct Error {
-  std::string message;  // lower-case, no trailing period, with its context
+  std::string message;  // with its context; Naemon's wording where Vedette repeats a Naemon message
 };
 
 template <class T>
@@ -42,4 +43,20 @@ class [[nodiscard]] Expected {
   std::variant<T, Error> v_;
 };
 
-}  // namespace vedette::gearman
+// Success or an error, for calls that have nothing else to return.
+class [[nodiscard]] Status {
+ public:
+  static Status ok() { return Status(); }
+  Status(Error error) : error_(std::move(error)) {}  // NOLINT: implicit, like Expected's
+
+  explicit operator bool() const { return !error_; }
+
+  // Only when !*this.
+  [[nodiscard]] const std::string& error() const { return error_->message; }
+
+ private:
+  Status() = default;
+  std::optional<Error> error_;
+};
+
+}  // namespace vedette::base
