@@ -17,6 +17,8 @@
 namespace vedette::engine {
 
 enum class CheckId : std::uint32_t {};
+// What a check checks, where a call would otherwise take a bare `bool service`.
+enum class ObjectKind : std::uint8_t { host, service };
 // No check: a side command's job, or an object a reload removed.
 inline constexpr CheckId k_no_check = model::no_id<CheckId>();
 

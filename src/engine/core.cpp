@@ -1,41 +1,39 @@
-// Over 800 lines, for now: Core::Impl still runs checks (gating, spawning, distribution), the state files
-// and the reload swap itself. Issue 21 moves its parts into components on the shared World
-// (engine/world.hpp) that own their state and return effects the core carries out: CheckSchedule,
-// ResultPipeline, Annotations, FlapAlerts, FreshnessChecker and ObjectCommands so far (docs/architecture.md);
-// the sections below follow the per-check path: commands, scheduling, results, reload, shutdown.
+// The core: one loop iteration at a time, it sequences the components on the shared World
+// (engine/world.hpp, docs/architecture.md) — CheckSchedule's due checks through CheckGate to CheckRunner,
+// whose results go through ResultPipeline and back onto the schedule; Annotations, ObjectCommands,
+// FreshnessChecker, PerfdataOutputs and LogRotation beside them — and does what no component owns: start-up
+// and shutdown, passive results, the state-file snapshots and the reload swap. Over 800 lines because the
+// swap (the last third) must see every component's state at once; the sections follow the per-check path:
+// start-up, commands, passive results, scheduling, results, state files, reload, shutdown.
 #include "engine/core.hpp"
 
 #include "base/check.hpp"
-#include "config/command_compiler.hpp"
 #include "engine/annotations.hpp"
 #include "engine/books.hpp"
+#include "engine/check_gate.hpp"
 #include "engine/check_id.hpp"
+#include "engine/check_runner.hpp"
 #include "engine/check_schedule.hpp"
 #include "engine/check_sources.hpp"
 #include "engine/check_stats.hpp"
 #include "engine/comment_book.hpp"
 #include "engine/core_time.hpp"
-#include "engine/dependencies.hpp"
 #include "engine/distribution.hpp"
-#include "engine/event_handlers.hpp"
 #include "engine/flap_alerts.hpp"
-#include "engine/flapping.hpp"
 #include "engine/freshness_checker.hpp"
+#include "engine/log_rotation.hpp"
 #include "engine/macros.hpp"
 #include "engine/notifier.hpp"
 #include "engine/object_commands.hpp"
-#include "engine/perfdata_output.hpp"
+#include "engine/perfdata_outputs.hpp"
 #include "engine/reload.hpp"
 #include "engine/result_pipeline.hpp"
 #include "engine/retained_status.hpp"
 #include "engine/state_machine.hpp"
 #include "engine/status_snapshot.hpp"
-#include "engine/timing_out.hpp"
-#include "engine/tsdb_output.hpp"
 #include "engine/world.hpp"
 #include "exec/executor.hpp"
 #include "exec/plugin_output.hpp"
-#include "exec/result_queue.hpp"
 #include "files/log_file.hpp"
 #include "files/status_file.hpp"
 #include "loop/signals.hpp"
@@ -97,20 +95,6 @@ files::StatusWriterOptions status_options(const config::MainConfig& main, Writer
   return out;
 }
 
-// Events of the perfdata writer threads, logged by the core once per iteration.
-struct PerfdataEvents {
-  std::mutex mutex;
-  std::vector<std::string> messages;  // guarded by mutex
-  std::atomic<bool> pending{false};
-
-  void add(const files::PerfdataEvent& e) { add(e.message); }
-  void add(std::string message) {
-    std::lock_guard lock(mutex);
-    messages.push_back(std::move(message));
-    pending.store(true, std::memory_order_relaxed);
-  }
-};
-
 retention::WriterOptions retention_options(const config::MainConfig& main, WriterErrors& errors) {
   retention::WriterOptions out;
   if (main.retain_state_information) out.path = main.state_retention_file;
@@ -164,7 +148,7 @@ files::LogFileOptions log_options(const config::MainConfig& main, const CoreOpti
 class Core::Impl final : public loop::TimerHandler,
                          public loop::FdHandler,
                          public loop::BeforePollHook,
-                         public SideCommandSink,
+                         public FinishedCheckSink,
                          public PerfdataSink {
  public:
   friend class Core;  // its entry points call the components directly
@@ -177,31 +161,19 @@ class Core::Impl final : public loop::TimerHandler,
                        }),
            options.random_seed),
         options_(options),
-        executor_(results_, executor_options(w_.main, options)),
+        runner_(w_, freshness_, *this,
+                {.executor = executor_options(w_.main, options), .result_period = k_result_period}),
         status_(status_options(w_.main, status_errors_)),
         retention_writer_(retention_options(w_.main, retention_errors_)) {
-    w_.side_commands = this;
+    w_.side_commands = &runner_;
     const std::size_t checks = w_.check_count();
     w_.loop.reserve_timers(static_cast<std::uint32_t>(checks + 8));
-    rotation_timer_ = w_.loop.add_timer(*this);
-    host_perfdata_timer_ = w_.loop.add_timer(*this);
-    service_perfdata_timer_ = w_.loop.add_timer(*this);
-    tsdb_timer_ = w_.loop.add_timer(*this);
     status_timer_ = w_.loop.add_timer(*this);
     retention_timer_ = w_.loop.add_timer(*this);
     tick_timer_ = w_.loop.add_timer(*this);
-    orphan_timer_ = w_.loop.add_timer(*this);
     schedule_.resize(checks);
-    submitted_at_.resize(checks);
-    generation_.resize(checks, 0);
+    runner_.resize(checks);
     freshness_.resize(checks);
-    timing_out_.resize(checks, w_.model->commands.size());
-    gearman::OptionMessages messages;
-    if (std::optional<gearman::Options> o = distribution_options(w_.main, messages);
-        o && messages.errors.empty())
-      distributor_ = std::make_unique<Distributor>(std::move(*o), *w_.model);
-    for (const std::string& w : messages.warnings) distribution_notes_.push_back("Warning: gearman: " + w);
-    for (const std::string& e : messages.errors) distribution_notes_.push_back("Error: gearman: " + e);
   }
 
   loop::Loop& loop() { return w_.loop; }
@@ -212,24 +184,22 @@ class Core::Impl final : public loop::TimerHandler,
     signals_ = std::make_unique<loop::SignalFd>();
     w_.loop.watch(signals_->fd(), loop::Interest::read, *this);
     w_.loop.watch(reloader_.fd(), loop::Interest::read, *this);
-    // Results are picked up by polling the queue once per iteration; while checks run, a tick makes sure
-    // an iteration comes at least every k_result_period. Waking the core for each result instead doubled
-    // its wakeups, and with them its CPU per check (bench/perfbench/run.sh).
-    results_.use_polling();
+    // While checks run, a tick makes sure an iteration comes at least every k_result_period: the runner's
+    // results are polled once per iteration.
     w_.loop.set_timer_slack(k_dispatch_ahead);
     w_.loop.add_before_poll(*this);
     w_.program_start = w_.now_epoch();
     w_.check_stats = CheckStats(w_.program_start);
     log_start_lines();
-    log_distribution_start();
+    runner_.start_distribution(*this);
     restore_retained_state();
     annotations_.collect_acknowledgement_expiry();
     log_states(w_.main.log_initial_states, "INITIAL");
     schedule_initial_checks();
-    schedule_log_rotation();
+    log_rotation_.schedule();
     schedule_retention_save();
     freshness_.schedule();
-    setup_perfdata();
+    perfdata_.setup();
     // As Naemon: status.dat exists as soon as the core runs, then is rewritten every status_update_interval.
     status_.remove_file();
     publish_status();
@@ -261,9 +231,9 @@ class Core::Impl final : public loop::TimerHandler,
     w_.loop.stop();
   }
 
-  void log(std::string_view text) override { w_.log(text); }
+  void log(std::string_view text) { w_.log(text); }
 
-  bool submit_passive_result(const PassiveResult& p) {
+  bool submit_passive_result(const PassiveResult& p) override {
     const Instant at = w_.now_instant();  // one clock read per result
     const Time now = to_epoch(at.wall);
     if (model::is_set(p.service)) return submit_passive_service_result(p.service, p, now, at);
@@ -343,8 +313,6 @@ class Core::Impl final : public loop::TimerHandler,
   // and 100 checks/s the core spent ~17 µs per check with a 100 ms period and 7-11 µs with 250 ms.
   // Results so wait up to 250 ms before they show (docs/compatibility.md).
   static constexpr Duration k_result_period = std::chrono::milliseconds(250);
-  // The job id of notification commands and event handlers (no host or service has it).
-  static constexpr std::uint32_t k_side_command_id = std::numeric_limits<std::uint32_t>::max();
   static constexpr Duration k_dispatch_ahead = 2 * k_result_period;
   // At SIGTERM: how long running checks may take to finish (stopping stays well within 20 s).
   static constexpr Duration k_shutdown_grace = std::chrono::seconds(5);
@@ -598,13 +566,9 @@ class Core::Impl final : public loop::TimerHandler,
     log("Auto-save of retention data completed successfully.");
   }
 
-  // loop::TimerHandler: a check is due. Collected here, run in before_poll() as one batch.
+  // loop::TimerHandler: the core's own timers (checks, rotation, perfdata, freshness: their components').
   void on_timer(loop::TimerId id) override {
     if (id == tick_timer_) return;  // before_poll() collects the results
-    if (id == orphan_timer_) {
-      handle_orphans();
-      return;
-    }
     if (id == status_timer_) {
       publish_status();
       return;
@@ -613,32 +577,6 @@ class Core::Impl final : public loop::TimerHandler,
       publish_retention();
       autosave_pending_ = true;
       schedule_retention_save();
-      return;
-    }
-    if (id == tsdb_timer_) return;  // before_poll hands the samples over
-    if (id == host_perfdata_timer_ || id == service_perfdata_timer_) {
-      const bool hosts = id == host_perfdata_timer_;
-      PerfdataOutput& out = hosts ? *host_perfdata_ : *service_perfdata_;
-      w_.arm_periodic(id, hosts ? host_perfdata_due_ : service_perfdata_due_,
-                      std::chrono::seconds(out.processing_interval()));
-      out.process(MacroContext{.model = *w_.model,
-                               .main = w_.main,
-                               .now = w_.now_epoch(),
-                               .all_hosts = &w_.hosts,
-                               .all_services = &w_.services,
-                               .program_start = w_.program_start,
-                               .downtimes = w_.downtimes.get()});
-      return;
-    }
-    if (id == rotation_timer_) {
-      // Timers may fire up to k_dispatch_ahead early; a rotation waits for its exact time.
-      const Duration early = std::chrono::seconds(next_rotation_) - w_.clock.wall_now().time_since_epoch();
-      if (early > Duration::zero()) {
-        w_.loop.arm_timer(rotation_timer_, w_.loop.now() + early);
-        return;
-      }
-      w_.log_file.rotate(next_rotation_, w_.main.log_rotation_method);
-      schedule_log_rotation();
       return;
     }
   }
@@ -679,556 +617,76 @@ class Core::Impl final : public loop::TimerHandler,
                          status_retained_);
   }
 
-  // log_rotation_method: the next rotation in local time, as a monotonic timer (wall time only names it).
-  void schedule_log_rotation() {
-    next_rotation_ = files::LogFile::next_rotation(w_.now_epoch(), w_.main.log_rotation_method);
-    if (next_rotation_ == 0) return;
-    const Duration until = std::chrono::seconds(next_rotation_) - w_.clock.wall_now().time_since_epoch();
-    w_.loop.arm_timer(rotation_timer_, w_.loop.now() + std::max(Duration::zero(), until));
-  }
-
   // Once per iteration, in this order: apply finished checks (they may schedule host checks now), start
   // the due ones as one batch, keep a tick while checks are out, then hand the log lines over.
   void before_poll() override {
     VEDETTE_CHECK(std::this_thread::get_id() == core_thread_, "the core's loop runs off the core thread");
-    drain_results();
-    if (distributor_ != nullptr && distributor_->has_results()) drain_remote();
+    runner_.collect();
     if (!schedule_.due().empty()) run_due_checks();
-    if (!jobs_.empty()) executor_.submit_batch(jobs_);
-    jobs_.clear();
+    runner_.submit();
     // Results from gearman are polled too; passive ones (send_gearman) come without a check out, so with
     // distribution on the tick never stops.
-    if ((running_ > 0 || distributor_ != nullptr || autosave_pending_) && !w_.loop.is_armed(tick_timer_))
+    if ((runner_.expects_results() || autosave_pending_) && !w_.loop.is_armed(tick_timer_))
       w_.loop.arm_timer(tick_timer_, w_.loop.now() + k_result_period);
     if (autosave_pending_ || retention_errors_.pending.load(std::memory_order_relaxed)) report_retention();
     if (status_errors_.pending.load(std::memory_order_relaxed)) report_writer_errors(status_errors_);
-    if (host_perfdata_) host_perfdata_->flush();
-    if (service_perfdata_) service_perfdata_->flush();
-    if (tsdb_ != nullptr) flush_tsdb();
-    if (perfdata_events_.pending.load(std::memory_order_relaxed)) report_perfdata_events();
-    if (executor_.has_warnings())
-      for (const std::string& warning : executor_.take_warnings()) log(warning);
-    if (distributor_ != nullptr) log_distribution_events();
-    publish_gearman_metrics();
+    perfdata_.flush();
+    runner_.report();
+    runner_.publish_gearman_metrics();
     w_.log_file.flush();
-  }
-
-  // The gearman figures for the metrics endpoint, at most once a second (the link's stats take its lock).
-  void publish_gearman_metrics() {
-    metrics::CoreMetrics& m = metrics::core_metrics();
-    m.gearman_configured.store(distributor_ != nullptr, std::memory_order_relaxed);
-    if (distributor_ == nullptr || w_.loop.now() < next_gearman_metrics_) return;
-    next_gearman_metrics_ = w_.loop.now() + std::chrono::seconds(1);
-    const gearman::LinkStats link = distributor_->link_stats();
-    m.gearman_jobs_queued.set(static_cast<std::int64_t>(link.queued_jobs));
-    m.gearman_checks_out.set(static_cast<std::int64_t>(distributor_->checks_out()));
-    m.gearman_jobs_sent.set(static_cast<std::int64_t>(link.sent));
-    m.gearman_send_failures.set(static_cast<std::int64_t>(link.send_failures));
-    m.gearman_results.set(static_cast<std::int64_t>(link.results));
-  }
-
-  void flush_tsdb() {
-    for (const std::string& line : tsdb_->flush(w_.loop.now())) log(line);
-    if (tsdb_->has_pending() && !w_.loop.is_armed(tsdb_timer_))
-      w_.loop.arm_timer(tsdb_timer_, w_.loop.now() + tsdb_->flush_interval());
-  }
-
-  // A reload's old Graphite/InfluxDB writers send what they hold (a slow backend: up to
-  // the writer's stop grace) on a thread of their own, so the core never waits for a backend.
-  // Shutdown joins them.
-  void retire_tsdb() {
-    std::erase_if(retiring_tsdb_,
-                  [](const RetiringTsdb& r) { return r.done->load(std::memory_order_acquire); });
-    if (tsdb_ == nullptr) return;
-    auto done = std::make_shared<std::atomic<bool>>(false);
-    retiring_tsdb_.push_back({base::start_thread<std::jthread>([old = std::move(tsdb_), done]() mutable {
-                                old.reset();
-                                done->store(true, std::memory_order_release);
-                              }),
-                              done});
-  }
-
-  void report_perfdata_events() {
-    std::lock_guard lock(perfdata_events_.mutex);
-    for (const std::string& m : perfdata_events_.messages) log(m);
-    perfdata_events_.messages.clear();
-    perfdata_events_.pending.store(false, std::memory_order_relaxed);
-  }
-
-  // The perfdata outputs for the configuration now (start-up and each reload). The old files close first,
-  // as Naemon's cleanup and initialization do: a mode 'w' file starts empty again.
-  void setup_perfdata() {
-    host_perfdata_.reset();
-    service_perfdata_.reset();
-    w_.loop.disarm_timer(host_perfdata_timer_);
-    w_.loop.disarm_timer(service_perfdata_timer_);
-    host_perfdata_due_ = service_perfdata_due_ = {};
-    std::vector<std::string> warnings;
-    auto on_event = [this](const files::PerfdataEvent& e) { perfdata_events_.add(e); };
-    retire_tsdb();
-    tsdb_ = std::make_unique<TsdbOutput>(w_.main,
-                                         [this](std::string line) { perfdata_events_.add(std::move(line)); });
-    if (!tsdb_->has_writers()) tsdb_.reset();
-    host_perfdata_ =
-        std::make_unique<PerfdataOutput>(*w_.model, w_.main, PerfdataObject::host, on_event, warnings);
-    service_perfdata_ =
-        std::make_unique<PerfdataOutput>(*w_.model, w_.main, PerfdataObject::service, on_event, warnings);
-    for (const std::string& w : warnings) log(w);
-    if (host_perfdata_->processing_interval() > 0)
-      w_.arm_periodic(host_perfdata_timer_, host_perfdata_due_,
-                      std::chrono::seconds(host_perfdata_->processing_interval()));
-    if (service_perfdata_->processing_interval() > 0)
-      w_.arm_periodic(service_perfdata_timer_, service_perfdata_due_,
-                      std::chrono::seconds(service_perfdata_->processing_interval()));
   }
 
   // PerfdataSink: after each result (ResultPipeline).
   void after_result(CheckId check, Time now) override {
     if (!w_.main.process_performance_data) return;  // the common case, decided before building macros
     const MacroContext ctx = w_.object_macros(check, now);
-    if (w_.is_service(check)) {
-      service_perfdata_->after_result(ctx, w_.services[model::index(check)], *this);
-    } else {
-      host_perfdata_->after_result(ctx, w_.hosts[model::index(ctx.host)], *this);
-    }
-    if (tsdb_ != nullptr) tsdb_->after_result(ctx, w_.state_of(check));
-    if (distributor_ != nullptr && distributor_->distributes_perfdata())
-      distributor_->send_perfdata(ctx, w_.state_of(check), w_.model->hosts[model::index(ctx.host)].name,
-                                  w_.is_service(check)
-                                      ? std::string_view(w_.model->services[model::index(check)].description)
-                                      : std::string_view());
+    perfdata_.after_result(ctx, check);
+    if (Distributor* d = runner_.distributor(); d != nullptr && d->distributes_perfdata())
+      d->send_perfdata(ctx, w_.state_of(check), w_.model->hosts[model::index(ctx.host)].name,
+                       w_.is_service(check)
+                           ? std::string_view(w_.model->services[model::index(check)].description)
+                           : std::string_view());
   }
 
-  // Each check runs as of its due time (or now, if that has passed): it is rescheduled from there, its
-  // check_period and macros see that time, and the executor starts it then.
+  // Each check runs as of its due time (or now, if that has passed): the gate decides whether it runs and
+  // when it is due next (rescheduled from that time); its check_period and macros see that time, and the
+  // executor or the worker starts it then.
   void run_due_checks() {
     const Instant now = w_.now_instant();
     for (CheckId check : schedule_.due()) {
       const Instant at = schedule_.run_time(check, now);
-      if (w_.is_service(check))
-        run_service_check(w_.service_of(check), at);
-      else
-        run_host_check(w_.host_of(check), at);
+      const loop::WallTime scheduled = schedule_.scheduled_at(check);
+      const bool forced = schedule_.take_forced(check);
+      const CheckGate::Decision d = gate_.decide(check, at, forced, runner_.at_concurrency_limit());
+      if (d.next_in) schedule_from(check, at, *d.next_in);
+      switch (d.action) {
+        case CheckGate::Action::skip:
+          break;
+        case CheckGate::Action::run:
+          runner_.start(check, scheduled, at, forced);
+          break;
+        case CheckGate::Action::assume_up: {  // Naemon runs no plugin for a host without check_command
+          CheckOutcome r;
+          r.start = r.finish = to_epoch(at.wall);
+          apply_host(w_.host_of(check), r, r.start, at);
+          break;
+        }
+      }
     }
     schedule_.clear_due();
   }
 
-  // Timing-out checks beyond their slots wait in the executor without a process: they do not count.
-  bool max_concurrent_reached() const {
-    if (w_.main.max_concurrent_checks == 0) return false;
-    const std::uint32_t slots = executor_.timing_out_slots();
-    const std::uint32_t waiting = slots != 0 && timing_out_out_ > slots ? timing_out_out_ - slots : 0;
-    const std::uint32_t running = running_ > waiting ? running_ - waiting : 0;
-    return running >= static_cast<std::uint32_t>(w_.main.max_concurrent_checks);
-  }
-
-  // Naemon's handle_service_check_event() for a scheduled check.
-  void run_service_check(model::ServiceId sid, Instant at) {
-    const CheckId check = w_.check_of(sid);
-    const model::Service& cfg = w_.model->services[model::index(sid)];
-    ServiceState& st = w_.services[model::index(sid)];
-    const loop::WallTime scheduled = schedule_.scheduled_at(check);
-    const Time now = to_epoch(at.wall);
-    const double interval = w_.interval_seconds(state::check_interval_of(cfg, st));
-    const bool forced = schedule_.take_forced(check);
-    if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
-    if (st.is_executing) return;
-    if (!forced) {
-      if (max_concurrent_reached()) {
-        const double retry = state::retry_interval_of(cfg, st);
-        if (retry != 0) schedule_from(check, at, seconds(w_.interval_seconds(retry)));
-        return;
-      }
-      if (!w_.main.execute_service_checks || !st.enabled(state::Flag::active_checks)) return;
-      if (st.last_check + static_cast<Time>(w_.main.cached_service_check_horizon) > now &&
-          st.last_check <= now)
-        return;
-      const model::TimeperiodId period = w_.check_period_of(cfg, st);
-      if (!w_.in_period(period, now)) {
-        postpone_to_period(check, period, at, interval);
-        return;
-      }
-      if (service_dependencies_failed(sid, now) &&
-          !skip_check_for_failed_dependency(w_.main.service_skip_check_dependency_status, true, st,
-                                            "(service dependency check failed)"))
-        return;
-      if (w_.main.service_parents_disable_service_checks != 0 && all_parents_failing(cfg, st) &&
-          !skip_check_for_failed_dependency(w_.main.service_skip_check_dependency_status, true, st,
-                                            "(service parents failed)"))
-        return;
-    }
-    start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::service, scheduled, at.mono,
-                forced,
-                MacroContext{.model = *w_.model,
-                             .main = w_.main,
-                             .host = cfg.host,
-                             .service = sid,
-                             .now = now,
-                             .all_hosts = &w_.hosts,
-                             .all_services = &w_.services,
-                             .timeperiods = &w_.evaluator,
-                             .program_start = w_.program_start,
-                             .downtimes = w_.downtimes.get()});
-  }
-
-  void run_host_check(model::HostId hid, Instant at) {
-    const CheckId check = w_.check_of(hid);
-    const model::Host& cfg = w_.model->hosts[model::index(hid)];
-    HostState& st = w_.hosts[model::index(hid)];
-    const loop::WallTime scheduled = schedule_.scheduled_at(check);
-    const Time now = to_epoch(at.wall);
-    const double interval = w_.interval_seconds(state::check_interval_of(cfg, st));
-    const bool forced = schedule_.take_forced(check);
-    if (interval > 0 && !st.is_executing) schedule_from(check, at, seconds(interval));
-    if (st.is_executing) return;
-    if (!forced) {
-      if (!w_.main.execute_host_checks || !st.enabled(state::Flag::active_checks)) return;
-      if (max_concurrent_reached()) return;
-      const model::TimeperiodId period = w_.check_period_of(cfg, st);
-      if (!w_.in_period(period, now)) {
-        postpone_to_period(check, period, at, interval);
-        return;
-      }
-      if (host_dependencies_failed(hid, now) &&
-          !skip_check_for_failed_dependency(w_.main.host_skip_check_dependency_status, false, st,
-                                            "(host dependency check failed)"))
-        return;
-    }
-    if (!cfg.check_command.is_set() && (st.overrides == nullptr || !st.overrides->check_command)) {
-      // Naemon runs no plugin for a host without check_command: the host is assumed UP.
-      CheckOutcome r;
-      r.start = r.finish = now;
-      apply_host(hid, r, now, at);
-      return;
-    }
-    start_check(check, cfg.check_command, cfg.check_timeout, exec::CheckKind::host, scheduled, at.mono,
-                forced,
-                MacroContext{.model = *w_.model,
-                             .main = w_.main,
-                             .host = hid,
-                             .now = now,
-                             .all_hosts = &w_.hosts,
-                             .all_services = &w_.services,
-                             .timeperiods = &w_.evaluator,
-                             .program_start = w_.program_start,
-                             .downtimes = w_.downtimes.get()});
-  }
-
-  // ---- Dependencies (engine/dependencies.hpp) ----
-
-  DependencyRules dependency_rules(Time now) const {
-    return {
-        .timeperiods = w_.evaluator, .soft_state_dependencies = w_.main.soft_state_dependencies, .now = now};
-  }
-  bool service_dependencies_failed(model::ServiceId sid, Time now) const {
-    if (w_.model->service_dependencies.empty()) return false;  // most configurations: no lookup per check
-    auto of = [&](model::ServiceId s) { return w_.notifier->index().service_execution_dependencies(s); };
-    return dependencies_failed(dependency_rules(now), of(sid), std::span<const ServiceState>(w_.services),
-                               of);
-  }
-  bool host_dependencies_failed(model::HostId hid, Time now) const {
-    if (w_.model->host_dependencies.empty()) return false;
-    auto of = [&](model::HostId h) { return w_.notifier->index().host_execution_dependencies(h); };
-    return dependencies_failed(dependency_rules(now), of(hid), std::span<const HostState>(w_.hosts), of);
-  }
-  // Naemon's service_parents_disable_service_checks test: a service not OK whose parents are none OK.
-  bool all_parents_failing(const model::Service& cfg, const ServiceState& st) const {
-    return st.current_state != k_state_ok && all_service_parents_failing(cfg, w_.services);
-  }
-  // Outside its check_period a check waits for the next valid time (Naemon: plus a random share of the
-  // check window, so a period that opens does not release every check at once).
-  void postpone_to_period(CheckId check, model::TimeperiodId period, Instant at, double window) {
-    const Time now = to_epoch(at.wall);
-    const std::time_t next =
-        w_.evaluator.next_valid_time(timeperiod::PeriodIndex{model::index(period)},
-                                     static_cast<std::time_t>(now), static_cast<std::time_t>(now));
-    if (next <= now) return;  // no valid time within the horizon: stay on the normal schedule
-    const double spread = window > 1 ? std::uniform_real_distribution<double>(0, window - 1)(w_.rng) : 0;
-    schedule_from(check, at, seconds(static_cast<double>(next - now) + spread));
-  }
-
-  // Runs the configured command, or the one CHANGE_*_CHECK_COMMAND set (split here: rare).
-  void start_check(CheckId check, const model::CommandCall& call, int timeout_s, exec::CheckKind kind,
-                   loop::WallTime scheduled, MonoTime start_at, bool forced, const MacroContext& ctx) {
-    CheckState& st = w_.state_of(check);
-    if (st.overrides != nullptr && st.overrides->check_command) {
-      const config::CommandCall changed = config::split_command_call(*st.overrides->check_command);
-      const auto it = w_.model->command_by_name.find(changed.name);
-      if (it == w_.model->command_by_name.end()) return;
-      std::vector<std::string_view> args(changed.args.begin(), changed.args.end());
-      const model::Command& command = w_.model->commands[model::index(it->second)];
-      expand_command(command.compiled, ctx, args, expanded_);
-      expanded_.native = command.native;
+  // FinishedCheckSink: a check's result from the runner, local or remote.
+  void apply_finished(const FinishedCheck& f) override {
+    if (w_.is_service(f.check)) {
+      const model::ServiceId sid = w_.service_of(f.check);
+      apply_service(sid, f.outcome, f.now, f.ended);
+      w_.services[model::index(sid)].check_source = f.source;
     } else {
-      if (!call.is_set()) return;
-      const model::Command& command = w_.model->commands[model::index(call.command)];
-      expand_command(command.compiled, ctx, w_.model->args_of(call), expanded_);
-      expanded_.native = command.native;
+      const model::HostId hid = w_.host_of(f.check);
+      apply_host(hid, f.outcome, f.now, f.ended);
+      w_.hosts[model::index(hid)].check_source = f.source;
     }
-    if (distributor_ != nullptr) {
-      const gearman::Work work =
-          kind == exec::CheckKind::host ? gearman::Work::host_check : gearman::Work::service_check;
-      if (const std::string* queue = distributor_->queue(work, check)) {
-        send_check(check, *queue, work, timeout_s, scheduled, start_at, forced);
-        return;
-      }
-    }
-    run_check_locally(check, kind, std::move(expanded_), timeout_s, scheduled, start_at);
-    expanded_ = {};
-  }
-
-  void run_check_locally(CheckId check, exec::CheckKind kind, ExpandedCommand&& command, int timeout_s,
-                         loop::WallTime scheduled, MonoTime start_at) {
-    count_launch(check, scheduled);
-    w_.state_of(check).is_executing = true;
-    ++running_;
-    ++w_.events.forks;
-    exec::CheckJob job;
-    job.id = model::index(check);
-    job.generation = generation_[check] = ++last_generation_;
-    job.kind = kind;
-    job.argv = std::move(command.argv);
-    job.use_shell = command.shell;
-    job.env = std::move(command.env);
-    job.native = command.native;
-    job.timeout_ms = static_cast<std::uint32_t>(std::max(1, timeout_s)) * 1000u;
-    job.not_before_ns = static_cast<std::int64_t>(loop::to_key(start_at));  // steady_clock is CLOCK_MONOTONIC
-    job.timing_out = timing_out_.expects_timeout(check, configured_command_of(check));
-    if (job.timing_out) ++timing_out_out_;
-    submitted_at_[check] = scheduled;
-    jobs_.push_back(std::move(job));
-  }
-
-  // The check's configured command (TimingOutChecks' class), none while CHANGE_*_CHECK_COMMAND replaces it.
-  std::uint32_t configured_command_of(CheckId check) const {
-    const CheckState& st = w_.state_of(check);
-    if (st.overrides != nullptr && st.overrides->check_command) return TimingOutChecks::k_no_command;
-    const model::CommandCall& call = w_.is_service(check)
-                                         ? w_.model->services[model::index(check)].check_command
-                                         : w_.model->host(w_.host_of(check)).check_command;
-    return call.is_set() ? model::index(call.command) : TimingOutChecks::k_no_command;
-  }
-
-  // Naemon counts an active check when it hands it to a worker, a host check as a parallel one too.
-  void count_launch(CheckId check, loop::WallTime scheduled) {
-    const Time at = to_epoch(scheduled), now = w_.now_epoch();
-    if (w_.is_service(check)) {
-      w_.check_stats.count(files::CheckStat::active_scheduled_service, at, now);
-      return;
-    }
-    w_.check_stats.count(files::CheckStat::active_scheduled_host, at, now);
-    w_.check_stats.count(files::CheckStat::parallel_host, at, now);
-  }
-
-  // ---- Distributed checks (engine/distribution.hpp, docs/distributed.md) ----
-
-  void log_distribution_start() {
-    for (const std::string& note : distribution_notes_) log(note);
-    distribution_notes_.clear();
-    if (distributor_ == nullptr) return;
-    log(distributor_->describe());
-    w_.loop.watch(distributor_->fd(), loop::Interest::read, *this);
-  }
-
-  // Mod-Gearman's job for a check (handle_host_check / handle_svc_check); the check counts as executing
-  // until its result or its deadline. The expanded command is in expanded_.
-  void send_check(CheckId check, const std::string& queue, gearman::Work work, int timeout_s,
-                  loop::WallTime scheduled, MonoTime start_at, bool forced) {
-    const gearman::Options& options = distributor_->options();
-    const bool service = w_.is_service(check);
-    gearman::Submission s;
-    s.queue = queue;
-    s.priority = gearman::priority_for(work, forced);
-    // Held by the link until due, as the executor holds a local check (steady_clock is the loop's clock).
-    s.not_before = std::chrono::steady_clock::time_point(
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(start_at.time_since_epoch()));
-    s.job.type = service ? gearman::JobType::service : gearman::JobType::host;
-    s.job.result_queue = options.result_queue;
-    s.job.target_queue = queue;
-    s.job.host_name =
-        w_.model->host(service ? w_.model->services[model::index(check)].host : w_.host_of(check)).name;
-    if (service) s.job.service_description = w_.model->services[model::index(check)].description;
-    s.job.core_time_us = to_epoch_us(scheduled);
-    s.job.timeout_s = std::max(1, timeout_s);
-    s.job.command_line = remote_command_line(expanded_);
-    expanded_ = {};
-    const std::uint32_t generation = generation_[check] = ++last_generation_;
-    s.tag = (std::uint64_t{model::index(check)} << 32) | generation;
-    submitted_at_[check] = scheduled;
-    if (!distributor_->send(std::move(s))) {
-      not_sent(s, "the queue of jobs waiting for gearmand is full");
-      return;
-    }
-    count_launch(check, scheduled);
-    w_.state_of(check).is_executing = true;
-    const Duration grace =
-        std::chrono::seconds(s.job.timeout_s + std::max(1, w_.main.check_result_reaper_frequency));
-    distributor_->expect(check, generation, std::max(start_at, w_.loop.now()) + grace);
-    if (!w_.loop.is_armed(orphan_timer_)) arm_orphan_timer();
-  }
-
-  // A job that could not go to gearmand (the link gave up during an outage, or its queue was full): a check
-  // runs here or gets UNKNOWN (gearmand_down=), an event handler or notification runs here.
-  void not_sent(gearman::Submission& s, std::string_view reason) {
-    if (!s.text.empty()) return;  // performance data: lost, as when the NEB module cannot send it
-    bool shell = false;
-    std::vector<config::EnvVar> env;
-    std::vector<std::string> argv = config::split_expanded_line(s.job.command_line, shell, env);
-    ExpandedCommand command{std::move(argv), shell, std::move(env)};
-    if (s.job.type == gearman::JobType::eventhandler || s.job.type == gearman::JobType::notification) {
-      SideCommand side;
-      side.command = std::move(command);
-      side.timeout_s = s.job.type == gearman::JobType::notification ? w_.main.notification_timeout
-                                                                    : w_.main.event_handler_timeout;
-      run_locally(std::move(side));
-      return;
-    }
-    const CheckId check{static_cast<std::uint32_t>(s.tag >> 32)};
-    const auto generation = static_cast<std::uint32_t>(s.tag);
-    if (!generation_.contains(check) || generation_[check] != generation) return;  // replaced since
-    distributor_->take(check);
-    w_.state_of(check).is_executing = false;
-    const bool service = w_.is_service(check);
-    if (distributor_->options().run_locally_when_down) {
-      run_check_locally(check, service ? exec::CheckKind::service : exec::CheckKind::host, std::move(command),
-                        s.job.timeout_s, submitted_at_[check], w_.loop.now());
-      return;
-    }
-    exec::CheckResult r;
-    r.generation = generation;
-    r.kind = service ? exec::CheckKind::service : exec::CheckKind::host;
-    r.outcome = exec::Outcome::exited;
-    r.exit_code = k_state_unknown;
-    r.output = fmt::format("(Could not submit the check to gearmand: {})", reason);
-    r.start_us = r.end_us = to_epoch_us(w_.clock.wall_now());
-    finish_check(check, r);
-  }
-
-  void drain_remote() {
-    distributor_->drain(remote_results_, remote_unsent_);
-    for (gearman::IncomingResult& in : remote_results_) handle_remote_result(in);
-    for (gearman::Submission& s : remote_unsent_) not_sent(s, "gearmand could not be reached");
-    remote_results_.clear();
-    remote_unsent_.clear();
-    arm_orphan_timer();
-  }
-
-  // A result from the result queue: an active one as if the check had run here (Mod-Gearman's NEB module
-  // hands it to the core's result processing), a passive one (send_gearman) as a passive result.
-  void handle_remote_result(gearman::IncomingResult& in) {
-    gearman::Result& res = in.result;
-    if (res.passive) {
-      (void)submit_passive_result(PassiveResult{
-          .host_name = res.host_name,
-          .service_description = res.service_description,
-          .return_code = res.return_code,
-          .output = res.output,
-          .check_time = (res.start_time_us != 0 ? res.start_time_us : in.received_us) / 1'000'000,
-          .source = res.source.empty() || res.source == "(null)" ? "Mod-Gearman Worker" : res.source});
-      return;
-    }
-    CheckId check = k_no_check;
-    if (res.service_description.empty()) {
-      if (auto it = w_.model->host_by_name.find(res.host_name); it != w_.model->host_by_name.end())
-        check = w_.check_of(it->second);
-    } else if (const model::ServiceId sid = w_.model->find_service(res.host_name, res.service_description);
-               model::is_set(sid)) {
-      check = w_.check_of(sid);
-    }
-    if (check == k_no_check) {
-      log(res.service_description.empty()
-              ? fmt::format("Warning: gearman: a check result came for host '{}', which does not exist",
-                            res.host_name)
-              : fmt::format("Warning: gearman: a check result came for service '{}' on host '{}', which does "
-                            "not exist",
-                            res.service_description, res.host_name));
-      return;
-    }
-    // As the NEB module: latency= (send_gearman's) adds to the check's own latency, which a result no job
-    // of ours asked for does not have.
-    const ResultOrigin origin{
-        .source = res.source.empty() || res.source == "(null)" ? CheckSources::k_mod_gearman
-                                                               : w_.check_sources.intern(res.source),
-        .scheduled = distributor_->take(check),
-        .extra_latency = static_cast<double>(std::max<std::int64_t>(0, res.latency_us)) / 1e6,
-        .remote = true};
-    exec::CheckResult r = remote_check_result(in);
-    r.generation = generation_[check];
-    finish_check(check, r, origin);
-  }
-
-  void arm_orphan_timer() {
-    if (distributor_ == nullptr) return;
-    if (const std::optional<MonoTime> next = distributor_->next_deadline()) {
-      w_.loop.arm_timer(orphan_timer_, *next);
-    } else {
-      w_.loop.disarm_timer(orphan_timer_);
-    }
-  }
-
-  // Checks whose result did not come back within their timeout and check_result_reaper_frequency:
-  // Mod-Gearman's fake result (orphan_return), or with orphan_*_checks=no only the next regular check.
-  void handle_orphans() {
-    const std::vector<Orphan> orphans = distributor_->orphans(w_.loop.now());
-    const gearman::Options& options = distributor_->options();
-    for (const Orphan& o : orphans) {
-      w_.state_of(o.check).is_executing = false;
-      const bool service = w_.is_service(o.check);
-      if (!(service ? options.orphan_service_checks : options.orphan_host_checks)) continue;
-      exec::CheckResult r;
-      r.generation = generation_[o.check];
-      r.kind = service ? exec::CheckKind::service : exec::CheckKind::host;
-      r.outcome = exec::Outcome::exited;
-      r.exit_code = options.orphan_return;
-      r.output = fmt::format("({} check orphaned, is the mod-gearman worker on queue '{}' running?)",
-                             service ? "service" : "host", o.queue);
-      r.start_us = r.end_us = to_epoch_us(w_.clock.wall_now());
-      finish_check(o.check, r, {.source = CheckSources::k_mod_gearman});
-    }
-    if (!orphans.empty())
-      log(fmt::format(
-          "Warning: gearman: {} check(s) orphaned: no result within their timeout, e.g. from queue "
-          "'{}'",
-          orphans.size(), orphans.front().queue));
-    arm_orphan_timer();
-  }
-
-  // A reload: the new configuration's options and queues; checks out keep their place under their new ids.
-  void reconfigure_distribution(const ByCheck<CheckId>& new_of_old) {
-    gearman::OptionMessages messages;
-    std::optional<gearman::Options> options = distribution_options(w_.main, messages);
-    for (const std::string& w : messages.warnings) log("Warning: gearman: " + w);
-    for (const std::string& e : messages.errors) log("Error: gearman: " + e);
-    if (!messages.errors.empty()) {
-      if (distributor_ == nullptr) return;
-      log("Error: gearman: the options are unusable; the running ones are kept");
-      options = distributor_->options();
-    }
-    if (distributor_ == nullptr) {
-      if (!options) return;
-      distributor_ = std::make_unique<Distributor>(std::move(*options), *w_.model);
-      log(distributor_->describe());
-      w_.loop.watch(distributor_->fd(), loop::Interest::read, *this);
-      return;
-    }
-    w_.loop.unwatch(distributor_->fd());
-    const bool relinked = distributor_->reconfigure(options ? std::move(*options) : distributor_->options(),
-                                                    *w_.model, new_of_old);
-    if (!options) {  // distribution turned off: nothing out will come back
-      for (std::uint32_t c = 0; c < w_.check_count(); ++c)
-        if (distributor_->take(CheckId{c})) w_.state_of(CheckId{c}).is_executing = false;
-      distributor_.reset();
-      w_.loop.disarm_timer(orphan_timer_);
-      log("gearman: distribution is off; every check runs here");
-      return;
-    }
-    if (relinked) log(distributor_->describe());
-    w_.loop.watch(distributor_->fd(), loop::Interest::read, *this);
-    arm_orphan_timer();
-  }
-
-  void log_distribution_events() {
-    for (const std::string& line : distributor_->take_log_lines()) log(line);
   }
 
   // loop::FdHandler
@@ -1244,178 +702,7 @@ class Core::Impl final : public loop::TimerHandler,
       return;
     }
     if (fd == reloader_.fd()) finish_reload();
-    if (distributor_ != nullptr && fd == distributor_->fd()) drain_remote();
-  }
-
-  // SideCommandSink: an event handler or notification whose object's queue says so goes to gearmand (a job
-  // nobody answers); everything else runs on the executor like a check, not counted against
-  // max_concurrent_checks.
-  void run_side_command(SideCommand&& command) override {
-    if (distributor_ != nullptr && command.purpose != SideCommand::Purpose::other &&
-        send_side_command(command))
-      return;
-    run_locally(std::move(command));
-  }
-
-  bool send_side_command(const SideCommand& command) {
-    const bool notification = command.purpose == SideCommand::Purpose::notification;
-    const CheckId check =
-        model::is_set(command.service) ? w_.check_of(command.service) : w_.check_of(command.host);
-    const std::string* queue =
-        distributor_->queue(notification ? gearman::Work::notification : gearman::Work::eventhandler, check);
-    if (queue == nullptr) return false;
-    gearman::Submission s;
-    s.queue = *queue;
-    s.priority = gearman::priority_for(
-        notification ? gearman::Work::notification : gearman::Work::eventhandler, false);
-    s.job.type = notification ? gearman::JobType::notification : gearman::JobType::eventhandler;
-    s.job.start_time_us = s.job.core_time_us = to_epoch_us(w_.clock.wall_now());
-    s.job.command_line = remote_command_line(command.command);
-    if (notification) {
-      const CheckState& st = w_.state_of(check);
-      s.job.contact = command.contact;
-      s.job.plugin_output = st.plugin_output;
-      s.job.long_plugin_output = st.long_plugin_output;
-    }
-    s.tag = std::numeric_limits<std::uint64_t>::max();
-    return distributor_->send(std::move(s));
-  }
-
-  void run_locally(SideCommand&& command) {
-    ++w_.events.forks;
-    exec::CheckJob job;
-    job.id = k_side_command_id;
-    job.generation = ++last_generation_;
-    job.kind = exec::CheckKind::other;
-    job.argv = std::move(command.command.argv);
-    job.use_shell = command.command.shell;
-    job.env = std::move(command.command.env);
-    job.timeout_ms = static_cast<std::uint32_t>(std::max(1, command.timeout_s)) * 1000u;
-    command.command = {};
-    side_commands_.emplace(job.generation, std::move(command));
-    jobs_.push_back(std::move(job));
-  }
-
-  // Naemon's notification_handle_job_result and event_handler_job_handler: a timeout is logged, and a
-  // notification command that failed.
-  void side_command_done(const exec::CheckResult& r) {
-    const auto it = side_commands_.find(r.generation);
-    if (it == side_commands_.end()) return;
-    const SideCommand command = std::move(it->second);
-    side_commands_.erase(it);
-    switch (r.outcome) {
-      case exec::Outcome::timed_out:
-        if (!command.timeout_warning.empty()) log(command.timeout_warning);
-        return;
-      case exec::Outcome::spawn_failed:
-        log(fmt::format("Warning: Could not run a command ({}): {}",
-                        command.failure_subject.empty() ? "event handler" : command.failure_subject,
-                        std::strerror(r.spawn_errno)));
-        return;
-      default:
-        break;
-    }
-    if (command.failure_subject.empty()) return;
-    const bool signalled = r.outcome == exec::Outcome::killed_by_signal;
-    const int code = signalled ? r.signal : r.exit_code;
-    if (!signalled && code == 0) return;
-    log(fmt::format("Warning: Notification command for {} {} {}. stdout: '{}', stderr: '{}'",
-                    command.failure_subject, signalled ? "was killed by signal" : "exited with exit code",
-                    code, r.output, r.error_output));
-  }
-
-  void handle_result(exec::CheckResult& r) {
-    if (r.id == k_side_command_id) {
-      side_command_done(r);
-      return;
-    }
-    if (running_ > 0) --running_;  // every check comes back once, whatever its fate
-    if (r.timing_out && timing_out_out_ > 0) --timing_out_out_;
-    CheckId check{r.id};
-    if (!started_before_reload_.empty()) {
-      // A check started under the previous configuration: it counts for the same object in this one.
-      if (auto it = started_before_reload_.find(r.generation); it != started_before_reload_.end()) {
-        check = it->second;
-        started_before_reload_.erase(it);
-      }
-    }
-    // Generations are unique, so this also drops checks of objects a reload removed.
-    if (!generation_.contains(check) || r.generation != generation_[check]) return;
-    if (r.outcome == exec::Outcome::cancelled) {  // never started: as if it had not been due yet
-      w_.state_of(check).is_executing = false;
-      return;
-    }
-    if (r.outcome != exec::Outcome::spawn_failed)
-      timing_out_.record(check, configured_command_of(check), r.outcome == exec::Outcome::timed_out);
-    finish_check(check, r);
-  }
-
-  // The metrics of an active or distributed result: one counter and two histogram observations, all
-  // written by this thread alone (Writers::one), ~7 ns per result (bench/metrics/core_metrics_bench).
-  static void count_active_metrics(bool service, bool distributed, const CheckOutcome& out) {
-    metrics::CoreMetrics& m = metrics::core_metrics();
-    const metrics::ObjectKind object = service ? metrics::ObjectKind::service : metrics::ObjectKind::host;
-    m.count_check(distributed ? metrics::CheckKind::distributed : metrics::CheckKind::active, object);
-    m.check_latency[static_cast<std::size_t>(object)].observe(out.latency);
-    m.check_execution[static_cast<std::size_t>(object)].observe(out.execution_time);
-  }
-
-  // Where a result came from: Livestatus' check_source, and what its latency counts from.
-  struct ResultOrigin {
-    std::uint16_t source = CheckSources::k_core_worker;
-    bool scheduled = true;  // the check was started on its schedule: latency = start - scheduled time
-    double extra_latency = 0;
-    bool remote = false;  // run by a Mod-Gearman worker
-  };
-
-  void finish_check(CheckId check, exec::CheckResult& r) { finish_check(check, r, ResultOrigin{}); }
-  // The result of `check` of this configuration, from the executor or a gearman worker (r.id is not read).
-  void finish_check(CheckId check, exec::CheckResult& r, const ResultOrigin& origin) {
-    const Time now = w_.now_epoch();
-    // Naemon drops the result of a freshness check when a passive result made the object fresh meanwhile.
-    if (freshness_.drop_result(check, now)) {
-      w_.state_of(check).is_executing = false;
-      return;
-    }
-    const exec::CheckVerdict verdict = exec::interpret_check_result(r, w_.main.service_check_timeout_state);
-    CheckOutcome out;
-    out.type = CheckType::active;
-    out.state = verdict.state;
-    out.start = r.start_us / 1'000'000;
-    out.finish = r.end_us / 1'000'000;
-    out.execution_time = verdict.execution_time;
-    out.latency =
-        (origin.scheduled
-             ? std::max<double>(0, static_cast<double>(r.start_us - to_epoch_us(submitted_at_[check])) / 1e6)
-             : 0) +
-        origin.extra_latency;
-    count_active_metrics(w_.is_service(check), origin.remote, out);
-    out.output = verdict.output.output;
-    out.long_output = verdict.output.long_output;
-    out.perf_data = verdict.output.perf_data;
-    // Results wait up to a result period for the core: reschedule from when the check ended, as if the
-    // result had been applied at once.
-    Instant ended = w_.now_instant();
-    const Duration lag = std::chrono::microseconds(to_epoch_us(ended.wall) - r.end_us);
-    if (lag > Duration::zero() && lag < 2 * k_result_period) {
-      ended.mono -= lag;
-      ended.wall -= lag;
-    }
-    if (w_.is_service(check)) {
-      const model::ServiceId sid = w_.service_of(check);
-      const model::Service& svc = w_.model->services[model::index(sid)];
-      std::string warning = exec::check_warning_text(verdict, r.kind, svc.host_name, svc.description);
-      if (!warning.empty()) log(warning);
-      apply_service(sid, out, now, ended);
-      w_.services[model::index(sid)].check_source = origin.source;
-    } else {
-      const model::HostId hid = w_.host_of(check);
-      std::string warning =
-          exec::check_warning_text(verdict, r.kind, w_.model->hosts[model::index(hid)].name, {});
-      if (!warning.empty()) log(warning);
-      apply_host(hid, out, now, ended);
-      w_.hosts[model::index(hid)].check_source = origin.source;
-    }
+    if (runner_.owns_fd(fd)) runner_.drain_remote();
   }
 
   // `base`: when the result counts as applied; retries and the next regular check are scheduled from it.
@@ -1432,7 +719,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (next.next == Next::retry || (next.next == Next::regular_if_unset && !schedule_.is_armed(check)))
       schedule_from(check, base, seconds(next.interval_s));
     for (CheckId other : next.check_now) schedule_now(other);
-    for (model::ServiceId master : next.force_now) schedule_service_check(master, 0, false);
+    for (model::ServiceId master : next.force_now) schedule_service_check(master, 0, /*forced=*/false);
   }
 
   void log_states(bool enabled, std::string_view kind) {
@@ -1492,10 +779,9 @@ class Core::Impl final : public loop::TimerHandler,
   // are dropped when they come back.
   void swap_in(PreparedConfig& p) {
     const MonoTime began = w_.clock.now();
-    assert(schedule_.due().empty() &&
-           jobs_.empty());  // before_poll() hands them over; the fds are served before it
-    drain_results();        // what came back so far belongs to the old objects
-    if (distributor_ != nullptr) drain_remote();
+    assert(schedule_.due().empty());  // before_poll() runs them; the fds are served before it
+    runner_.collect();                // what came back so far belongs to the old objects
+    runner_.drain_remote();
 
     const model::Model& old = *w_.model;
     const model::Model& next = *p.configuration.model;
@@ -1519,21 +805,9 @@ class Core::Impl final : public loop::TimerHandler,
       ++kept;
     }
 
-    // The schedule and the checks out, by new id.
+    // The schedule and the checks out, by new id (the runner reads which old checks run: before the swap).
     const ByCheck<std::uint8_t> was_armed = schedule_.remap(old_of_new);
-    ByCheck<loop::WallTime> submitted_at(new_checks);
-    ByCheck<std::uint32_t> generation(new_checks, 0);
-    std::unordered_map<std::uint32_t, CheckId> started;
-    for (std::uint32_t i = 0; i < new_checks; ++i) {
-      const CheckId c{i};
-      const CheckId o = old_of_new[c];
-      if (o == k_no_check) continue;
-      submitted_at[c] = submitted_at_[o];
-      generation[c] = generation_[o];
-      if (w_.state_of(o).is_executing) started.emplace(generation_[o], c);
-    }
-    for (const auto& [gen, id] : started_before_reload_)  // from an earlier reload, still out
-      if (new_of_old.contains(id) && new_of_old[id] != k_no_check) started.emplace(gen, new_of_old[id]);
+    runner_.remap(old_of_new, new_of_old, next.commands.size());
     // The hot state: the prepared one (retention.dat's rules), replaced by the exact current one of every
     // object that is kept. A hard problem stays at the last attempt, however max_check_attempts changed.
     std::vector<HostState> hosts = std::move(p.hosts);
@@ -1597,11 +871,7 @@ class Core::Impl final : public loop::TimerHandler,
     w_.services = std::move(services);
     w_.contacts = std::move(contacts);
     w_.contacts_changed();
-    submitted_at_ = std::move(submitted_at);
-    generation_ = std::move(generation);
     freshness_.resize(new_checks);
-    timing_out_.remap(old_of_new, w_.model->commands.size());
-    started_before_reload_ = std::move(started);
     retention_carried_ = std::move(p.retained.carried);
     adopt_program_attributes(p.retained.program);
     // The reload thread built the books from the comments and downtimes at SIGHUP; a command that changed
@@ -1627,9 +897,9 @@ class Core::Impl final : public loop::TimerHandler,
     w_.program_start = w_.now_epoch();
     w_.check_stats = CheckStats(w_.program_start);  // Naemon's init_check_stats at every (re)start
     log_start_lines();
-    reconfigure_distribution(new_of_old);
+    runner_.reconfigure_distribution(new_of_old, *this);
     if (!p.object_cache_error.empty()) log(fmt::format("Error: {}", p.object_cache_error));
-    setup_perfdata();
+    perfdata_.setup();
     log_states(w_.main.log_initial_states, "INITIAL");
 
     // Kept checks stay where they were in the schedule (within their new interval); new ones, and kept
@@ -1650,7 +920,7 @@ class Core::Impl final : public loop::TimerHandler,
       if (!w_.state_of(c).is_executing)
         schedule_from(c, now, seconds(std::uniform_real_distribution<double>(0, 1)(w_.rng) * interval));
     }
-    schedule_log_rotation();
+    log_rotation_.schedule();
     retention_due_ = {};
     w_.loop.disarm_timer(retention_timer_);
     schedule_retention_save();
@@ -1667,33 +937,11 @@ class Core::Impl final : public loop::TimerHandler,
                     p.load_time.count() / 1e3, p.prepare_time.count() / 1e3, swap_ms));
   }
 
-  void drain_results() {
-    if (!results_.has_results()) return;
-    results_.drain(results_batch_);
-    for (exec::CheckResult& r : results_batch_) handle_result(r);
-    results_batch_.clear();
-  }
-
   // Nothing new starts; checks already running get k_shutdown_grace to finish and be applied (logged, in
   // status.dat and retention.dat); the executor then kills what is left.
   void shutdown() {
-    if (distributor_ != nullptr) {  // nothing more goes out; results still on their way are not waited for
-      w_.loop.unwatch(distributor_->fd());
-      distributor_.reset();
-    }
-    executor_.cancel_held();
-    const MonoTime until = w_.clock.now() + k_shutdown_grace;
-    while (running_ > 0 && w_.clock.now() < until) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      drain_results();
-    }
-    executor_.shutdown();
-    report_perfdata_events();
-    host_perfdata_.reset();  // the last lines are written (or reported lost) before the log closes
-    service_perfdata_.reset();
-    tsdb_.reset();
-    retiring_tsdb_.clear();  // joins them
-    report_perfdata_events();
+    runner_.shutdown(k_shutdown_grace);
+    perfdata_.shutdown();
     if (w_.main.retain_state_information) {
       publish_retention();
       const bool written = retention_writer_.wait_idle(std::chrono::seconds(10)) &&
@@ -1712,10 +960,11 @@ class Core::Impl final : public loop::TimerHandler,
   FlapAlerts flap_alerts_{w_, annotations_};
   ObjectCommands objects_{w_, flap_alerts_};
   ResultPipeline results_pipeline_{w_, annotations_, flap_alerts_, *this};
-  FreshnessChecker freshness_{w_, [this](CheckId c, Time now) { schedule_check(c, now, true); }};
+  FreshnessChecker freshness_{w_, [this](CheckId c, Time now) { schedule_check(c, now, /*forced=*/true); }};
   CoreOptions options_;
-  exec::ResultQueue results_;
-  exec::Executor executor_;
+  CheckRunner runner_;  // after freshness_ and options_, which it reads
+  PerfdataOutputs perfdata_{w_, runner_};
+  LogRotation log_rotation_{w_};
   WriterErrors status_errors_;  // before status_, whose thread reports into it
   files::StatusWriter status_;
   StatusSnapshotBuilder status_snapshots_;
@@ -1730,53 +979,17 @@ class Core::Impl final : public loop::TimerHandler,
   bool autosave_pending_ = false;
   bool retained_scheduling_ok_ = false;
   std::unique_ptr<loop::SignalFd> signals_;
-  PerfdataEvents perfdata_events_;  // before the outputs, whose threads report into it
-  std::unique_ptr<PerfdataOutput> host_perfdata_;
-  std::unique_ptr<PerfdataOutput> service_perfdata_;
-  std::unique_ptr<TsdbOutput> tsdb_;  // null: no graphite_writer / influxdb_writer
-  struct RetiringTsdb {
-    std::jthread thread;  // joins when erased
-    std::shared_ptr<std::atomic<bool>> done;
-  };
-  std::vector<RetiringTsdb> retiring_tsdb_;  // a reload's old writers, still sending (retire_tsdb())
-  loop::TimerId tsdb_timer_ = 0;             // wakes the loop for samples still waiting for their hand-over
-  loop::TimerId host_perfdata_timer_ = 0;
-  loop::TimerId service_perfdata_timer_ = 0;
-  MonoTime host_perfdata_due_{};
-  MonoTime service_perfdata_due_{};
-  // Notification commands and event handlers on the executor: generation -> what to log if they fail.
-  std::unordered_map<std::uint32_t, SideCommand> side_commands_;
 
   CheckSchedule schedule_{w_.loop};
-  ByCheck<loop::WallTime> submitted_at_;  // the scheduled time of the running check
-  ByCheck<std::uint32_t> generation_;     // the last check started (unique numbers)
-  std::uint32_t last_generation_ = 0;
-  // Checks started before the last reload and still out: generation -> their object's id now.
-  std::unordered_map<std::uint32_t, CheckId> started_before_reload_;
+  CheckGate gate_{w_};
   Reloader reloader_;
-  bool reload_again_ = false;
-  std::pair<std::uint64_t, std::uint64_t> reload_book_versions_;  // the books' versions at the last SIGHUP //
-                                                                  // SIGHUP while a reload was under way
-  std::vector<exec::CheckJob> jobs_;
-  std::vector<exec::CheckResult> results_batch_;
-  ExpandedCommand expanded_;
-  std::uint32_t running_ = 0;
-  TimingOutChecks timing_out_;
-  std::uint32_t timing_out_out_ = 0;  // checks handed over as CheckJob::timing_out, not back yet
-  loop::TimerId rotation_timer_ = 0;
+  bool reload_again_ = false;                                     // SIGHUP while a reload was under way
+  std::pair<std::uint64_t, std::uint64_t> reload_book_versions_;  // the books' versions at the last SIGHUP
   loop::TimerId status_timer_ = 0;
   loop::TimerId retention_timer_ = 0;
   MonoTime status_due_{};  // when the periodic timers are (or were last) due
   MonoTime retention_due_{};
   loop::TimerId tick_timer_ = 0;
-  loop::TimerId orphan_timer_ = 0;
-  MonoTime next_gearman_metrics_{};  // publish_gearman_metrics()
-  // Distributed checks: nullptr unless the main config turns them on.
-  std::unique_ptr<Distributor> distributor_;
-  std::vector<std::string> distribution_notes_;  // option warnings and errors, logged at start
-  std::vector<gearman::IncomingResult> remote_results_;
-  std::vector<gearman::Submission> remote_unsent_;
-  Time next_rotation_ = 0;
   Time last_log_rotation_ = 0;
 };
 

@@ -6,8 +6,9 @@
 
 namespace vedette::engine {
 
-bool skip_check_for_failed_dependency(int skip_status, bool is_service, CheckState& st,
+bool skip_check_for_failed_dependency(int skip_status, ObjectKind kind, CheckState& st,
                                       std::string_view marker) {
+  const bool is_service = kind == ObjectKind::service;
   constexpr int k_keep_running_when_up = -2;
   if (skip_status == k_keep_running_when_up) {
     return is_service ? st.current_state <= k_state_warning && st.has_been_checked

@@ -6,6 +6,7 @@
 // leaves behind), notification dependencies stop notifications (notification_rules.hpp). Core thread only.
 #pragma once
 
+#include "engine/check_id.hpp"
 #include "engine/check_state.hpp"
 #include "model/dependency.hpp"
 #include "model/service.hpp"
@@ -58,7 +59,7 @@ template <typename Dependency, typename State, typename DependenciesOf>
 // WARNING (UP for hosts) and has been checked (services); 0-3 sets that state and prefixes the output with
 // `marker` ("(service dependency check failed)") once; -1 skips the check and changes nothing. Whether
 // the check runs after all.
-[[nodiscard]] bool skip_check_for_failed_dependency(int skip_status, bool is_service, CheckState& st,
+[[nodiscard]] bool skip_check_for_failed_dependency(int skip_status, ObjectKind kind, CheckState& st,
                                                     std::string_view marker);
 
 // A service with parents of which none is OK: with service_parents_disable_service_checks its checks are

@@ -21,7 +21,8 @@ View view_of(const model::Checkable& cfg, const CheckState& st) {
 
 }  // namespace
 
-FlapSettings FlapAlerts::settings(bool services) const {
+FlapSettings FlapAlerts::settings(ObjectKind kind) const {
+  const bool services = kind == ObjectKind::service;
   return {.enable_flap_detection = w_.main.enable_flap_detection,
           .low_threshold = services ? w_.main.low_service_flap_threshold : w_.main.low_host_flap_threshold,
           .high_threshold = services ? w_.main.high_service_flap_threshold : w_.main.high_host_flap_threshold,
@@ -33,8 +34,8 @@ void FlapAlerts::service_result(model::ServiceId service, Time now) {
   ServiceState& st = w_.services[model::index(service)];
   ServiceFlapView view = view_of<ServiceFlapView>(cfg, st);
   view.state_type = st.state_type;
-  follow(w_.check_of(service), check_for_service_flapping(st.flap, view, settings(true), FlapRecord::always),
-         now);
+  follow(w_.check_of(service),
+         check_for_service_flapping(st.flap, view, settings(ObjectKind::service), FlapRecord::always), now);
 }
 
 void FlapAlerts::host_result(model::HostId host, Time now, FlapRecord record) {
@@ -42,7 +43,8 @@ void FlapAlerts::host_result(model::HostId host, Time now, FlapRecord record) {
   HostState& st = w_.hosts[model::index(host)];
   HostFlapView view = view_of<HostFlapView>(cfg, st);
   view.notification_interval = cfg.notification_interval;
-  follow(w_.check_of(host), check_for_host_flapping(st.flap, view, settings(false), now, record), now);
+  follow(w_.check_of(host), check_for_host_flapping(st.flap, view, settings(ObjectKind::host), now, record),
+         now);
 }
 
 void FlapAlerts::detection_disabled(CheckId check, Time now) {

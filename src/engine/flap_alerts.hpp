@@ -31,7 +31,7 @@ class FlapAlerts {
 
  private:
   void follow(CheckId check, const FlapOutcome& out, Time now);
-  [[nodiscard]] FlapSettings settings(bool services) const;
+  [[nodiscard]] FlapSettings settings(ObjectKind kind) const;
   state::FlapHistory& history_of(CheckId check);
 
   World& w_;

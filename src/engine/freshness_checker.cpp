@@ -17,11 +17,12 @@ void FreshnessChecker::schedule() {
   service_due_ = host_due_ = {};
   w_.loop.disarm_timer(service_timer_);
   w_.loop.disarm_timer(host_timer_);
-  arm(true);
-  arm(false);
+  arm(ObjectKind::service);
+  arm(ObjectKind::host);
 }
 
-void FreshnessChecker::arm(bool services) {
+void FreshnessChecker::arm(ObjectKind kind) {
+  const bool services = kind == ObjectKind::service;
   const int interval =
       services ? w_.main.service_freshness_check_interval : w_.main.host_freshness_check_interval;
   if (interval <= 0) return;
@@ -30,9 +31,9 @@ void FreshnessChecker::arm(bool services) {
 }
 
 void FreshnessChecker::on_timer(loop::TimerId id) {
-  const bool services = id == service_timer_;
-  check(services);
-  arm(services);
+  const ObjectKind kind = id == service_timer_ ? ObjectKind::service : ObjectKind::host;
+  check(kind);
+  arm(kind);
 }
 
 bool FreshnessChecker::drop_result(CheckId check, Time now) {
@@ -53,7 +54,8 @@ Staleness FreshnessChecker::staleness_of(CheckId check) const {
 
 // Every object with check_freshness whose last result went stale gets a forced check now, with a warning;
 // one already being freshened, running, outside its check period or taking no results at all is left alone.
-void FreshnessChecker::check(bool services) {
+void FreshnessChecker::check(ObjectKind kind) {
+  const bool services = kind == ObjectKind::service;
   if (services ? !w_.main.check_service_freshness : !w_.main.check_host_freshness) return;
   const Time now = w_.now_epoch();
   const auto first = services ? 0u : static_cast<std::uint32_t>(w_.services.size());

@@ -41,9 +41,9 @@ class FreshnessChecker final : public loop::TimerHandler {
   void on_timer(loop::TimerId id) override;
 
  private:
-  void arm(bool services);
+  void arm(ObjectKind kind);
   // Naemon's check_*_result_freshness over one kind of object.
-  void check(bool services);
+  void check(ObjectKind kind);
 
   World& w_;
   ForceCheck force_check_;

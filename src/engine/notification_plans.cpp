@@ -167,7 +167,7 @@ NotificationPlan plan_host_notification(const NotificationContext& ctx, model::H
   NotificationPlan plan = new_plan(ctx, view, type, options);
   if (stopped_by(check_host_notification_viability(ctx, id, view, type, options), plan)) return plan;
   // Hosts have no is_volatile: an interval of 0 always ends re-notification.
-  plan_recipients(ctx, ctx.model.host(id), false, ctx.index.host_escalations(id), view,
+  plan_recipients(ctx, ctx.model.host(id), /*is_volatile=*/false, ctx.index.host_escalations(id), view,
                   ctx.settings.has_global_host_handler, plan, [&](model::ContactId contact) {
                     return check_contact_host_notification_viability(
                         ctx, contact, id, view.current_state, view.notification.notified_on, type, options);

@@ -16,7 +16,7 @@ PerfdataOutput::PerfdataOutput(const model::Model& model, const config::MainConf
     if (!command) warnings.push_back(perfdata_command_missing_warning(object, processing, text));
     return command;
   };
-  command_ = resolve(host ? main.host_perfdata_command : main.service_perfdata_command, false);
+  command_ = resolve(host ? main.host_perfdata_command : main.service_perfdata_command, /*processing=*/false);
   const std::string& path = host ? main.host_perfdata_file : main.service_perfdata_file;
   if (path.empty()) return;
   template_ = prepared_perfdata_template(main, object);
@@ -26,7 +26,7 @@ PerfdataOutput::PerfdataOutput(const model::Model& model, const config::MainConf
   if (schedule.interval > 0) {
     processing_ = resolve(
         host ? main.host_perfdata_file_processing_command : main.service_perfdata_file_processing_command,
-        true);
+        /*processing=*/true);
     if (processing_) processing_interval_ = schedule.interval;
   }
 }

@@ -24,7 +24,7 @@ ScheduleFollowups ResultPipeline::apply_service(model::ServiceId sid, const Chec
   const ServiceEffects fx =
       apply_service_result(st, rules, {host, w_.model->hosts[model::index(cfg.host)].initial_state}, r,
                            w_.settings, now, w_.numbering);
-  count_check(true, st, state_before, type_before);
+  count_check(ObjectKind::service, st, state_before, type_before);
   if (fx.used_cached_host_state) {
     w_.check_stats.count(files::CheckStat::active_ondemand_host, now, now);
     w_.check_stats.count(files::CheckStat::cached_host, now, now);
@@ -89,7 +89,7 @@ ScheduleFollowups ResultPipeline::apply_host(model::HostId hid, const CheckOutco
   const int state_before = st.current_state;
   const StateType type_before = st.state_type;
   const HostEffects fx = apply_host_result(st, rules, r, w_.settings, now, w_.numbering);
-  count_check(false, st, state_before, type_before);
+  count_check(ObjectKind::host, st, state_before, type_before);
   // Naemon: at the start of handle_host_state.
   obsess_over(check, now);
   perfdata_.after_result(check, now);
@@ -177,9 +177,9 @@ void ResultPipeline::run_event_handlers_of(CheckId check, Time now) {
                      *w_.side_commands);
 }
 
-void ResultPipeline::count_check(bool service, const CheckState& st, int state_before,
+void ResultPipeline::count_check(ObjectKind kind, const CheckState& st, int state_before,
                                  StateType type_before) {
-  ++(service ? w_.events.service_checks : w_.events.host_checks);
+  ++(kind == ObjectKind::service ? w_.events.service_checks : w_.events.host_checks);
   if (st.current_state != state_before || st.state_type != type_before) ++w_.events.state_changes;
 }
 

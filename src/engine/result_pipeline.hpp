@@ -62,7 +62,7 @@ class ResultPipeline {
   void obsess_over(CheckId check, Time now);
   void run_event_handlers_of(CheckId check, Time now);
   // Livestatus' counters: a result, and whether it changed the state or its type.
-  void count_check(bool service, const CheckState& st, int state_before, StateType type_before);
+  void count_check(ObjectKind kind, const CheckState& st, int state_before, StateType type_before);
   // Naemon's log_service_event / log_host_event: a state change, a retry, or stalking.
   void log_service_alert(const model::Service& cfg, const ServiceState& st);
   void log_host_alert(const model::Host& cfg, const HostState& st);

@@ -262,11 +262,11 @@ HostEffects apply_host_result(HostState& host, const HostRules& rules, const Che
   };
   if (!active) {
     if (settings.passive_host_checks_are_soft)
-      adjust_attempt(false);
+      adjust_attempt(/*is_active=*/false);
     else
       host.state_type = StateType::hard;
   } else {
-    adjust_attempt(true);
+    adjust_attempt(/*is_active=*/true);
   }
   if (host.current_attempt >= rules.max_check_attempts) host.state_type = StateType::hard;
   host.current_state = result;

@@ -165,8 +165,9 @@ class Trace:
             if self.proc.poll() is not None:
                 raise RuntimeError("the core exited at start: " + self.output())
             cmd = self.path("naemon.cmd")
-            if os.path.exists(self.path("status.dat")) and os.path.exists(cmd) and \
-                    stat.S_ISFIFO(os.stat(cmd).st_mode):
+            # The log has a writer thread of its own: it may appear after status.dat.
+            if os.path.exists(self.path("status.dat")) and os.path.exists(self.path("naemon.log")) and \
+                    os.path.exists(cmd) and stat.S_ISFIFO(os.stat(cmd).st_mode):
                 break
             time.sleep(0.1)
         else:

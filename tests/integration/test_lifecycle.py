@@ -146,7 +146,8 @@ class DaemonMode(unittest.TestCase):
             stat = f.read().split(")")[-1].split()
         self.assertEqual(os.readlink("/proc/%d/cwd" % pid), "/")
         self.assertEqual(int(stat[3]), pid, "session leader")
-        self.assertIn("starting... (PID=%d)" % pid, v.log())
+        # The log has its own writer thread: the line follows the parent's return, it does not precede it.
+        v.wait_for(r"starting\.\.\. \(PID=%d\)" % pid, timeout=10)
 
         second = subprocess.run([vedette_test.vedette_bin(), "--allow-root", "-d", v.path("vedette.cfg")],
                                 cwd=v.dir, capture_output=True, text=True, timeout=30)
