@@ -785,62 +785,17 @@ class Core::Impl final : public loop::TimerHandler,
 
     const model::Model& old = *w_.model;
     const model::Model& next = *p.configuration.model;
-    const CheckIds old_ids = w_.check_ids();
-    const CheckIds new_ids{next.services.size()};
-    const auto old_checks = static_cast<std::uint32_t>(old_ids.count(w_.hosts.size()));
-    const auto new_checks = static_cast<std::uint32_t>(new_ids.count(next.hosts.size()));
-    ByCheck<CheckId> old_of_new(new_checks, k_no_check), new_of_old(old_checks, k_no_check);
-    for (std::uint32_t s = 0; s < next.services.size(); ++s) {
-      const model::ServiceId o = old.find_service(next.services[s].host_name, next.services[s].description);
-      if (model::is_set(o)) old_of_new[new_ids.of(model::ServiceId{s})] = old_ids.of(o);
-    }
-    for (std::uint32_t h = 0; h < next.hosts.size(); ++h) {
-      if (auto it = old.host_by_name.find(next.hosts[h].name); it != old.host_by_name.end())
-        old_of_new[new_ids.of(model::HostId{h})] = old_ids.of(it->second);
-    }
-    std::size_t kept = 0;
-    for (std::uint32_t i = 0; i < new_checks; ++i) {
-      if (old_of_new[CheckId{i}] == k_no_check) continue;
-      new_of_old[old_of_new[CheckId{i}]] = CheckId{i};
-      ++kept;
-    }
+    const CheckMapping mapping = map_checks(old, next);
+    const ByCheck<CheckId>& old_of_new = mapping.old_of_new;
+    const ByCheck<CheckId>& new_of_old = mapping.new_of_old;
+    const auto old_checks = static_cast<std::uint32_t>(new_of_old.size());
+    const auto new_checks = static_cast<std::uint32_t>(old_of_new.size());
+    const std::size_t kept = mapping.kept;
 
     // The schedule and the checks out, by new id (the runner reads which old checks run: before the swap).
     const ByCheck<std::uint8_t> was_armed = schedule_.remap(old_of_new);
     runner_.remap(old_of_new, new_of_old, next.commands.size());
-    // The hot state: the prepared one (retention.dat's rules), replaced by the exact current one of every
-    // object that is kept. A hard problem stays at the last attempt, however max_check_attempts changed.
-    std::vector<HostState> hosts = std::move(p.hosts);
-    std::vector<ServiceState> services = std::move(p.services);
-    auto fit_attempts = [](CheckState& st, int max_attempts) {
-      max_attempts = std::max(1, max_attempts);
-      if (st.current_state != 0 && st.state_type == StateType::hard) st.current_attempt = max_attempts;
-      st.current_attempt = std::min(st.current_attempt, max_attempts);
-    };
-    // What commands changed comes from the prepared state too: retention.dat's rules decide which changes
-    // survive a changed configuration. The whole HostState or ServiceState is kept, not only its CheckState:
-    // the flap history holds the id of the flapping comment the book keeps, which retention.dat has no key
-    // for (a flapping object would otherwise leave its comment behind when it stops).
-    auto keep = [&]<typename State>(State& prepared, State&& current, const model::Checkable& cfg) {
-      const unsigned long modified = prepared.modified_attributes;
-      const std::uint8_t flags = prepared.flags;
-      std::shared_ptr<const state::Overrides> overrides = std::move(prepared.overrides);
-      prepared = std::move(current);
-      prepared.modified_attributes = modified;
-      prepared.flags = flags;
-      prepared.overrides = std::move(overrides);
-      fit_attempts(prepared, state::max_check_attempts_of(cfg, prepared));
-    };
-    for (std::uint32_t s = 0; s < next.services.size(); ++s) {
-      const CheckId o = old_of_new[new_ids.of(model::ServiceId{s})];
-      if (o == k_no_check) continue;
-      keep(services[s], std::move(w_.services[model::index(old_ids.service(o))]), next.services[s]);
-    }
-    for (std::uint32_t h = 0; h < next.hosts.size(); ++h) {
-      const CheckId o = old_of_new[new_ids.of(model::HostId{h})];
-      if (o == k_no_check) continue;
-      keep(hosts[h], std::move(w_.hosts[model::index(old_ids.host(o))]), next.hosts[h]);
-    }
+    keep_current_state(p, mapping, old, next, w_.hosts, w_.services, w_.contacts);
 
     // The swap. The old model lives on while a writer thread still holds a snapshot of it; what the core
     // held is freed on another thread.
@@ -852,24 +807,15 @@ class Core::Impl final : public loop::TimerHandler,
       std::unique_ptr<CommentBook> comments{};
       std::unique_ptr<DowntimeBook> downtimes{};
     };
-    // Contacts: as the retention rules prepared them, with the notification times they have now.
-    std::vector<state::ContactState> contacts = std::move(p.contacts);
-    for (std::size_t c = 0; c < contacts.size(); ++c) {
-      const auto it = old.contact_by_name.find(next.contacts[c].name);
-      if (it == old.contact_by_name.end()) continue;
-      const state::ContactState& now = w_.contacts[model::index(it->second)];
-      contacts[c].last_host_notification = now.last_host_notification;
-      contacts[c].last_service_notification = now.last_service_notification;
-    }
     auto replaced =
         std::make_shared<Replaced>(Replaced{std::move(w_.model_owner), std::move(w_.hosts),
                                             std::move(w_.services), std::move(retention_carried_)});
     w_.cfg = std::move(p.configuration);
     w_.model_owner = std::move(w_.cfg.model);
     w_.model = w_.model_owner.get();
-    w_.hosts = std::move(hosts);
-    w_.services = std::move(services);
-    w_.contacts = std::move(contacts);
+    w_.hosts = std::move(p.hosts);
+    w_.services = std::move(p.services);
+    w_.contacts = std::move(p.contacts);
     w_.contacts_changed();
     freshness_.resize(new_checks);
     retention_carried_ = std::move(p.retained.carried);

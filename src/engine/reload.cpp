@@ -5,6 +5,7 @@
 #include "loop/thread_name.hpp"
 #include "retention/writer.hpp"
 
+#include <algorithm>
 #include <malloc.h>
 #include <utility>
 
@@ -110,6 +111,65 @@ std::unique_ptr<PreparedConfig> Reloader::take() {
   }
   if (p && thread_.joinable()) thread_.join();
   return p;
+}
+
+CheckMapping map_checks(const model::Model& old, const model::Model& next) {
+  const CheckIds old_ids{old.services.size()};
+  const CheckIds new_ids{next.services.size()};
+  CheckMapping m{.old_of_new = ByCheck<CheckId>(new_ids.count(next.hosts.size()), k_no_check),
+                 .new_of_old = ByCheck<CheckId>(old_ids.count(old.hosts.size()), k_no_check)};
+  for (std::uint32_t s = 0; s < next.services.size(); ++s) {
+    const model::ServiceId o = old.find_service(next.services[s].host_name, next.services[s].description);
+    if (model::is_set(o)) m.old_of_new[new_ids.of(model::ServiceId{s})] = old_ids.of(o);
+  }
+  for (std::uint32_t h = 0; h < next.hosts.size(); ++h) {
+    if (auto it = old.host_by_name.find(next.hosts[h].name); it != old.host_by_name.end())
+      m.old_of_new[new_ids.of(model::HostId{h})] = old_ids.of(it->second);
+  }
+  for (std::uint32_t i = 0; i < m.old_of_new.size(); ++i) {
+    if (m.old_of_new[CheckId{i}] == k_no_check) continue;
+    m.new_of_old[m.old_of_new[CheckId{i}]] = CheckId{i};
+    ++m.kept;
+  }
+  return m;
+}
+
+void keep_current_state(PreparedConfig& p, const CheckMapping& mapping, const model::Model& old,
+                        const model::Model& next, std::vector<HostState>& hosts,
+                        std::vector<ServiceState>& services,
+                        const std::vector<state::ContactState>& contacts) {
+  const CheckIds old_ids{old.services.size()};
+  const CheckIds new_ids{next.services.size()};
+  auto keep = [&]<typename State>(State& prepared, State&& current, const model::Checkable& cfg) {
+    const unsigned long modified = prepared.modified_attributes;
+    const std::uint8_t flags = prepared.flags;
+    std::shared_ptr<const state::Overrides> overrides = std::move(prepared.overrides);
+    prepared = std::move(current);
+    prepared.modified_attributes = modified;
+    prepared.flags = flags;
+    prepared.overrides = std::move(overrides);
+    const int max_attempts = std::max(1, state::max_check_attempts_of(cfg, prepared));
+    if (prepared.current_state != 0 && prepared.state_type == StateType::hard)
+      prepared.current_attempt = max_attempts;
+    prepared.current_attempt = std::min(prepared.current_attempt, max_attempts);
+  };
+  for (std::uint32_t s = 0; s < next.services.size(); ++s) {
+    const CheckId o = mapping.old_of_new[new_ids.of(model::ServiceId{s})];
+    if (o == k_no_check) continue;
+    keep(p.services[s], std::move(services[model::index(old_ids.service(o))]), next.services[s]);
+  }
+  for (std::uint32_t h = 0; h < next.hosts.size(); ++h) {
+    const CheckId o = mapping.old_of_new[new_ids.of(model::HostId{h})];
+    if (o == k_no_check) continue;
+    keep(p.hosts[h], std::move(hosts[model::index(old_ids.host(o))]), next.hosts[h]);
+  }
+  for (std::size_t c = 0; c < p.contacts.size(); ++c) {
+    const auto it = old.contact_by_name.find(next.contacts[c].name);
+    if (it == old.contact_by_name.end()) continue;
+    const state::ContactState& now = contacts[model::index(it->second)];
+    p.contacts[c].last_host_notification = now.last_host_notification;
+    p.contacts[c].last_service_notification = now.last_service_notification;
+  }
 }
 
 }  // namespace vedette::engine

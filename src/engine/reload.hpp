@@ -18,6 +18,7 @@
 #include "config/diagnostics.hpp"
 #include "config/loader.hpp"
 #include "engine/books.hpp"
+#include "engine/check_id.hpp"
 #include "engine/check_state.hpp"
 #include "loop/wakeup.hpp"
 #include "retention/apply.hpp"
@@ -88,6 +89,26 @@ class Reloader {
 // Every host and service at its configured initial state, as before the first check.
 void initial_states(const model::Model& model, std::vector<HostState>& hosts,
                     std::vector<ServiceState>& services);
+
+// The swap's first step: which checks of the running configuration (`old`) go on in the new one (`next`),
+// by host name, and by host name and service description.
+struct CheckMapping {
+  ByCheck<CheckId> old_of_new;  // per new check; k_no_check: a new object
+  ByCheck<CheckId> new_of_old;  // per old check; k_no_check: an object the reload removes
+  std::size_t kept = 0;
+};
+[[nodiscard]] CheckMapping map_checks(const model::Model& old, const model::Model& next);
+
+// The hot state the new configuration starts from: the prepared one (retention.dat's rules), in which every
+// object that is kept gets its exact current state, moved from `hosts` and `services` (indexed like `old`).
+// What commands changed stays the prepared one: retention.dat's rules decide which changes survive a changed
+// configuration. The whole HostState or ServiceState is kept, not only its CheckState: the flap history
+// holds the id of the flapping comment the book keeps, which retention.dat has no key for. A hard problem
+// stays at the last attempt, however max_check_attempts changed. Contacts keep their notification times.
+void keep_current_state(PreparedConfig& p, const CheckMapping& mapping, const model::Model& old,
+                        const model::Model& next, std::vector<HostState>& hosts,
+                        std::vector<ServiceState>& services,
+                        const std::vector<state::ContactState>& contacts);
 
 // objects.cache for `configuration` (object_cache_file, in object_cache_format): empty, or why it failed.
 [[nodiscard]] std::string write_object_cache(const config::Configuration& configuration, Time now);
