@@ -17,6 +17,7 @@
 #include "engine/core_requests.hpp"
 #include "engine/core_time.hpp"
 #include "engine/distribution.hpp"
+#include "engine/finished_check.hpp"
 #include "engine/freshness_checker.hpp"
 #include "engine/macros.hpp"
 #include "engine/side_command.hpp"
@@ -36,26 +37,6 @@
 #include <vector>
 
 namespace vedette::engine {
-
-// A check's result, ready for the result pipeline.
-struct FinishedCheck {
-  CheckId check{};
-  CheckOutcome outcome;
-  Time now = 0;   // when it was taken in
-  Instant ended;  // when it counts as applied: its retry and next regular check are scheduled from there
-  std::uint16_t source = CheckSources::k_core_worker;  // Livestatus' check_source
-};
-
-// Where results go (the core: result pipeline, then the schedule), in the order they come in.
-class FinishedCheckSink {
- public:
-  virtual void apply_finished(const FinishedCheck& finished) = 0;
-  // A passive result that came through gearman (send_gearman).
-  virtual bool submit_passive_result(const PassiveResult& result) = 0;
-
- protected:
-  ~FinishedCheckSink() = default;
-};
 
 class CheckRunner final : public SideCommandSink, public loop::TimerHandler {
  public:

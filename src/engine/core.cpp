@@ -25,6 +25,7 @@
 #include "engine/macros.hpp"
 #include "engine/notifier.hpp"
 #include "engine/object_commands.hpp"
+#include "engine/passive_results.hpp"
 #include "engine/perfdata_outputs.hpp"
 #include "engine/reload.hpp"
 #include "engine/result_pipeline.hpp"
@@ -233,40 +234,12 @@ class Core::Impl final : public loop::TimerHandler,
 
   void log(std::string_view text) { w_.log(text); }
 
+  // Passive results, from the command file, Livestatus or gearman; applied as they come in.
   bool submit_passive_result(const PassiveResult& p) override {
-    const Instant at = w_.now_instant();  // one clock read per result
-    const Time now = to_epoch(at.wall);
-    if (model::is_set(p.service)) return submit_passive_service_result(p.service, p, now, at);
-    auto host_it = w_.model->host_by_name.find(p.host_name);
-    if (host_it == w_.model->host_by_name.end()) {
-      log(
-          fmt::format("Warning:  Passive check result was received for {} '{}'{}, but the host could not be "
-                      "found!",
-                      p.service_description.empty() ? "host" : "service",
-                      p.service_description.empty() ? p.host_name : p.service_description,
-                      p.service_description.empty() ? "" : fmt::format(" on host '{}'", p.host_name)));
-      return false;
-    }
-    if (p.service_description.empty()) {
-      if (!w_.main.accept_passive_host_checks || p.return_code < 0 || p.return_code > 2 ||
-          !w_.hosts[model::index(host_it->second)].enabled(state::Flag::passive_checks))
-        return false;
-      const CheckOutcome r = passive_outcome(p, now);
-      w_.check_stats.count(files::CheckStat::passive_host, r.start, now);
-      metrics::core_metrics().count_check(metrics::CheckKind::passive, metrics::ObjectKind::host);
-      apply_host(host_it->second, r, now, at);
-      w_.hosts[model::index(host_it->second)].check_source = passive_source(p);
-      return true;
-    }
-    model::ServiceId sid = w_.model->find_service(p.host_name, p.service_description);
-    if (!model::is_set(sid)) {
-      log(
-          fmt::format("Warning:  Passive check result was received for service '{}' on host '{}', but the "
-                      "service could not be found!",
-                      p.service_description, p.host_name));
-      return false;
-    }
-    return submit_passive_service_result(sid, p, now, at);
+    std::optional<FinishedCheck> f = passive_.accept(p);
+    if (!f) return false;
+    apply_finished(*f);
+    return true;
   }
 
   void schedule_check(CheckId check, Time when, bool forced) {
@@ -316,39 +289,6 @@ class Core::Impl final : public loop::TimerHandler,
   static constexpr Duration k_dispatch_ahead = 2 * k_result_period;
   // At SIGTERM: how long running checks may take to finish (stopping stays well within 20 s).
   static constexpr Duration k_shutdown_grace = std::chrono::seconds(5);
-
-  bool submit_passive_service_result(model::ServiceId sid, const PassiveResult& p, Time now, Instant at) {
-    if (!w_.main.accept_passive_service_checks ||
-        !w_.services[model::index(sid)].enabled(state::Flag::passive_checks))
-      return false;
-    CheckOutcome r = passive_outcome(p, now);
-    if (r.state < 0 || r.state > 3) r.state = k_state_unknown;
-    w_.check_stats.count(files::CheckStat::passive_service, r.start, now);
-    metrics::core_metrics().count_check(metrics::CheckKind::passive, metrics::ObjectKind::service);
-    apply_service(sid, r, now, at);
-    w_.services[model::index(sid)].check_source = passive_source(p);
-    return true;
-  }
-
-  std::uint16_t passive_source(const PassiveResult& p) {
-    return p.source.empty() ? CheckSources::k_command_file : w_.check_sources.intern(p.source);
-  }
-
-  static CheckOutcome passive_outcome(const PassiveResult& p, Time now) {
-    CheckOutcome r;
-    r.type = CheckType::passive;
-    r.start = r.finish = p.check_time != 0 ? p.check_time : now;
-    r.latency = std::max<double>(0, static_cast<double>(now - r.start));
-    // As Naemon: a "\n" in a passive result stays two characters, in the output or the perfdata (the
-    // command file has no escapes; the result is one line, so it has no long output).
-    exec::PluginOutput out = exec::parse_plugin_output(p.output);
-    r.output = std::move(out.output);
-    std::replace(r.output.begin(), r.output.end(), ';', ':');  // as for active results, hosts' too
-    r.long_output = std::move(out.long_output);
-    r.perf_data = std::move(out.perf_data);
-    r.state = p.return_code;
-    return r;
-  }
 
   // Arms the check's timer `delay` after `base`; next_check follows in wall time.
   void schedule_from(CheckId check, Instant base, Duration delay) {
@@ -928,6 +868,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   CheckSchedule schedule_{w_.loop};
   CheckGate gate_{w_};
+  PassiveResults passive_{w_};
   Reloader reloader_;
   bool reload_again_ = false;                                     // SIGHUP while a reload was under way
   std::pair<std::uint64_t, std::uint64_t> reload_book_versions_;  // the books' versions at the last SIGHUP

@@ -94,15 +94,15 @@ struct DowntimeRequest {
 };
 
 struct PassiveResult {
-  std::string_view host_name;
-  std::string_view service_description;  // empty for a host result
+  std::string_view host_name{};
+  std::string_view service_description{};  // empty for a host result
   int return_code = 0;
-  std::string_view output;  // raw plugin output, as submitted (may hold "\n" escapes and '|')
+  std::string_view output{};  // raw plugin output, as submitted (may hold "\n" escapes and '|')
   Time check_time = 0;      // the command's [epoch]
   // The service, when the caller has looked it up already (the command file validates it): saves the
   // lookup by name, a quarter of the core's time per result at 100k results/s.
   model::ServiceId service = model::no_id<model::ServiceId>();
-  std::string_view source;  // Livestatus' check_source; empty: "command file worker", as in Naemon
+  std::string_view source{};  // Livestatus' check_source; empty: "command file worker", as in Naemon
 };
 
 }  // namespace vedette::engine
