@@ -236,9 +236,9 @@ class Core::Impl final : public loop::TimerHandler,
 
   // Passive results, from the command file, Livestatus or gearman; applied as they come in.
   bool submit_passive_result(const PassiveResult& p) override {
-    std::optional<FinishedCheck> f = passive_.accept(p);
-    if (!f) return false;
-    apply_finished(*f);
+    FinishedCheck f;
+    if (!passive_.accept(p, f)) return false;
+    apply_finished(f);
     return true;
   }
 

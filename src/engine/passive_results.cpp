@@ -12,8 +12,8 @@ namespace vedette::engine {
 
 namespace {
 
-CheckOutcome passive_outcome(const PassiveResult& p, Time now) {
-  CheckOutcome r;
+// Filled in place: the FinishedCheck is the only copy of the output (no move per result).
+inline void fill_outcome(CheckOutcome& r, const PassiveResult& p, Time now) {
   r.type = CheckType::passive;
   r.start = r.finish = p.check_time != 0 ? p.check_time : now;
   r.latency = std::max<double>(0, static_cast<double>(now - r.start));
@@ -25,14 +25,13 @@ CheckOutcome passive_outcome(const PassiveResult& p, Time now) {
   r.long_output = std::move(out.long_output);
   r.perf_data = std::move(out.perf_data);
   r.state = p.return_code;
-  return r;
 }
 
 }  // namespace
 
-std::optional<FinishedCheck> PassiveResults::accept(const PassiveResult& p) {
+bool PassiveResults::accept(const PassiveResult& p, FinishedCheck& f) {
   const Instant at = w_.now_instant();  // one clock read per result
-  if (model::is_set(p.service)) return accept_service(p.service, p, at);
+  if (model::is_set(p.service)) return accept_service(p.service, p, at, f);
   auto host_it = w_.model->host_by_name.find(p.host_name);
   if (host_it == w_.model->host_by_name.end()) {
     w_.log(fmt::format(
@@ -40,7 +39,7 @@ std::optional<FinishedCheck> PassiveResults::accept(const PassiveResult& p) {
         p.service_description.empty() ? "host" : "service",
         p.service_description.empty() ? p.host_name : p.service_description,
         p.service_description.empty() ? "" : fmt::format(" on host '{}'", p.host_name)));
-    return std::nullopt;
+    return false;
   }
   if (!p.service_description.empty()) {
     const model::ServiceId sid = w_.model->find_service(p.host_name, p.service_description);
@@ -49,39 +48,37 @@ std::optional<FinishedCheck> PassiveResults::accept(const PassiveResult& p) {
           fmt::format("Warning:  Passive check result was received for service '{}' on host '{}', but the "
                       "service could not be found!",
                       p.service_description, p.host_name));
-      return std::nullopt;
+      return false;
     }
-    return accept_service(sid, p, at);
+    return accept_service(sid, p, at, f);
   }
   if (!w_.main.accept_passive_host_checks || p.return_code < 0 || p.return_code > 2 ||
       !w_.hosts[model::index(host_it->second)].enabled(state::Flag::passive_checks))
-    return std::nullopt;
-  std::optional<FinishedCheck> f(std::in_place);
-  f->check = w_.check_of(host_it->second);
-  f->now = to_epoch(at.wall);
-  f->ended = at;
-  f->outcome = passive_outcome(p, f->now);
-  f->source = source_of(p);
-  w_.check_stats.count(files::CheckStat::passive_host, f->outcome.start, f->now);
+    return false;
+  f.check = w_.check_of(host_it->second);
+  f.now = to_epoch(at.wall);
+  f.ended = at;
+  fill_outcome(f.outcome, p, f.now);
+  f.source = source_of(p);
+  w_.check_stats.count(files::CheckStat::passive_host, f.outcome.start, f.now);
   metrics::core_metrics().count_check(metrics::CheckKind::passive, metrics::ObjectKind::host);
-  return f;
+  return true;
 }
 
-std::optional<FinishedCheck> PassiveResults::accept_service(model::ServiceId sid, const PassiveResult& p,
-                                                            Instant at) {
+bool PassiveResults::accept_service(model::ServiceId sid, const PassiveResult& p, Instant at,
+                                    FinishedCheck& f) {
   if (!w_.main.accept_passive_service_checks ||
       !w_.services[model::index(sid)].enabled(state::Flag::passive_checks))
-    return std::nullopt;
-  std::optional<FinishedCheck> f(std::in_place);
-  f->check = w_.check_of(sid);
-  f->now = to_epoch(at.wall);
-  f->ended = at;
-  f->outcome = passive_outcome(p, f->now);
-  if (f->outcome.state < 0 || f->outcome.state > 3) f->outcome.state = k_state_unknown;
-  f->source = source_of(p);
-  w_.check_stats.count(files::CheckStat::passive_service, f->outcome.start, f->now);
+    return false;
+  f.check = w_.check_of(sid);
+  f.now = to_epoch(at.wall);
+  f.ended = at;
+  fill_outcome(f.outcome, p, f.now);
+  if (f.outcome.state < 0 || f.outcome.state > 3) f.outcome.state = k_state_unknown;
+  f.source = source_of(p);
+  w_.check_stats.count(files::CheckStat::passive_service, f.outcome.start, f.now);
   metrics::core_metrics().count_check(metrics::CheckKind::passive, metrics::ObjectKind::service);
-  return f;
+  return true;
 }
 
 std::uint16_t PassiveResults::source_of(const PassiveResult& p) {

@@ -5,7 +5,8 @@
 // comes back as a FinishedCheck for the core to apply like an active one. Core thread only.
 //
 //   PassiveResults passive(world);
-//   if (std::optional<FinishedCheck> f = passive.accept(result)) core.apply_finished(*f);
+//   FinishedCheck f;
+//   if (passive.accept(result, f)) core.apply_finished(f);
 #pragma once
 
 #include "engine/core_requests.hpp"
@@ -13,7 +14,6 @@
 #include "engine/world.hpp"
 
 #include <cstdint>
-#include <optional>
 
 namespace vedette::engine {
 
@@ -21,12 +21,13 @@ class PassiveResults {
  public:
   explicit PassiveResults(World& world) : w_(world) {}
 
-  // Nothing: refused (and logged when the object is unknown).
-  [[nodiscard]] std::optional<FinishedCheck> accept(const PassiveResult& result);
+  // Fills `out` (a fresh FinishedCheck) and returns true, or false when refused (and logged when the object
+  // is unknown).
+  [[nodiscard]] bool accept(const PassiveResult& result, FinishedCheck& out);
 
  private:
-  [[nodiscard]] std::optional<FinishedCheck> accept_service(model::ServiceId service, const PassiveResult& p,
-                                                            Instant at);
+  [[nodiscard]] bool accept_service(model::ServiceId service, const PassiveResult& p, Instant at,
+                                    FinishedCheck& out);
   [[nodiscard]] std::uint16_t source_of(const PassiveResult& p);
 
   World& w_;

@@ -22,15 +22,24 @@ constexpr const char* k_objects =
 class Passive {
  public:
   explicit Passive(const std::string& main = "") : f(k_objects, main) {}
+  // The result, or nothing when refused.
+  std::optional<FinishedCheck> accept(const PassiveResult& p) {
+    FinishedCheck out;
+    if (!passive.accept(p, out)) return std::nullopt;
+    return out;
+  }
   testing::WorldFixture f;
   PassiveResults passive{f.world()};
 };
 
 TEST(PassiveResultsTest, AServiceResultBecomesAPassiveOutcomeOfItsCheck) {
   Passive t;
-  const std::optional<FinishedCheck> r = t.passive.accept(
-      {.host_name = "web01", .service_description = "APP", .return_code = 1, .output = "slow; very|t=3s",
-       .check_time = t.f.world().now_epoch() - 5, .source = "nsca"});
+  const std::optional<FinishedCheck> r = t.accept({.host_name = "web01",
+                                                   .service_description = "APP",
+                                                   .return_code = 1,
+                                                   .output = "slow; very|t=3s",
+                                                   .check_time = t.f.world().now_epoch() - 5,
+                                                   .source = "nsca"});
   ASSERT_TRUE(r);
   EXPECT_EQ(r->check, t.f.world().check_of(t.f.world().model->find_service("web01", "APP")));
   EXPECT_EQ(r->outcome.type, CheckType::passive);
@@ -44,20 +53,20 @@ TEST(PassiveResultsTest, AServiceResultBecomesAPassiveOutcomeOfItsCheck) {
 TEST(PassiveResultsTest, OutOfRangeCodesAreUnknownForServicesAndRefusedForHosts) {
   Passive t;
   const std::optional<FinishedCheck> s =
-      t.passive.accept({.host_name = "web01", .service_description = "APP", .return_code = 7, .output = "x"});
+      t.accept({.host_name = "web01", .service_description = "APP", .return_code = 7, .output = "x"});
   ASSERT_TRUE(s);
   EXPECT_EQ(s->outcome.state, k_state_unknown);
-  EXPECT_FALSE(t.passive.accept({.host_name = "web01", .return_code = 3, .output = "x"}));
-  EXPECT_TRUE(t.passive.accept({.host_name = "web01", .return_code = 1, .output = "down"}));
+  EXPECT_FALSE(t.accept({.host_name = "web01", .return_code = 3, .output = "x"}));
+  EXPECT_TRUE(t.accept({.host_name = "web01", .return_code = 1, .output = "down"}));
 }
 
 TEST(PassiveResultsTest, UnknownObjectsAreLoggedAsNaemonDoesAndSwitchesRefuse) {
   Passive t("accept_passive_service_checks=0\n");
-  EXPECT_FALSE(t.passive.accept({.host_name = "nope", .return_code = 0, .output = "x"}));
+  EXPECT_FALSE(t.accept({.host_name = "nope", .return_code = 0, .output = "x"}));
   EXPECT_FALSE(
-      t.passive.accept({.host_name = "web01", .service_description = "NOPE", .return_code = 0, .output = "x"}));
+      t.accept({.host_name = "web01", .service_description = "NOPE", .return_code = 0, .output = "x"}));
   EXPECT_FALSE(
-      t.passive.accept({.host_name = "web01", .service_description = "APP", .return_code = 0, .output = "x"}));
+      t.accept({.host_name = "web01", .service_description = "APP", .return_code = 0, .output = "x"}));
   const std::vector<std::string> log = t.f.log_lines();
   EXPECT_THAT(log, Contains("Warning:  Passive check result was received for host 'nope', but the host could "
                             "not be found!"));
