@@ -1,0 +1,226 @@
+// What server.cpp, server_io.cpp and server_queries.cpp share: the Livestatus server's state,
+// Server::Impl. server.cpp binds the sockets, starts and stops the threads; server_io.cpp is the I/O thread
+// ("livestatus": accepting, reading requests, writing answers, timeouts and limits on every connection);
+// server_queries.cpp is the query threads ("livestatus-N": parsing and answering a request, polling a
+// waiting query). The two kinds of thread meet in jobs_ (I/O -> query) and answers_ (query -> I/O), and
+// pass answer buffers round through the BufferPool. Private to livestatus.
+#pragma once
+
+#include "base/expected.hpp"
+#include "livestatus/core_channel.hpp"
+#include "livestatus/query.hpp"
+#include "livestatus/request.hpp"
+#include "livestatus/server.hpp"
+#include "livestatus/server_options.hpp"
+#include "livestatus/tables.hpp"
+#include "livestatus/view.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unistd.h>
+#include <unordered_map>
+#include <vector>
+
+namespace vedette::livestatus {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// Answer buffers, passed from the query threads to the I/O thread and back, so their memory stays mapped.
+// Keeps at most k_kept buffers and k_kept_bytes of capacity; larger leftovers are freed.
+class BufferPool {
+ public:
+  std::string take() {
+    std::lock_guard lock(mutex_);
+    if (free_.empty()) return {};
+    std::string b = std::move(free_.back());
+    free_.pop_back();
+    kept_bytes_ -= b.capacity();
+    return b;
+  }
+  void give(std::string b) {
+    if (b.capacity() < 4096) return;
+    b.clear();
+    std::lock_guard lock(mutex_);
+    if (free_.size() >= k_kept || kept_bytes_ + b.capacity() > k_kept_bytes) return;
+    kept_bytes_ += b.capacity();
+    free_.push_back(std::move(b));
+  }
+
+ private:
+  static constexpr std::size_t k_kept = 8;
+  static constexpr std::size_t k_kept_bytes = std::size_t{256} << 20;
+  std::mutex mutex_;
+  std::vector<std::string> free_;
+  std::size_t kept_bytes_ = 0;
+};
+
+// One log line a minute at most for one kind of trouble, with the count of those held back, so that a flood
+// of clients cannot flood the log. I/O thread only.
+class RateLimitedLog {
+ public:
+  explicit RateLimitedLog(CoreChannel& channel) : channel_(channel) {}
+  void post(SteadyClock::time_point now, std::string line) {
+    if (now < next_) {
+      ++held_back_;
+      return;
+    }
+    if (held_back_ > 0) line += fmt::format(" (and {} more times in the minute before)", held_back_);
+    channel_.post_log_line(std::move(line));
+    held_back_ = 0;
+    next_ = now + std::chrono::minutes(1);
+  }
+
+ private:
+  CoreChannel& channel_;
+  SteadyClock::time_point next_{};
+  std::uint64_t held_back_ = 0;
+};
+
+class Server::Impl {
+ public:
+  Impl(ServerOptions options, CoreChannel& channel) : options_(std::move(options)), channel_(channel) {}
+  ~Impl();  // stops and joins the threads, closes every socket, unlinks the Unix one
+
+  base::Status start();  // binds, listens, starts the threads
+
+  Counters counters;
+
+ private:
+  // epoll tags of the I/O thread besides connection ids.
+  static constexpr std::uint64_t k_wake_tag = ~std::uint64_t{0};
+  static constexpr std::uint64_t k_listener_tag = std::uint64_t{1} << 63;  // | listener index
+
+  enum class Phase : std::uint8_t { reading, busy, writing };
+
+  struct Listener {
+    int fd = -1;
+    bool tcp = false;
+  };
+  struct Connection {
+    int fd = -1;
+    bool tcp = false;
+    Phase phase = Phase::reading;
+    std::string in;
+    std::size_t scanned = 0;  // bytes of `in` already searched for the empty line
+    std::string out;
+    std::size_t written = 0;
+    std::size_t pending = 0;  // what this connection adds to pending_bytes_
+    bool keep_alive = false;
+    bool eof = false;
+    bool watched = false;
+    SteadyClock::time_point since;  // start of the idle or reading time, or the last write progress
+    // Set by the I/O thread when the client hangs up while its query runs or waits: the query stops.
+    std::shared_ptr<std::atomic<bool>> hung_up;
+  };
+  struct Job {
+    std::uint64_t id = 0;
+    std::string request;
+    bool tcp = false;
+    std::shared_ptr<std::atomic<bool>> hung_up;
+  };
+  // A query waiting for its WaitCondition or WaitTrigger. It holds no thread between its polls: the query
+  // threads take it up again when it is due, as they take jobs.
+  struct Waiting {
+    std::uint64_t id = 0;
+    std::shared_ptr<std::atomic<bool>> hung_up;
+    Request request;
+    std::optional<Query> query;
+    bool polled = false;
+    std::uint64_t generation = 0;        // of the last snapshot polled (CoreChannel::snapshot_after)
+    std::uint64_t events_before = 0;     // the trigger's count by the first snapshot
+    SteadyClock::time_point deadline{};  // WaitTimeout; {}: none
+    std::chrono::milliseconds pause{10};
+  };
+  struct Answer {
+    std::uint64_t id = 0;
+    std::string bytes;
+    bool keep_alive = false;
+  };
+
+  // The model's timeperiods for an uncached evaluator, built once per model (again after a reload).
+  struct Periods;  // server_queries.cpp
+
+  // --- I/O thread (server_io.cpp)
+  void watch(int fd, std::uint32_t events, std::uint64_t tag);
+  void interest(Connection& c, std::uint64_t id, std::uint32_t events);
+  void watch_listeners();
+  void io_loop();
+  void accept_all(const Listener& listener);
+  void pause_accepts(int error);
+  void account(Connection& c);
+  void shed_pending(SteadyClock::time_point now);
+  void close_connection(std::uint64_t id);
+  void on_connection(std::uint64_t id, std::uint32_t what);
+  bool read_some(Connection& c);
+  void dispatch(std::uint64_t id, Connection& c);
+  void take_answers();
+  void write_some(std::uint64_t id, Connection& c);
+  void sweep(SteadyClock::time_point now);
+
+  // Any thread: wakes the I/O thread to take the answers.
+  void wake_io() {
+    const std::uint64_t one = 1;
+    if (wake_ >= 0) (void)!::write(wake_, &one, sizeof one);
+  }
+
+  // --- Query threads (server_queries.cpp)
+  void work();
+  static std::shared_ptr<const Periods> make_periods(const files::StatusSnapshot& s);
+  void prepare(View& view, std::shared_ptr<const files::StatusSnapshot> snapshot,
+               std::shared_ptr<const Periods>& periods);
+  std::optional<Answer> answer_request(Job& job);
+  [[nodiscard]] std::optional<std::string> refused_over_tcp(const Job& job, std::string_view command) const;
+  static RequestError shutting_down();
+  static Answer framed_error(Answer& answer, const Request& request, const RequestError& error);
+  bool prepare_view(View& view, std::shared_ptr<const Periods>& periods,
+                    std::shared_ptr<const files::StatusSnapshot> snapshot);
+  Answer run_query(Answer& answer, const Request& request, const Query& query, const View& view,
+                   const std::atomic<bool>* hung_up);
+  static std::uint64_t trigger_count(const View& view, WaitTrigger trigger);
+  std::optional<Answer> poll(std::unique_ptr<Waiting> w);
+
+  ServerOptions options_;
+  CoreChannel& channel_;
+  BufferPool buffers_;
+  std::atomic<bool> stopping_{false};
+  std::vector<Listener> listeners_;
+  bool unix_bound_ = false;
+  int epoll_ = -1;
+  int wake_ = -1;
+  std::thread io_thread_;
+  std::vector<std::thread> workers_;
+  // I/O thread only.
+  std::unordered_map<std::uint64_t, Connection> connections_;
+  std::uint64_t next_id_ = 0;
+  std::size_t pending_bytes_ = 0;  // see account()
+  bool accepts_paused_ = false;
+  SteadyClock::time_point accepts_resume_{};
+  RateLimitedLog accept_log_{channel_};
+  RateLimitedLog refused_log_{channel_};
+  RateLimitedLog pending_log_{channel_};
+  // I/O thread -> query threads, and query threads among themselves (waits_, by when they are due).
+  std::mutex jobs_mutex_;
+  std::condition_variable jobs_ready_;
+  std::deque<Job> jobs_;
+  std::multimap<SteadyClock::time_point, std::unique_ptr<Waiting>> waits_;
+  // Query threads -> I/O thread.
+  std::mutex answers_mutex_;
+  std::vector<Answer> answers_;
+  std::mutex prepared_mutex_;
+  std::shared_ptr<const Periods> periods_;
+  std::shared_ptr<const TableIndex> index_;
+};
+
+}  // namespace vedette::livestatus
