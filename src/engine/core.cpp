@@ -1,10 +1,11 @@
 // The core: one loop iteration at a time, it sequences the components on the shared World
-// (engine/world.hpp, docs/architecture.md) — CheckSchedule's due checks through CheckGate to CheckRunner,
-// whose results go through ResultPipeline and back onto the schedule; Annotations, ObjectCommands,
-// FreshnessChecker, PerfdataOutputs and LogRotation beside them — and does what no component owns: start-up
-// and shutdown, passive results, the state-file snapshots and the reload swap. Over 800 lines because the
-// swap (the last third) must see every component's state at once; the sections follow the per-check path:
-// start-up, commands, passive results, scheduling, results, state files, reload, shutdown.
+// (engine/world.hpp, docs/architecture.md): CheckSchedule's due checks go through CheckGate to CheckRunner,
+// whose results (and PassiveResults') go through ResultPipeline and back onto the schedule through
+// CheckScheduler; Annotations, ObjectCommands, FreshnessChecker, PerfdataOutputs and LogRotation run beside
+// them. What no component owns is here: start-up and shutdown, the state-file snapshots and the reload swap.
+// Over 800 lines because the swap and start-up must reach every component's state at once (the functions
+// they share stay in one class); the sections follow the per-check path: start-up, commands, scheduling,
+// state files, results, reload, shutdown.
 #include "engine/core.hpp"
 
 #include "base/check.hpp"
@@ -14,6 +15,7 @@
 #include "engine/check_id.hpp"
 #include "engine/check_runner.hpp"
 #include "engine/check_schedule.hpp"
+#include "engine/check_scheduler.hpp"
 #include "engine/check_sources.hpp"
 #include "engine/check_stats.hpp"
 #include "engine/comment_book.hpp"
@@ -196,7 +198,7 @@ class Core::Impl final : public loop::TimerHandler,
     restore_retained_state();
     annotations_.collect_acknowledgement_expiry();
     log_states(w_.main.log_initial_states, "INITIAL");
-    schedule_initial_checks();
+    scheduler_.initial(w_.main.use_retained_scheduling_info && retained_scheduling_ok_);
     log_rotation_.schedule();
     schedule_retention_save();
     freshness_.schedule();
@@ -242,21 +244,16 @@ class Core::Impl final : public loop::TimerHandler,
     return true;
   }
 
-  void schedule_check(CheckId check, Time when, bool forced) {
-    if (schedule_.is_armed(check) && w_.state_of(check).next_check < when && !forced) return;
-    schedule_.set_forced(check, forced);
-    schedule(check, until_epoch(when, w_.clock.wall_now()));
-  }
   void schedule_service_check(model::ServiceId s, Time when, bool forced) {
-    schedule_check(w_.check_of(s), when, forced);
+    scheduler_.at(w_.check_of(s), when, forced);
   }
   void schedule_host_check(model::HostId h, Time when, bool forced) {
-    schedule_check(w_.check_of(h), when, forced);
+    scheduler_.at(w_.check_of(h), when, forced);
   }
 
   // ObjectCommands changes a setting; a change that asks for it reschedules the check here.
   void follow(CheckId check, Reschedule r) {
-    if (r == Reschedule::within_interval) reschedule_within_interval(check, w_.checkable_of(check));
+    if (r == Reschedule::within_interval) scheduler_.within_interval(check);
   }
 
   void count_external_command() {
@@ -290,12 +287,6 @@ class Core::Impl final : public loop::TimerHandler,
   // At SIGTERM: how long running checks may take to finish (stopping stays well within 20 s).
   static constexpr Duration k_shutdown_grace = std::chrono::seconds(5);
 
-  // Arms the check's timer `delay` after `base`; next_check follows in wall time.
-  void schedule_from(CheckId check, Instant base, Duration delay) {
-    w_.state_of(check).next_check = to_epoch(schedule_.arm(check, base, delay));
-  }
-  void schedule(CheckId check, Duration delay) { schedule_from(check, w_.now_instant(), delay); }
-
  public:
   // A status snapshot for Livestatus: its own builder, so neither takes the other's memory back.
   std::shared_ptr<const files::StatusSnapshot> status_snapshot() {
@@ -308,47 +299,6 @@ class Core::Impl final : public loop::TimerHandler,
   void reopen_log() { w_.log_file.reopen(w_.now_epoch()); }
 
  private:
-  // Naemon's schedule_next_*_check(check_window): a random point within the check interval from now.
-  void reschedule_within_interval(CheckId check, const model::Checkable& cfg) {
-    const CheckState& st = w_.state_of(check);
-    const double interval = w_.interval_seconds(state::check_interval_of(cfg, st));
-    if (interval <= 0 || st.is_executing) return;
-    schedule(check, seconds(std::uniform_real_distribution<double>(0, 1)(w_.rng) * interval));
-  }
-
-  // Naemon's schedule_*_check(now): an earlier check already scheduled stands.
-  void schedule_now(CheckId check) {
-    CheckState& st = w_.state_of(check);
-    if (st.is_executing) return;
-    if (schedule_.is_armed(check) && schedule_.scheduled_at(check) <= w_.clock.wall_now()) return;
-    schedule(check, Duration::zero());
-  }
-
-  void schedule_initial_checks() {
-    // As Naemon: each check's first run falls at a random point within its own interval, so checks spread
-    // evenly from the start and nothing runs in a burst; with use_retained_scheduling_info a retained
-    // next_check is kept where Naemon keeps it (retention::initial_check_delay).
-    const Time now = w_.now_epoch();
-    const bool retained = w_.main.use_retained_scheduling_info && retained_scheduling_ok_;
-    auto first_delay = [&](const CheckState& st, double interval) {
-      const double random01 = std::uniform_real_distribution<double>(0, 1)(w_.rng);
-      if (!retained) return seconds(random01 * interval);
-      return seconds(retention::initial_check_delay(st.next_check, now, interval,
-                                                    w_.main.retained_scheduling_randomize_window, random01));
-    };
-    for (std::uint32_t s = 0; s < w_.services.size(); ++s) {
-      const double interval =
-          w_.interval_seconds(state::check_interval_of(w_.model->services[s], w_.services[s]));
-      if (interval <= 0) continue;
-      schedule(w_.check_of(model::ServiceId{s}), first_delay(w_.services[s], interval));
-    }
-    for (std::uint32_t h = 0; h < w_.hosts.size(); ++h) {
-      const double interval = w_.interval_seconds(state::check_interval_of(w_.model->hosts[h], w_.hosts[h]));
-      if (interval <= 0) continue;
-      schedule(w_.check_of(model::HostId{h}), first_delay(w_.hosts[h], interval));
-    }
-  }
-
   // retention.dat at start-up: states, outputs and check times back in place before the INITIAL state
   // lines and the first checks (Naemon's read_initial_state_information). A missing file is a first start.
   void restore_retained_state() {
@@ -598,7 +548,7 @@ class Core::Impl final : public loop::TimerHandler,
       const loop::WallTime scheduled = schedule_.scheduled_at(check);
       const bool forced = schedule_.take_forced(check);
       const CheckGate::Decision d = gate_.decide(check, at, forced, runner_.at_concurrency_limit());
-      if (d.next_in) schedule_from(check, at, *d.next_in);
+      if (d.next_in) scheduler_.arm(check, at, *d.next_in);
       switch (d.action) {
         case CheckGate::Action::skip:
           break;
@@ -647,19 +597,10 @@ class Core::Impl final : public loop::TimerHandler,
 
   // `base`: when the result counts as applied; retries and the next regular check are scheduled from it.
   void apply_service(model::ServiceId sid, const CheckOutcome& r, Time now, Instant base) {
-    schedule_followups(w_.check_of(sid), results_pipeline_.apply_service(sid, r, now), base);
+    scheduler_.follow(w_.check_of(sid), results_pipeline_.apply_service(sid, r, now), base);
   }
   void apply_host(model::HostId hid, const CheckOutcome& r, Time now, Instant base) {
-    schedule_followups(w_.check_of(hid), results_pipeline_.apply_host(hid, r, now), base);
-  }
-
-  // What a result asks of the schedule, after everything else it did (Naemon's order).
-  void schedule_followups(CheckId check, const ScheduleFollowups& next, Instant base) {
-    using Next = ScheduleFollowups::Next;
-    if (next.next == Next::retry || (next.next == Next::regular_if_unset && !schedule_.is_armed(check)))
-      schedule_from(check, base, seconds(next.interval_s));
-    for (CheckId other : next.check_now) schedule_now(other);
-    for (model::ServiceId master : next.force_now) schedule_service_check(master, 0, /*forced=*/false);
+    scheduler_.follow(w_.check_of(hid), results_pipeline_.apply_host(hid, r, now), base);
   }
 
   void log_states(bool enabled, std::string_view kind) {
@@ -788,24 +729,7 @@ class Core::Impl final : public loop::TimerHandler,
     perfdata_.setup();
     log_states(w_.main.log_initial_states, "INITIAL");
 
-    // Kept checks stay where they were in the schedule (within their new interval); new ones, and kept
-    // ones that had no regular check before, are spread over their first interval.
-    const Instant now = w_.now_instant();
-    for (std::uint32_t i = 0; i < new_checks; ++i) {
-      const CheckId c{i};
-      const double interval =
-          w_.interval_seconds(state::check_interval_of(w_.checkable_of(c), w_.state_of(c)));
-      if (interval <= 0) continue;
-      if (was_armed[c] != 0) {
-        const Duration left = std::max(Duration::zero(), schedule_.due_at(c) - now.mono);
-        if (left <= seconds(interval)) {
-          schedule_from(c, now, left);
-          continue;
-        }
-      }
-      if (!w_.state_of(c).is_executing)
-        schedule_from(c, now, seconds(std::uniform_real_distribution<double>(0, 1)(w_.rng) * interval));
-    }
+    scheduler_.after_reload(was_armed);
     log_rotation_.schedule();
     retention_due_ = {};
     w_.loop.disarm_timer(retention_timer_);
@@ -846,7 +770,7 @@ class Core::Impl final : public loop::TimerHandler,
   FlapAlerts flap_alerts_{w_, annotations_};
   ObjectCommands objects_{w_, flap_alerts_};
   ResultPipeline results_pipeline_{w_, annotations_, flap_alerts_, *this};
-  FreshnessChecker freshness_{w_, [this](CheckId c, Time now) { schedule_check(c, now, /*forced=*/true); }};
+  FreshnessChecker freshness_{w_, [this](CheckId c, Time now) { scheduler_.at(c, now, /*forced=*/true); }};
   CoreOptions options_;
   CheckRunner runner_;  // after freshness_ and options_, which it reads
   PerfdataOutputs perfdata_{w_, runner_};
@@ -867,6 +791,7 @@ class Core::Impl final : public loop::TimerHandler,
   std::unique_ptr<loop::SignalFd> signals_;
 
   CheckSchedule schedule_{w_.loop};
+  CheckScheduler scheduler_{w_, schedule_};
   CheckGate gate_{w_};
   PassiveResults passive_{w_};
   Reloader reloader_;

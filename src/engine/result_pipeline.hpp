@@ -43,9 +43,9 @@ struct ScheduleFollowups {
   double interval_s = 0;
   // Checked now unless running or due sooner (Naemon's schedule_*_check(now)): the service's host, a
   // host's parents and children, a host's dependency masters.
-  std::vector<CheckId> check_now;
+  std::vector<CheckId> check_now{};
   // Checked now whatever their schedule: a service's dependency masters (Naemon's predictive checks).
-  std::vector<model::ServiceId> force_now;
+  std::vector<model::ServiceId> force_now{};
 };
 
 class ResultPipeline {
