@@ -196,10 +196,15 @@ bool split_like_runcmd(const Input& in, Sink& sink) {
         }
         break;
 
+      // runcmd has a case for each quote; they differ only in which quote opens and which one it is inside
+      // (its fall-through from '\'' into '"' then always breaks).
       case '\'':
-        if (state & k_in_dq) break;
-        if (state & k_in_sq) {
-          state &= ~k_in_sq;
+      case '"': {
+        const unsigned own = c == '"' ? k_in_dq : k_in_sq;
+        const unsigned other = c == '"' ? k_in_sq : k_in_dq;
+        if (state & other) break;
+        if (state & own) {
+          state &= ~own;
           sink.touch();
           continue;
         }
@@ -209,27 +214,11 @@ bool split_like_runcmd(const Input& in, Sink& sink) {
           } else {
             sink.touch();
           }
-          state = k_in_sq | k_in_arg;
-          continue;
-        }
-        [[fallthrough]];
-      case '"':
-        if (state & k_in_sq) break;
-        if (state & k_in_dq) {
-          state &= ~k_in_dq;
-          sink.touch();
-          continue;
-        }
-        if (state == k_none || state == k_in_arg) {
-          if (state == k_none) {
-            sink.start_arg(false);
-          } else {
-            sink.touch();
-          }
-          state = k_in_dq | k_in_arg;
+          state = own | k_in_arg;
           continue;
         }
         break;
+      }
 
       case '|':
       case '(':

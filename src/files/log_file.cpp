@@ -1,6 +1,7 @@
 #include "files/log_file.hpp"
 
 #include "base/check.hpp"
+#include "files/write_queue.hpp"
 
 #include <fmt/format.h>
 
@@ -158,22 +159,12 @@ class LogFile::Writer {
     if (fd_ >= 0) ::close(fd_);
   }
 
-  // Core thread. Moves `pending` into the queue (swapping buffers, so neither side reallocates in steady
-  // state) and appends `op` after it.
+  // Core thread. Queues `pending` and then `op`; wakes the writer if it sleeps.
   void post(std::string& pending, Op* op) {
     bool wake = false;
     {
       std::lock_guard lock(mutex_);
-      if (queued_.empty()) {
-        queued_.swap(pending);
-      } else {
-        queued_.append(pending);
-      }
-      pending.clear();
-      if (op != nullptr) {
-        op->offset = queued_.size();
-        queued_ops_.push_back(std::move(*op));
-      }
+      queue_.post(pending, op);
       idle_ = false;
       wake = sleeping_;
     }
@@ -195,8 +186,8 @@ class LogFile::Writer {
 
     std::unique_lock lock(mutex_);
     for (;;) {
-      const bool backlog = has_backlog();
-      if (queued_.empty() && queued_ops_.empty()) {
+      const bool backlog = batch_.has_backlog();
+      if (queue_.empty()) {
         if (stop_) break;
         if (!backlog) {
           idle_ = true;
@@ -210,54 +201,26 @@ class LogFile::Writer {
         }
         sleeping_ = false;
       }
-      const std::size_t fresh_from = take_queued();
+      const std::size_t fresh_from = batch_.take(queue_);
       lock.unlock();
       mirror(fresh_from);
       if (!process()) trim_backlog();
       lock.lock();
     }
     lock.unlock();
-    if (has_backlog() && !process()) {
+    if (batch_.has_backlog() && !process()) {
       report(fmt::format("log file '{}': {} bytes of log lines lost at shutdown", options_.path,
-                         batch_.size() - done_));
+                         batch_.text.size() - batch_.done));
     }
     lock.lock();
     idle_ = true;
     idle_cv_.notify_all();
   }
 
-  [[nodiscard]] bool has_backlog() const { return done_ < batch_.size() || next_op_ < ops_.size(); }
-
-  // Under the lock. Moves the queue into the batch; returns where the new text starts within it.
-  std::size_t take_queued() {
-    if (!has_backlog()) {
-      batch_.clear();
-      ops_.clear();
-      done_ = next_op_ = 0;
-      batch_.swap(queued_);
-      ops_.swap(queued_ops_);
-      return 0;
-    }
-    // A retry with lines kept from a failure: rare, so compacting by copy is fine.
-    batch_.erase(0, done_);
-    ops_.erase(ops_.begin(), ops_.begin() + static_cast<std::ptrdiff_t>(next_op_));
-    for (Op& op : ops_) op.offset -= done_;
-    done_ = next_op_ = 0;
-    const std::size_t base = batch_.size();
-    batch_.append(queued_);
-    for (Op& op : queued_ops_) {
-      op.offset += base;
-      ops_.push_back(std::move(op));
-    }
-    queued_.clear();
-    queued_ops_.clear();
-    return base;
-  }
-
   void mirror(std::size_t from) {
-    if (options_.mirror_fd < 0 || from >= batch_.size()) return;
-    const std::size_t size = batch_.size() - from;
-    if (write_all(options_.mirror_fd, batch_.data() + from, size) == size) {
+    if (options_.mirror_fd < 0 || from >= batch_.text.size()) return;
+    const std::size_t size = batch_.text.size() - from;
+    if (write_all(options_.mirror_fd, batch_.text.data() + from, size) == size) {
       mirror_error_reported_ = false;
     } else if (!mirror_error_reported_) {
       mirror_error_reported_ = true;
@@ -265,24 +228,24 @@ class LogFile::Writer {
     }
   }
 
-  // Writes the batch and performs its operations in order. False (with done_/next_op_ where it stopped) if
+  // Writes the batch and performs its operations in order. False (with done/next_op where it stopped) if
   // the file cannot be written; the rest is kept for the next attempt.
   bool process() {
     for (;;) {
-      const std::size_t end = next_op_ < ops_.size() ? ops_[next_op_].offset : batch_.size();
-      if (done_ < end && !write_range(end)) return false;
-      if (next_op_ == ops_.size()) break;
-      perform(ops_[next_op_]);
-      ++next_op_;
+      const std::size_t end = batch_.next_end();
+      if (batch_.done < end && !write_range(end)) return false;
+      if (batch_.next_op == batch_.ops.size()) break;
+      perform(batch_.ops[batch_.next_op]);
+      ++batch_.next_op;
     }
     return true;
   }
 
   bool write_range(std::size_t end) {
     if (fd_ < 0 && !open_log()) return false;
-    const std::size_t size = end - done_;
-    const std::size_t written = write_all(fd_, batch_.data() + done_, size);
-    done_ += written;
+    const std::size_t size = end - batch_.done;
+    const std::size_t written = write_all(fd_, batch_.text.data() + batch_.done, size);
+    batch_.done += written;
     if (written == size) {
       file_error_reported_ = false;
       return true;
@@ -348,16 +311,16 @@ class LogFile::Writer {
   // Bounds memory while the file cannot be written: drops the oldest whole lines beyond max_backlog_bytes,
   // but never past a pending rotation.
   void trim_backlog() {
-    const std::size_t kept = batch_.size() - done_;
+    const std::size_t kept = batch_.text.size() - batch_.done;
     if (kept <= options_.max_backlog_bytes) return;
-    std::size_t cut = done_ + (kept - options_.max_backlog_bytes);
-    const std::size_t limit = next_op_ < ops_.size() ? ops_[next_op_].offset : batch_.size();
+    std::size_t cut = batch_.done + (kept - options_.max_backlog_bytes);
+    const std::size_t limit = batch_.next_end();
     cut = std::min(cut, limit);
-    const std::size_t newline = batch_.find('\n', cut == 0 ? 0 : cut - 1);
+    const std::size_t newline = batch_.text.find('\n', cut == 0 ? 0 : cut - 1);
     cut = newline == std::string::npos ? limit : std::min(newline + 1, limit);
     report(fmt::format("log file '{}': dropped {} bytes of log lines that could not be written",
-                       options_.path, cut - done_));
-    done_ = cut;
+                       options_.path, cut - batch_.done));
+    batch_.done = cut;
   }
 
   void report(const std::string& message) {
@@ -373,17 +336,13 @@ class LogFile::Writer {
   std::mutex mutex_;
   std::condition_variable wake_;     // the writer waits here for work
   std::condition_variable idle_cv_;  // wait_idle() waits here
-  std::string queued_;               // guarded by mutex_
-  std::vector<Op> queued_ops_;       // guarded by mutex_
+  WriteQueue<Op> queue_;             // guarded by mutex_
   bool stop_ = false;                // guarded by mutex_
   bool sleeping_ = false;            // guarded by mutex_
   bool idle_ = true;                 // guarded by mutex_
 
   // Writer thread only.
-  std::string batch_;
-  std::vector<Op> ops_;
-  std::size_t done_ = 0;
-  std::size_t next_op_ = 0;
+  WriteBatch<Op> batch_;
   int fd_ = -1;
   bool file_error_reported_ = false;
   bool mirror_error_reported_ = false;

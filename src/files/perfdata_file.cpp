@@ -2,6 +2,7 @@
 
 #include "base/check.hpp"
 #include "exec/spawner.hpp"
+#include "files/write_queue.hpp"
 
 #include <fmt/format.h>
 
@@ -97,24 +98,14 @@ class PerfdataFile::Writer {
     bytes_dropped_.fetch_add(bytes, std::memory_order_relaxed);
   }
 
-  // Core thread. Moves `pending` into the queue (swapping buffers, so neither side reallocates in steady
-  // state) and appends `op` after it. Wakes the writer only if it sleeps with nothing to do: one that waits
-  // for a full pipe or for a retry picks the new lines up when it goes on.
+  // Core thread. Queues `pending` and then `op`. Wakes the writer only if it sleeps with nothing to do: one
+  // that waits for a full pipe or for a retry picks the new lines up when it goes on.
   void post(std::string& pending, Op* op) {
     bool wake_writer = false;
     {
       std::lock_guard lock(mutex_);
       outstanding_.fetch_add(pending.size(), std::memory_order_relaxed);
-      if (queued_.empty()) {
-        queued_.swap(pending);
-      } else {
-        queued_.append(pending);
-      }
-      pending.clear();
-      if (op != nullptr) {
-        op->offset = queued_.size();
-        queued_ops_.push_back(std::move(*op));
-      }
+      queue_.post(pending, op);
       idle_ = false;
       wake_writer = wake_on_post_;
       wake_on_post_ = false;
@@ -162,9 +153,9 @@ class PerfdataFile::Writer {
     (void)open_file(true);  // at start, as Naemon's initialize_performance_data
     std::unique_lock lock(mutex_);
     for (;;) {
-      if (queued_.empty() && queued_ops_.empty()) {
+      if (queue_.empty()) {
         if (stop_) break;
-        const bool backlog = has_backlog();
+        const bool backlog = batch_.has_backlog();
         if (!backlog) {
           idle_ = true;
           idle_cv_.notify_all();
@@ -175,7 +166,7 @@ class PerfdataFile::Writer {
         lock.lock();
         wake_on_post_ = false;
       }
-      take_queued();
+      batch_.take(queue_);
       lock.unlock();
       write_batch();
       report_drops();
@@ -200,50 +191,23 @@ class PerfdataFile::Writer {
     }
   }
 
-  [[nodiscard]] bool has_backlog() const { return done_ < batch_.size() || next_op_ < ops_.size(); }
-
-  // Under the lock. Moves the queue behind what is left of the batch.
-  void take_queued() {
-    if (!has_backlog()) {
-      batch_.clear();
-      ops_.clear();
-      done_ = next_op_ = 0;
-      batch_.swap(queued_);
-      ops_.swap(queued_ops_);
-      return;
-    }
-    // Behind a full pipe or a failing file: compacting by copy is fine.
-    batch_.erase(0, done_);
-    ops_.erase(ops_.begin(), ops_.begin() + static_cast<std::ptrdiff_t>(next_op_));
-    for (Op& op : ops_) op.offset -= done_;
-    done_ = next_op_ = 0;
-    const std::size_t base = batch_.size();
-    batch_.append(queued_);
-    for (Op& op : queued_ops_) {
-      op.offset += base;
-      ops_.push_back(std::move(op));
-    }
-    queued_.clear();
-    queued_ops_.clear();
-  }
-
   // Writes the batch and runs its processing commands in order; stops where the file cannot take more.
   void write_batch() {
     for (;;) {
-      const bool at_op = next_op_ < ops_.size();
-      const std::size_t end = at_op ? ops_[next_op_].offset : batch_.size();
-      if (done_ < end && !write_range(end)) {
+      const bool at_op = batch_.next_op < batch_.ops.size();
+      const std::size_t end = batch_.next_end();
+      if (batch_.done < end && !write_range(end)) {
         // Naemon runs the processing command only once its buffered lines are flushed; else it waits for
         // the next interval.
         if (at_op) {
-          ops_.erase(ops_.begin() + static_cast<std::ptrdiff_t>(next_op_));
+          batch_.ops.erase(batch_.ops.begin() + static_cast<std::ptrdiff_t>(batch_.next_op));
           processing_skipped_.fetch_add(1, std::memory_order_relaxed);
         }
         return;
       }
       if (!at_op) return;
-      perform(ops_[next_op_]);
-      ++next_op_;
+      perform(batch_.ops[batch_.next_op]);
+      ++batch_.next_op;
     }
   }
 
@@ -252,11 +216,11 @@ class PerfdataFile::Writer {
       block_ = Block::failed;
       return false;
     }
-    while (done_ < end) {
-      const ssize_t n = ::write(fd_, batch_.data() + done_, end - done_);
+    while (batch_.done < end) {
+      const ssize_t n = ::write(fd_, batch_.text.data() + batch_.done, end - batch_.done);
       if (n > 0) {
         const auto written = static_cast<std::size_t>(n);
-        done_ += written;
+        batch_.done += written;
         outstanding_.fetch_sub(written, std::memory_order_relaxed);
         bytes_written_.fetch_add(written, std::memory_order_relaxed);
         continue;
@@ -353,7 +317,7 @@ class PerfdataFile::Writer {
     const std::uint64_t lines = lines_dropped_.load(std::memory_order_relaxed);
     if (lines == reported_lines_) return;
     const Clock::time_point now = Clock::now();
-    if (has_backlog() && now < next_drop_report_) return;
+    if (batch_.has_backlog() && now < next_drop_report_) return;
     const std::uint64_t bytes = bytes_dropped_.load(std::memory_order_relaxed);
     report({.kind = PerfdataEventKind::lines_dropped,
             .lines = lines - reported_lines_,
@@ -370,12 +334,12 @@ class PerfdataFile::Writer {
   // At shutdown: what is left is tried once more (a pipe gets up to retry_interval to drain), then given up.
   void finish() {
     const Clock::time_point deadline = Clock::now() + options_.retry_interval;
-    while (has_backlog()) {
-      const std::size_t done = done_, op = next_op_, ops = ops_.size();
+    while (batch_.has_backlog()) {
+      const std::size_t done = batch_.done, op = batch_.next_op, ops = batch_.ops.size();
       if (block_ == Block::failed) next_open_attempt_ = {};
       write_batch();
-      if (!has_backlog()) break;
-      const bool progress = done_ != done || next_op_ != op || ops_.size() != ops;
+      if (!batch_.has_backlog()) break;
+      const bool progress = batch_.done != done || batch_.next_op != op || batch_.ops.size() != ops;
       if (block_ == Block::pipe_full && fd_ >= 0) {
         const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
         if (left.count() <= 0) break;
@@ -386,8 +350,8 @@ class PerfdataFile::Writer {
       }
     }
     report_drops_final();
-    if (done_ < batch_.size()) {
-      const std::size_t lost = batch_.size() - done_;
+    if (batch_.done < batch_.text.size()) {
+      const std::size_t lost = batch_.text.size() - batch_.done;
       outstanding_.fetch_sub(lost, std::memory_order_relaxed);
       report({.kind = PerfdataEventKind::lost_at_shutdown,
               .bytes = lost,
@@ -418,8 +382,7 @@ class PerfdataFile::Writer {
 
   std::mutex mutex_;
   std::condition_variable idle_cv_;  // wait_idle() waits here
-  std::string queued_;               // guarded by mutex_
-  std::vector<Op> queued_ops_;       // guarded by mutex_
+  WriteQueue<Op> queue_;             // guarded by mutex_
   bool stop_ = false;                // guarded by mutex_
   bool wake_on_post_ = false;        // guarded by mutex_: the writer sleeps with nothing to do
   bool idle_ = false;                // guarded by mutex_
@@ -434,10 +397,7 @@ class PerfdataFile::Writer {
   std::atomic<std::uint64_t> processing_timeouts_{0};
 
   // Writer thread only.
-  std::string batch_;
-  std::vector<Op> ops_;
-  std::size_t done_ = 0;
-  std::size_t next_op_ = 0;
+  WriteBatch<Op> batch_;
   int fd_ = -1;
   Block block_ = Block::none;
   Clock::time_point next_open_attempt_{};

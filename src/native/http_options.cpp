@@ -125,6 +125,7 @@ std::optional<HttpOptions> parse_http_options(std::span<const std::string> argv)
       [&](int key, const ArgWord* value) -> std::string {
         if (!is_native_key(key)) return "not native";
         const std::string v = value != nullptr ? std::string(value->text) : std::string();
+        if (family_option(key, o.family)) return {};
         switch (key) {
           case 't':
             if (!is_intnonneg(v)) return "bad timeout";
@@ -224,12 +225,6 @@ std::optional<HttpOptions> parse_http_options(std::span<const std::string> argv)
           }
           case k_invert_regex:
             invert = true;
-            break;
-          case '4':
-            o.family = AF_INET;
-            break;
-          case '6':
-            o.family = AF_INET6;
             break;
           case 'm':
             if (!page_sizes(v, o)) return "bad page sizes";

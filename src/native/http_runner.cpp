@@ -41,16 +41,9 @@ std::string tls_errors() {
 
 }  // namespace
 
-struct HttpRunner::Probe {
-  std::uint32_t serial = 0;
-  bool active = false;
-  std::uint64_t ticket = 0;
-  HttpOptions options;
+struct HttpRunner::Probe : ConnectingProbe<HttpOptions> {
   std::string request;
   std::size_t sent = 0;
-  std::vector<Address> addresses;
-  std::size_t next_address = 0;
-  int fd = -1;
   SSL* ssl = nullptr;
   enum class Phase : std::uint8_t {
     resolving,
@@ -60,9 +53,7 @@ struct HttpRunner::Probe {
     receiving
   } phase = Phase::resolving;
   std::uint32_t watched_events = 0;  // 0: fd not in the epoll set
-  int last_error = 0;
   HttpPage page;
-  ProbeClock clock;
   std::int64_t phase_ns = 0;  // when the phase being timed began
   HttpTimes times;
   bool got_first_byte = false;
@@ -110,27 +101,18 @@ SSL_CTX* HttpRunner::tls_context() {
 bool HttpRunner::start(std::span<const std::string> argv, std::int64_t kill_at_ns, std::uint64_t ticket) {
   std::optional<HttpOptions> options = parse_http_options(argv);
   if (!options) return false;
-  const std::uint32_t slot = slots_.acquire();
-  Probe& p = slots_[slot];
-  p.ticket = ticket;
-  p.options = std::move(*options);
-  p.request = http_request(p.options);
-  p.clock.start(p.options.timeout_s, kill_at_ns);
-  slots_.add_deadline(slot, p.clock.first_deadline());
-  if (resolver_.resolve(p.options.server_address, p.options.family, p.options.server_port, p.addresses,
-                        slots_.ticket(slot)))
-    begin_connect(slot);
+  std::string request = http_request(*options);  // before the clock starts, as it always was
+  const StartedProbe started = start_probe(slots_, resolver_, ticket, std::move(*options), kill_at_ns,
+                                           &HttpOptions::server_address, &HttpOptions::server_port);
+  slots_[started.slot].request = std::move(request);
+  if (started.resolved) begin_connect(started.slot);
   return true;
 }
 
 void HttpRunner::take_answers() {
-  take_resolver_answers(resolver_, slots_, [&](std::uint32_t slot, ResolverInbox::Answer& a) {
-    Probe& p = slots_[slot];
-    if (p.phase != Probe::Phase::resolving) return;
-    if (a.error != 0) return finish(slot, report_http_unresolved(a.error));
-    p.addresses = std::move(a.addresses);
-    begin_connect(slot);
-  });
+  take_resolved(
+      resolver_, slots_, [&](std::uint32_t slot) { begin_connect(slot); },
+      [&](std::uint32_t slot, int error) { finish(slot, report_http_unresolved(error)); });
 }
 
 void HttpRunner::watch(std::uint32_t slot, std::uint32_t events) {

@@ -31,20 +31,11 @@ constexpr std::int64_t k_read_timeout_ns = 2'000'000'000;
 
 }  // namespace
 
-struct NativeRunner::Probe {
-  std::uint32_t serial = 0;
-  bool active = false;
-  std::uint64_t ticket = 0;
-  TcpOptions options;
-  std::vector<Address> addresses;
-  std::size_t next_address = 0;
-  int fd = -1;
+struct NativeRunner::Probe : ConnectingProbe<TcpOptions> {
   enum class Phase : std::uint8_t { resolving, connecting, reading } phase = Phase::resolving;
   bool watched = false;  // fd is in the epoll set
-  int last_error = 0;
   std::string received;
   Match match = Match::none;
-  ProbeClock clock;
   std::int64_t read_until_ns = k_never;
 
   void close_socket() {
@@ -90,26 +81,16 @@ bool NativeRunner::start(model::NativePlugin plugin, std::span<const std::string
   std::optional<TcpOptions> options = parse_tcp_options(argv);
   if (!options) return false;
 
-  const std::uint32_t slot = slots_.acquire();
-  Probe& p = slots_[slot];
-  p.ticket = ticket;
-  p.options = std::move(*options);
-  p.clock.start(p.options.timeout_s, kill_at_ns);
-  slots_.add_deadline(slot, p.clock.first_deadline());
-  if (resolver_.resolve(p.options.address, p.options.family, p.options.port, p.addresses,
-                        slots_.ticket(slot)))
-    begin_connect(slot);
+  const StartedProbe started = start_probe(slots_, resolver_, ticket, std::move(*options), kill_at_ns,
+                                           &TcpOptions::address, &TcpOptions::port);
+  if (started.resolved) begin_connect(started.slot);
   return true;
 }
 
 void NativeRunner::take_answers() {
-  take_resolver_answers(resolver_, slots_, [&](std::uint32_t slot, ResolverInbox::Answer& a) {
-    Probe& p = slots_[slot];
-    if (p.phase != Probe::Phase::resolving) return;
-    if (a.error != 0) return finish(slot, report_invalid_host(p.options));
-    p.addresses = std::move(a.addresses);
-    begin_connect(slot);
-  });
+  take_resolved(
+      resolver_, slots_, [&](std::uint32_t slot) { begin_connect(slot); },
+      [&](std::uint32_t slot, int) { finish(slot, report_invalid_host(slots_[slot].options)); });
 }
 
 void NativeRunner::watch(std::uint32_t slot, std::uint32_t events, bool add) {

@@ -52,6 +52,7 @@ std::optional<PingOptions> parse_ping_options(std::span<const std::string> argv)
   const ScanResult scan = scan_options(words, 1, k_table, [&](int key, const ArgWord* value) -> std::string {
     if (!is_listed_key(key, k_native_keys)) return "not native";
     const std::string v = value != nullptr ? std::string(value->text) : std::string();
+    if (family_option(key, o.family)) return {};
     switch (key) {
       case 'H':
         if (has_host || v.empty() || v.find(',') != std::string::npos) return "several addresses";
@@ -72,12 +73,6 @@ std::optional<PingOptions> parse_ping_options(std::span<const std::string> argv)
         break;
       case 't':
         timeout = std::atoi(v.c_str());
-        break;
-      case '4':
-        o.family = AF_INET;
-        break;
-      case '6':
-        o.family = AF_INET6;
         break;
       case 'n':
         break;

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <sys/socket.h>
 #include <vector>
 
 namespace vedette::native {
@@ -51,6 +52,18 @@ struct ScanResult {
 [[nodiscard]] bool scan_permuted(std::span<const ArgWord> words, const OptionTable& table,
                                  const OptionVisitor& visit,
                                  const std::function<void(const ArgWord&)>& operand, std::string& reason);
+
+// -4 and -6, the same in every plugin that takes them: true if `key` is one, with `family` set.
+[[nodiscard]] inline bool family_option(int key, int& family) {
+  if (key == '4') {
+    family = AF_INET;
+  } else if (key == '6') {
+    family = AF_INET6;
+  } else {
+    return false;
+  }
+  return true;
+}
 
 // A word the plugin rewrites before getopt sees it, wherever it stands (values too): "-to" is "-t".
 struct LegacySpelling {

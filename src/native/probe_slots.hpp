@@ -1,6 +1,7 @@
 // The probes a native runner has in flight, by slot: a free list that reuses slots, a serial per slot so
 // that a late epoll event, resolver answer or deadline of an ended probe is recognised and dropped, and the
-// probes' deadlines as a lazily pruned min-heap. Executor thread only.
+// probes' deadlines as a lazily pruned min-heap; and the start and the resolver answers of a probe that
+// connects to a host (check_tcp, check_http), the same in both runners. Executor thread only.
 //
 //   const std::uint32_t slot = slots.acquire();   // a fresh Probe, active
 //   slots.add_deadline(slot, at_ns);
@@ -16,6 +17,9 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace vedette::native {
@@ -145,6 +149,59 @@ void take_resolver_answers(ResolverClient& resolver, ProbeSlots<Probe>& slots, O
     std::uint32_t slot;
     if (slots.from_ticket(a.ticket, slot)) on(slot, a);
   }
+}
+
+// What a probe that connects to a host keeps in either runner (check_tcp's, check_http's), as ProbeSlots,
+// start_probe(), take_resolved() and connect_next() want it. The runner's Probe adds its phase and the rest.
+template <class Options>
+struct ConnectingProbe {
+  std::uint32_t serial = 0;
+  bool active = false;
+  std::uint64_t ticket = 0;
+  Options options;
+  std::vector<Address> addresses;
+  std::size_t next_address = 0;
+  int fd = -1;
+  int last_error = 0;
+  ProbeClock clock;
+};
+
+struct StartedProbe {
+  std::uint32_t slot;
+  bool resolved;  // the addresses are known already (a numeric or cached host): connect now
+};
+
+// Starts a probe that connects to a host: a fresh slot for `ticket` with `options`, its clock started, its
+// first deadline queued and the addresses of options.*host, options.*port asked of `resolver` (those not
+// known at once come through take_resolved()). Probe: a ConnectingProbe<Options>; Options needs `timeout_s`
+// and `family`.
+template <class Probe, class Options>
+[[nodiscard]] StartedProbe start_probe(ProbeSlots<Probe>& slots, ResolverClient& resolver,
+                                       std::uint64_t ticket, Options&& options, std::int64_t kill_at_ns,
+                                       std::string std::remove_cvref_t<Options>::*host,
+                                       int std::remove_cvref_t<Options>::*port) {
+  const std::uint32_t slot = slots.acquire();
+  Probe& p = slots[slot];
+  p.ticket = ticket;
+  p.options = std::forward<Options>(options);
+  p.clock.start(p.options.timeout_s, kill_at_ns);
+  slots.add_deadline(slot, p.clock.first_deadline());
+  return {slot, resolver.resolve(p.options.*host, p.options.family, p.options.*port, p.addresses,
+                                 slots.ticket(slot))};
+}
+
+// Each resolver answer for a connecting probe still resolving: with its addresses, connect(slot); a failed
+// lookup, unresolved(slot, error). Probe: a ConnectingProbe with a `phase` that has Phase::resolving.
+template <class Probe, class Connect, class Unresolved>
+void take_resolved(ResolverClient& resolver, ProbeSlots<Probe>& slots, Connect&& connect,
+                   Unresolved&& unresolved) {
+  take_resolver_answers(resolver, slots, [&](std::uint32_t slot, ResolverInbox::Answer& a) {
+    Probe& p = slots[slot];
+    if (p.phase != Probe::Phase::resolving) return;
+    if (a.error != 0) return unresolved(slot, a.error);
+    p.addresses = std::move(a.addresses);
+    connect(slot);
+  });
 }
 
 }  // namespace vedette::native

@@ -92,6 +92,7 @@ std::optional<TcpOptions> parse_tcp_options(std::span<const std::string> argv) {
       scan_options(words, first, k_table, [&](int key, const ArgWord* value) -> std::string {
         if (!is_listed_key(key, k_native_keys)) return "not native";
         const std::string v = value != nullptr ? std::string(value->text) : std::string();
+        if (family_option(key, o.family)) return {};
         switch (key) {
           case 'H':
             o.host_specified = true;
@@ -112,12 +113,6 @@ std::optional<TcpOptions> parse_tcp_options(std::span<const std::string> argv) {
           case 'c':
             o.critical = std::strtod(v.c_str(), nullptr);
             o.has_critical = true;
-            break;
-          case '4':
-            o.family = AF_INET;
-            break;
-          case '6':
-            o.family = AF_INET6;
             break;
           case 'E':
             escape = true;
