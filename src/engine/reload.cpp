@@ -60,11 +60,11 @@ std::unique_ptr<PreparedConfig> prepare_config(const ReloadRequest& request) {
     retention::format_retention(*request.state, [&](std::string_view blocks) { applier.feed(blocks); });
   p->retained = std::move(applier.finish().applied);
   if (request.state) {
-    const retention::Snapshot& s = *request.state;
+    const files::StatusSnapshot& s = *request.state;
     static const std::vector<state::Comment> k_no_comments;
     static const std::vector<state::Downtime> k_no_downtimes;
-    p->books = load_books(model, s.comments ? *s.comments : k_no_comments, s.counters.next_comment_id,
-                          s.downtimes ? *s.downtimes : k_no_downtimes, s.counters.next_downtime_id,
+    p->books = load_books(model, s.comments ? *s.comments : k_no_comments, s.program.counters.next_comment_id,
+                          s.downtimes ? *s.downtimes : k_no_downtimes, s.program.counters.next_downtime_id,
                           request.now, p->configuration.main.date_format);
     // Their snapshots too: status.dat is written right after the swap, and a book builds its first one in
     // O(n) (~100 ms at 300k downtimes), which belongs on this thread, not the core's.

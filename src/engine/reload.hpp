@@ -5,23 +5,24 @@
 //
 //   Reloader reloader;                                  // a core member
 //   loop.watch(reloader.fd(), loop::Interest::read, h);  // readable once a prepared config is ready
-//   reloader.start({config_path, retention_snapshot, now});           // at SIGHUP
+//   reloader.start({config_path, state_snapshot, now});           // at SIGHUP
 //   std::unique_ptr<PreparedConfig> p = reloader.take();  // fd readable; p->ok() or log p->diags
 //
-// The state comes from a retention::Snapshot of the running core taken at SIGHUP, formatted, parsed and
-// applied to the new model in memory: the same rules as the retention.dat Naemon writes and reads back on
-// its restart (modified attributes checked against the new config, comments and downtimes of objects that
-// are gone dropped, use_retained_program_state). The core overwrites the hot state of every object that
-// still exists with its state at the swap, so nothing that happened in between is lost.
+// The state comes from a snapshot of the running core taken at SIGHUP (files::StatusSnapshot), formatted as
+// retention.dat, parsed and applied to the new model in memory: the same rules as the retention.dat Naemon
+// writes and reads back on its restart (modified attributes checked against the new config, comments and
+// downtimes of objects that are gone dropped, use_retained_program_state). The core overwrites the hot
+// state of every object that still exists with its state at the swap, so nothing that happened in between
+// is lost.
 #pragma once
 
 #include "config/diagnostics.hpp"
 #include "config/loader.hpp"
 #include "engine/books.hpp"
 #include "engine/check_state.hpp"
+#include "files/state_snapshot.hpp"
 #include "loop/wakeup.hpp"
 #include "retention/apply.hpp"
-#include "retention/snapshot.hpp"
 #include "state/contact_state.hpp"
 
 #include <chrono>
@@ -34,8 +35,8 @@
 namespace vedette::engine {
 
 struct ReloadRequest {
-  std::string config_path;                           // the main config file the daemon was started with
-  std::shared_ptr<const retention::Snapshot> state;  // the running core's, taken at SIGHUP
+  std::string config_path;                             // the main config file the daemon was started with
+  std::shared_ptr<const files::StatusSnapshot> state;  // the running core's, taken at SIGHUP
   Time now = 0;
 };
 
@@ -46,7 +47,7 @@ struct PreparedConfig {
   std::vector<HostState> hosts;               // indexed like configuration.model->hosts
   std::vector<ServiceState> services;         // indexed like configuration.model->services
   std::vector<state::ContactState> contacts;  // indexed like configuration.model->contacts
-  retention::ApplyResult retained;            // Carried and counters for the new model
+  retention::ApplyResult retained;            // counters and books' lists for the new model
   Books books;                            // the comments and downtimes of `state`, by name, for the new model
   std::string object_cache_error;         // objects.cache could not be written (the reload goes on)
   std::chrono::microseconds load_time{};  // reading and validating the configuration
