@@ -2,6 +2,7 @@
 // and the writer thread's (formatting alone, and format + write + rename with and without fsync).
 //
 //   build/<dir>/status_bench
+#include "engine/downtime_book.hpp"
 #include "engine/reload.hpp"
 #include "engine/status_snapshot.hpp"
 #include "files/status_file.hpp"
@@ -28,6 +29,16 @@ struct Fixture {
   std::vector<HostState> hosts;
   std::vector<ServiceState> services;
   ProgramStatus program;
+  DowntimeBook downtimes;  // none scheduled; the core always hands its book over for the depths
+
+  SnapshotSource source() const {
+    return {.model = model,
+            .main = main,
+            .hosts = hosts,
+            .services = services,
+            .program = program,
+            .downtime_depths = &downtimes};
+  }
 
   Fixture() {
     model.timeperiods.push_back({model.strings.intern("24x7"), model.strings.intern("24x7"), {}, {}});
@@ -95,7 +106,7 @@ void BM_SnapshotBuild(benchmark::State& state) {
   StatusSnapshotBuilder builder;
   std::shared_ptr<const files::StatusSnapshot> previous;
   for (auto _ : state) {
-    auto snap = builder.build(f.model, f.main, f.hosts, f.services, f.program);
+    auto snap = builder.build(f.source());
     benchmark::DoNotOptimize(snap.get());
     state.PauseTiming();
     std::thread([old = std::move(snap)]() mutable { old.reset(); }).join();
@@ -111,7 +122,7 @@ BENCHMARK(BM_SnapshotBuild)->Unit(benchmark::kMillisecond);
 void BM_SnapshotBuildFresh(benchmark::State& state) {
   Fixture& f = fixture();
   for (auto _ : state) {
-    auto snap = make_status_snapshot(f.model, f.main, f.hosts, f.services, f.program);
+    auto snap = make_status_snapshot(f.source());
     benchmark::DoNotOptimize(snap.get());
     state.PauseTiming();
     std::thread([old = std::move(snap)]() mutable { old.reset(); }).join();
@@ -123,7 +134,7 @@ BENCHMARK(BM_SnapshotBuildFresh)->Unit(benchmark::kMillisecond);
 // Writer thread: formatting alone, into memory.
 void BM_Format(benchmark::State& state) {
   Fixture& f = fixture();
-  auto snap = make_status_snapshot(f.model, f.main, f.hosts, f.services, f.program);
+  auto snap = make_status_snapshot(f.source());
   std::string out;
   files::format_status(*snap, out);  // grows the buffer once, outside the timing
   for (auto _ : state) {
@@ -138,7 +149,7 @@ BENCHMARK(BM_Format)->Unit(benchmark::kMillisecond);
 // Writer thread: format + write + rename of a whole file (range(0): fsync or not), timed by the writer.
 void BM_WriteFile(benchmark::State& state) {
   Fixture& f = fixture();
-  auto snap = make_status_snapshot(f.model, f.main, f.hosts, f.services, f.program);
+  auto snap = make_status_snapshot(f.source());
   std::string dir_pattern = (std::filesystem::temp_directory_path() / "vedette-status-bench-XXXXXX").string();
   const std::filesystem::path dir = ::mkdtemp(dir_pattern.data());
   files::StatusWriter writer({.path = (dir / "status.dat").string(), .fsync = state.range(0) != 0});

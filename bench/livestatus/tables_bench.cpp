@@ -86,7 +86,12 @@ struct Fixture {
     }
     program.now = 1'700'000'300;
     program.program_start = 1'700'000'000;
-    snapshot = engine::make_status_snapshot(m, main, hosts, services, program, std::make_shared<int>(0));
+    snapshot = engine::make_status_snapshot({.model = m,
+                                             .main = main,
+                                             .hosts = hosts,
+                                             .services = services,
+                                             .program = program,
+                                             .keep_alive = std::make_shared<int>(0)});
   }
 
   View view() const {
@@ -196,7 +201,7 @@ void BM_TableIndexBuild(benchmark::State& state) {
 }
 BENCHMARK(BM_TableIndexBuild)->Unit(benchmark::kMillisecond);
 
-// A new snapshot of the same model and extras: the index is taken over.
+// A new snapshot of the same model and comment and downtime lists: the index is taken over.
 void BM_TableIndexReuse(benchmark::State& state) {
   const Fixture& f = fixture();
   const std::shared_ptr<const TableIndex> previous = make_table_index(f.snapshot);

@@ -2,9 +2,10 @@
 // the writer thread's (formatting alone; format + write + fsync + rename), and the start-up read + apply.
 //
 //   build/<dir>/bench/retention_bench
+#include "engine/downtime_book.hpp"
 #include "engine/reload.hpp"
+#include "engine/status_snapshot.hpp"
 #include "retention/apply.hpp"
-#include "retention/snapshot.hpp"
 #include "retention/writer.hpp"
 
 #include <benchmark/benchmark.h>
@@ -29,8 +30,8 @@ struct Fixture {
   config::MainConfig main;
   std::vector<state::HostState> hosts;
   std::vector<state::ServiceState> services;
-  ProgramCounters counters;
-  std::shared_ptr<Carried> carried = std::make_shared<Carried>();
+  engine::ProgramStatus program{.now = k_now};
+  engine::DowntimeBook downtimes;  // none scheduled; the core always hands its book over for the depths
 
   Fixture() {
     main.retain_state_information = true;
@@ -86,9 +87,6 @@ struct Fixture {
       if (i % 10 == 0) s.long_plugin_output = "line two\\nline three";
     }
     // What a file written by Naemon leaves behind: event and problem ids, flapping history.
-    carried->model = &model;
-    carried->hosts.resize(hosts.size());
-    carried->services.resize(services.size());
     for (std::size_t i = 0; i < services.size(); ++i) {
       services[i].events.current_event_id = i;
       if (services[i].current_state != 0) {
@@ -99,14 +97,13 @@ struct Fixture {
     }
   }
 
-  SnapshotSource source() const {
+  engine::SnapshotSource source() const {
     return {.model = model,
             .main = main,
             .hosts = hosts,
             .services = services,
-            .counters = counters,
-            .carried = carried,
-            .now = k_now};
+            .program = program,
+            .downtime_depths = &downtimes};
   }
 };
 
@@ -119,8 +116,8 @@ Fixture& fixture() {
 // is reused). The previous snapshot is released on another thread, as the writer does.
 void BM_RetentionSnapshot(benchmark::State& state) {
   Fixture& f = fixture();
-  SnapshotBuilder builder;
-  const SnapshotSource source = f.source();
+  engine::StatusSnapshotBuilder builder;
+  const engine::SnapshotSource source = f.source();
   for (auto _ : state) {
     auto snap = builder.build(source);
     benchmark::DoNotOptimize(snap.get());
@@ -137,9 +134,9 @@ BENCHMARK(BM_RetentionSnapshot)->Unit(benchmark::kMillisecond);
 // The same in fresh memory every time: what the builder's reuse saves.
 void BM_RetentionSnapshotFresh(benchmark::State& state) {
   Fixture& f = fixture();
-  const SnapshotSource source = f.source();
+  const engine::SnapshotSource source = f.source();
   for (auto _ : state) {
-    auto snap = make_snapshot(source);
+    auto snap = engine::make_status_snapshot(source);
     benchmark::DoNotOptimize(snap.get());
     state.PauseTiming();
     std::thread([old = std::move(snap)]() mutable { old.reset(); }).join();
@@ -151,7 +148,7 @@ BENCHMARK(BM_RetentionSnapshotFresh)->Unit(benchmark::kMillisecond);
 // Writer thread: formatting alone, into memory.
 void BM_RetentionFormat(benchmark::State& state) {
   Fixture& f = fixture();
-  const auto snap = make_snapshot(f.source());
+  const auto snap = engine::make_status_snapshot(f.source());
   std::string out;
   format_retention(*snap, out);  // grows the buffer once, outside the timing
   for (auto _ : state) {
@@ -167,7 +164,7 @@ BENCHMARK(BM_RetentionFormat)->Unit(benchmark::kMillisecond);
 // not), as the writer times it.
 void BM_RetentionWriteFile(benchmark::State& state) {
   Fixture& f = fixture();
-  const auto snap = make_snapshot(f.source());
+  const auto snap = engine::make_status_snapshot(f.source());
   std::string dir_pattern =
       (std::filesystem::temp_directory_path() / "vedette-retention-bench-XXXXXX").string();
   const std::filesystem::path dir = ::mkdtemp(dir_pattern.data());
@@ -192,7 +189,9 @@ void BM_RetentionLoad(benchmark::State& state) {
       (std::filesystem::temp_directory_path() / "vedette-retention-bench-XXXXXX").string();
   const std::filesystem::path dir = ::mkdtemp(dir_pattern.data());
   const std::string path = (dir / "retention.dat").string();
-  if (const base::Status s = write_file(*make_snapshot(f.source()), {.path = path, .fsync = false}); !s) {
+  if (const base::Status s =
+          write_file(*engine::make_status_snapshot(f.source()), {.path = path, .fsync = false});
+      !s) {
     state.SkipWithError(s.error().c_str());
     return;
   }

@@ -31,7 +31,6 @@
 #include "engine/perfdata_outputs.hpp"
 #include "engine/reload.hpp"
 #include "engine/result_pipeline.hpp"
-#include "engine/retained_status.hpp"
 #include "engine/state_machine.hpp"
 #include "engine/status_snapshot.hpp"
 #include "engine/world.hpp"
@@ -42,7 +41,6 @@
 #include "loop/signals.hpp"
 #include "metrics/core_metrics.hpp"
 #include "retention/apply.hpp"
-#include "retention/snapshot.hpp"
 #include "retention/writer.hpp"
 #include "state/attributes.hpp"
 #include "timeperiod/day_cache.hpp"
@@ -380,11 +378,10 @@ class Core::Impl final : public loop::TimerHandler,
     return std::move(r.applied);
   }
 
-  // What the core keeps from an applied retention.dat besides the hot state: the carried fields, the
-  // comments and downtimes, and what depends on program-wide flags and on the last notifications.
+  // What the core keeps from an applied retention.dat besides the hot state: the comments and downtimes,
+  // and what depends on program-wide flags and on the last notifications.
   void adopt_retained(retention::ApplyResult&& applied, unsigned long next_comment_id,
                       unsigned long next_downtime_id, Time now) {
-    retention_carried_ = std::move(applied.carried);
     w_.contacts_changed();
     annotations_.adopt_books(load_books(*w_.model, applied.comments, next_comment_id, applied.downtimes,
                                         next_downtime_id, now, w_.main.date_format));
@@ -400,9 +397,7 @@ class Core::Impl final : public loop::TimerHandler,
                             static_cast<double>(w_.main.interval_length)));
   }
 
-  // A snapshot for the retention writer thread (~2 ms at 100k services); it formats and writes. In fresh
-  // memory, freed once written: saves come minutes apart, so keeping the last one's memory for reuse (as
-  // status.dat does) would only add to the resident size.
+  // A snapshot for the retention writer thread (~2 ms at 100k services); it formats and writes.
   void publish_retention() {
     retention_writes_seen_ = retention_writer_.stats().writes;
     retention_writer_.publish(retention_snapshot());
@@ -414,29 +409,48 @@ class Core::Impl final : public loop::TimerHandler,
     w_.modified_service_attributes = program.modified_service_attributes;
   }
 
-  // The program block's counters now: the comment book keeps the comment ids.
-  retention::ProgramCounters program_counters() const {
-    retention::ProgramCounters c;
-    c.modified_host_attributes = w_.modified_host_attributes;
-    c.modified_service_attributes = w_.modified_service_attributes;
-    c.next_comment_id = w_.comments->next_comment_id();
-    c.next_downtime_id = w_.downtimes->next_downtime_id();
-    c.next_event_id = w_.numbering.next_event_id;
-    return c;
+  // The program-wide values both state files write, as they are now (the books keep the comment and
+  // downtime ids). Without the check statistics: their report ages the buckets, so only status snapshots
+  // take it.
+  ProgramStatus program_status() const {
+    ProgramStatus program;
+    program.now = w_.now_epoch();
+    program.program_start = w_.program_start;
+    program.pid = static_cast<int>(::getpid());
+    program.daemon_mode = options_.daemon_mode;
+    program.last_log_rotation = last_log_rotation_;
+    program.check_sources = w_.check_sources.names();
+    program.counters = {.modified_host_attributes = w_.modified_host_attributes,
+                        .modified_service_attributes = w_.modified_service_attributes,
+                        .next_comment_id = w_.comments->next_comment_id(),
+                        .next_downtime_id = w_.downtimes->next_downtime_id(),
+                        .next_event_id = w_.numbering.next_event_id};
+    program.events = w_.events;
+    program.events.comment_changes = w_.comments->version();
+    program.events.downtime_changes = w_.downtimes->version();
+    return program;
   }
 
-  std::shared_ptr<const retention::Snapshot> retention_snapshot() const {
-    return retention::make_snapshot({.model = *w_.model,
-                                     .main = w_.main,
-                                     .hosts = w_.hosts,
-                                     .services = w_.services,
-                                     .counters = program_counters(),
-                                     .carried = retention_carried_,
-                                     .now = w_.now_epoch(),
-                                     .comments = w_.comments->snapshot(),
-                                     .downtimes = w_.downtimes->snapshot(),
-                                     .contacts = w_.contacts_snapshot(),
-                                     .keep_alive = w_.model_owner});
+  // One snapshot of the run-time state, the same for both state files, the reload thread and Livestatus:
+  // in `builder`'s recycled memory, or in fresh memory without one (retention.dat and the reload: minutes
+  // apart, so keeping their memory for reuse would only add to the resident size).
+  std::shared_ptr<const files::StatusSnapshot> take_snapshot(const ProgramStatus& program,
+                                                             StatusSnapshotBuilder* builder) const {
+    const SnapshotSource source{.model = *w_.model,
+                                .main = w_.main,
+                                .hosts = w_.hosts,
+                                .services = w_.services,
+                                .program = program,
+                                .downtime_depths = w_.downtimes.get(),
+                                .comments = w_.comments->snapshot(),
+                                .downtimes = w_.downtimes->snapshot(),
+                                .contacts = w_.contacts_snapshot(),
+                                .keep_alive = w_.model_owner};
+    return builder != nullptr ? builder->build(source) : make_status_snapshot(source);
+  }
+
+  std::shared_ptr<const files::StatusSnapshot> retention_snapshot() const {
+    return take_snapshot(program_status(), nullptr);
   }
 
   // Log lines for the failures a writer thread reported since the last look (the log is the core's).
@@ -480,31 +494,9 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   std::shared_ptr<const files::StatusSnapshot> take_status_snapshot(StatusSnapshotBuilder& builder) {
-    ProgramStatus program;
-    program.now = w_.now_epoch();
-    program.program_start = w_.program_start;
-    program.pid = static_cast<int>(::getpid());
-    program.daemon_mode = options_.daemon_mode;
-    program.last_log_rotation = last_log_rotation_;
+    ProgramStatus program = program_status();
     program.check_stats = w_.check_stats.report(program.now);
-    program.check_sources = w_.check_sources.names();
-    program.modified_host_attributes = w_.modified_host_attributes;
-    program.modified_service_attributes = w_.modified_service_attributes;
-    program.next_comment_id = w_.comments->next_comment_id();
-    program.next_downtime_id = w_.downtimes->next_downtime_id();
-    program.next_event_id = w_.numbering.next_event_id;
-    program.events = w_.events;
-    program.events.comment_changes = w_.comments->version();
-    program.events.downtime_changes = w_.downtimes->version();
-    std::shared_ptr<const std::vector<state::Comment>> comments = w_.comments->snapshot();
-    std::shared_ptr<const std::vector<state::Downtime>> downtimes = w_.downtimes->snapshot();
-    if (status_retained_ == nullptr || !status_retained_->built_from(*w_.model, retention_carried_, comments,
-                                                                     downtimes, w_.contacts_snapshot())) {
-      status_retained_ = std::make_shared<const RetainedStatus>(
-          *w_.model, retention_carried_, std::move(comments), std::move(downtimes), w_.contacts_snapshot());
-    }
-    return builder.build(*w_.model, w_.main, w_.hosts, w_.services, program, w_.model_owner,
-                         status_retained_);
+    return take_snapshot(program, &builder);
   }
 
   // Once per iteration, in this order: apply finished checks (they may schedule host checks now), start
@@ -684,13 +676,11 @@ class Core::Impl final : public loop::TimerHandler,
       std::shared_ptr<const model::Model> model;
       std::vector<HostState> hosts;
       std::vector<ServiceState> services;
-      std::shared_ptr<const retention::Carried> carried;
       std::unique_ptr<CommentBook> comments{};
       std::unique_ptr<DowntimeBook> downtimes{};
     };
-    auto replaced =
-        std::make_shared<Replaced>(Replaced{std::move(w_.model_owner), std::move(w_.hosts),
-                                            std::move(w_.services), std::move(retention_carried_)});
+    auto replaced = std::make_shared<Replaced>(
+        Replaced{std::move(w_.model_owner), std::move(w_.hosts), std::move(w_.services)});
     w_.cfg = std::move(p.configuration);
     w_.model_owner = std::move(w_.cfg.model);
     w_.model = w_.model_owner.get();
@@ -699,7 +689,6 @@ class Core::Impl final : public loop::TimerHandler,
     w_.contacts = std::move(p.contacts);
     w_.contacts_changed();
     freshness_.resize(new_checks);
-    retention_carried_ = std::move(p.retained.carried);
     adopt_program_attributes(p.retained.program);
     // The reload thread built the books from the comments and downtimes at SIGHUP; a command that changed
     // them since (rare) makes the core build them again, here, from the ones it has now.
@@ -779,12 +768,8 @@ class Core::Impl final : public loop::TimerHandler,
   files::StatusWriter status_;
   StatusSnapshotBuilder status_snapshots_;
   StatusSnapshotBuilder live_snapshots_;
-  // status.dat's share of retention_carried_ and the retained comments and downtimes, rebuilt when the
-  // Carried is replaced: the lists are replaced with it (start-up, reload), never on their own.
-  std::shared_ptr<const RetainedStatus> status_retained_;
   WriterErrors retention_errors_;  // before retention_writer_, whose thread reports into it
   retention::Writer retention_writer_;
-  std::shared_ptr<const retention::Carried> retention_carried_;
   std::uint64_t retention_writes_seen_ = 0;
   bool autosave_pending_ = false;
   bool retained_scheduling_ok_ = false;

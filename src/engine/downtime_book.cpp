@@ -533,16 +533,6 @@ bool DowntimeBook::set_comment_id(unsigned long downtime_id, unsigned long comme
   return true;
 }
 
-int DowntimeBook::depth(model::HostId host) const {
-  const std::uint32_t index = model::index(host);
-  return index < host_depth_.size() ? host_depth_[index] : 0;
-}
-
-int DowntimeBook::depth(model::ServiceId service) const {
-  const std::uint32_t index = model::index(service);
-  return index < service_depth_.size() ? service_depth_[index] : 0;
-}
-
 std::vector<unsigned long> DowntimeBook::ids_of(model::HostId host) const {
   return ids_in_order(head_at(host_object_heads_, model::index(host)), &Entry::object_link);
 }

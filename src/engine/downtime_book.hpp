@@ -169,9 +169,15 @@ class DowntimeBook {
   [[nodiscard]] std::size_t size() const { return by_id_.size(); }
 
   // scheduled_downtime_depth: the downtimes in effect on this very object (a host's do not count for its
-  // services; Naemon's notification tests look at both).
-  [[nodiscard]] int depth(model::HostId host) const;
-  [[nodiscard]] int depth(model::ServiceId service) const;
+  // services; Naemon's notification tests look at both). Inline: every status snapshot reads it per object.
+  [[nodiscard]] int depth(model::HostId host) const {
+    const std::uint32_t index = model::index(host);
+    return index < host_depth_.size() ? host_depth_[index] : 0;
+  }
+  [[nodiscard]] int depth(model::ServiceId service) const {
+    const std::uint32_t index = model::index(service);
+    return index < service_depth_.size() ? service_depth_[index] : 0;
+  }
 
   // Ids in list order. ids_of(host): the host's own downtimes; ids_on_host: those and its services'.
   [[nodiscard]] std::vector<unsigned long> ids_of(model::HostId host) const;

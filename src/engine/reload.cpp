@@ -61,11 +61,11 @@ std::unique_ptr<PreparedConfig> prepare_config(const ReloadRequest& request) {
     retention::format_retention(*request.state, [&](std::string_view blocks) { applier.feed(blocks); });
   p->retained = std::move(applier.finish().applied);
   if (request.state) {
-    const retention::Snapshot& s = *request.state;
+    const files::StatusSnapshot& s = *request.state;
     static const std::vector<state::Comment> k_no_comments;
     static const std::vector<state::Downtime> k_no_downtimes;
-    p->books = load_books(model, s.comments ? *s.comments : k_no_comments, s.counters.next_comment_id,
-                          s.downtimes ? *s.downtimes : k_no_downtimes, s.counters.next_downtime_id,
+    p->books = load_books(model, s.comments ? *s.comments : k_no_comments, s.program.counters.next_comment_id,
+                          s.downtimes ? *s.downtimes : k_no_downtimes, s.program.counters.next_downtime_id,
                           request.now, p->configuration.main.date_format);
     // Their snapshots too: status.dat is written right after the swap, and a book builds its first one in
     // O(n) (~100 ms at 300k downtimes), which belongs on this thread, not the core's.
@@ -143,10 +143,12 @@ void keep_current_state(PreparedConfig& p, const CheckMapping& mapping, const mo
   auto keep = [&]<typename State>(State& prepared, State&& current, const model::Checkable& cfg) {
     const unsigned long modified = prepared.modified_attributes;
     const std::uint8_t flags = prepared.flags;
+    const state::Timeval last_update = prepared.last_update;
     std::shared_ptr<const state::Overrides> overrides = std::move(prepared.overrides);
     prepared = std::move(current);
     prepared.modified_attributes = modified;
     prepared.flags = flags;
+    prepared.last_update = last_update;
     prepared.overrides = std::move(overrides);
     const int max_attempts = std::max(1, state::max_check_attempts_of(cfg, prepared));
     if (prepared.current_state != 0 && prepared.state_type == StateType::hard)

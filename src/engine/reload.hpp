@@ -5,14 +5,15 @@
 //
 //   Reloader reloader;                                  // a core member
 //   loop.watch(reloader.fd(), loop::Interest::read, h);  // readable once a prepared config is ready
-//   reloader.start({config_path, retention_snapshot, now});           // at SIGHUP
+//   reloader.start({config_path, state_snapshot, now});           // at SIGHUP
 //   std::unique_ptr<PreparedConfig> p = reloader.take();  // fd readable; p->ok() or log p->diags
 //
-// The state comes from a retention::Snapshot of the running core taken at SIGHUP, formatted, parsed and
-// applied to the new model in memory: the same rules as the retention.dat Naemon writes and reads back on
-// its restart (modified attributes checked against the new config, comments and downtimes of objects that
-// are gone dropped, use_retained_program_state). The core overwrites the hot state of every object that
-// still exists with its state at the swap, so nothing that happened in between is lost.
+// The state comes from a snapshot of the running core taken at SIGHUP (files::StatusSnapshot), formatted as
+// retention.dat, parsed and applied to the new model in memory: the same rules as the retention.dat Naemon
+// writes and reads back on its restart (modified attributes checked against the new config, comments and
+// downtimes of objects that are gone dropped, use_retained_program_state). The core overwrites the hot
+// state of every object that still exists with its state at the swap, so nothing that happened in between
+// is lost.
 #pragma once
 
 #include "config/diagnostics.hpp"
@@ -20,9 +21,9 @@
 #include "engine/books.hpp"
 #include "engine/check_id.hpp"
 #include "engine/check_state.hpp"
+#include "files/state_snapshot.hpp"
 #include "loop/wakeup.hpp"
 #include "retention/apply.hpp"
-#include "retention/snapshot.hpp"
 #include "state/contact_state.hpp"
 
 #include <chrono>
@@ -35,8 +36,8 @@
 namespace vedette::engine {
 
 struct ReloadRequest {
-  std::string config_path;                           // the main config file the daemon was started with
-  std::shared_ptr<const retention::Snapshot> state;  // the running core's, taken at SIGHUP
+  std::string config_path;                             // the main config file the daemon was started with
+  std::shared_ptr<const files::StatusSnapshot> state;  // the running core's, taken at SIGHUP
   Time now = 0;
 };
 
@@ -47,7 +48,7 @@ struct PreparedConfig {
   std::vector<HostState> hosts;               // indexed like configuration.model->hosts
   std::vector<ServiceState> services;         // indexed like configuration.model->services
   std::vector<state::ContactState> contacts;  // indexed like configuration.model->contacts
-  retention::ApplyResult retained;            // Carried and counters for the new model
+  retention::ApplyResult retained;            // counters and books' lists for the new model
   Books books;                            // the comments and downtimes of `state`, by name, for the new model
   std::string object_cache_error;         // objects.cache could not be written (the reload goes on)
   std::chrono::microseconds load_time{};  // reading and validating the configuration
@@ -102,9 +103,11 @@ struct CheckMapping {
 // The hot state the new configuration starts from: the prepared one (retention.dat's rules), in which every
 // object that is kept gets its exact current state, moved from `hosts` and `services` (indexed like `old`).
 // What commands changed stays the prepared one: retention.dat's rules decide which changes survive a changed
-// configuration. The whole HostState or ServiceState is kept, not only its CheckState: the flap history
-// holds the id of the flapping comment the book keeps, which retention.dat has no key for. A hard problem
-// stays at the last attempt, however max_check_attempts changed. Contacts keep their notification times.
+// configuration; so does last_update, as the SIGHUP snapshot wrote it (the later of the stamp and the last
+// check), as a restart would read it back. The whole HostState or ServiceState is kept, not only its
+// CheckState: the flap history holds the id of the flapping comment the book keeps, which retention.dat has
+// no key for. A hard problem stays at the last attempt, however max_check_attempts changed. Contacts keep
+// their notification times.
 void keep_current_state(PreparedConfig& p, const CheckMapping& mapping, const model::Model& old,
                         const model::Model& next, std::vector<HostState>& hosts,
                         std::vector<ServiceState>& services,

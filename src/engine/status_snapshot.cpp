@@ -1,5 +1,7 @@
 #include "engine/status_snapshot.hpp"
 
+#include "engine/downtime_book.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -11,8 +13,7 @@ namespace {
 void fill_program(files::StatusProgram& p, const config::MainConfig& main, const ProgramStatus& program) {
   p.created = program.now;
   p.version.assign(program.version);
-  p.modified_host_attributes = program.modified_host_attributes;
-  p.modified_service_attributes = program.modified_service_attributes;
+  p.counters = program.counters;
   p.pid = program.pid;
   p.daemon_mode = program.daemon_mode;
   p.program_start = program.program_start;
@@ -33,9 +34,12 @@ void fill_program(files::StatusProgram& p, const config::MainConfig& main, const
   p.global_service_event_handler = main.global_service_event_handler;
   p.global_host_notification_handler = main.global_host_notification_handler;
   p.global_service_notification_handler = main.global_service_notification_handler;
-  p.next_comment_id = program.next_comment_id;
-  p.next_downtime_id = program.next_downtime_id;
-  p.next_event_id = program.next_event_id;
+  p.masks = {.host = main.retained_host_attribute_mask,
+             .service = main.retained_service_attribute_mask,
+             .process_host = main.retained_process_host_attribute_mask,
+             .process_service = main.retained_process_service_attribute_mask,
+             .contact_host = main.retained_contact_host_attribute_mask,
+             .contact_service = main.retained_contact_service_attribute_mask};
   p.check_stats = program.check_stats;
   p.events = program.events;
 }
@@ -52,6 +56,7 @@ void fill_state(files::StatusSnapshot& snap, files::StatusState& o, const State&
   o.next_check = s.next_check;
   o.last_state_change = s.last_state_change;
   o.last_hard_state_change = s.last_hard_state_change;
+  o.last_update = s.last_update;
   o.execution_time = s.execution_time;
   o.latency = s.latency;
   o.current_attempt = s.current_attempt;
@@ -67,35 +72,39 @@ void fill_state(files::StatusSnapshot& snap, files::StatusState& o, const State&
 }
 
 // Fills `snap` (fresh or recycled: every field is overwritten).
-void fill(files::StatusSnapshot& snap, const model::Model& model, const config::MainConfig& main,
-          const std::vector<HostState>& hosts, const std::vector<ServiceState>& services,
-          const ProgramStatus& program, std::shared_ptr<const void> keep_alive,
-          std::shared_ptr<const files::StatusExtras> extras) {
-  snap.model = &model;
-  snap.keep_alive = std::move(keep_alive);
-  snap.extras = std::move(extras);
-  fill_program(snap.program, main, program);
-  snap.check_sources = program.check_sources;
+void fill(files::StatusSnapshot& snap, const SnapshotSource& src) {
+  snap.model = &src.model;
+  snap.keep_alive = src.keep_alive;
+  snap.comments = src.comments;
+  snap.downtimes = src.downtimes;
+  snap.contacts = src.contacts;
+  fill_program(snap.program, src.main, src.program);
+  snap.check_sources = src.program.check_sources;
   snap.overrides.clear();
 
-  const std::size_t host_count = std::min(model.hosts.size(), hosts.size());
-  const std::size_t service_count = std::min(model.services.size(), services.size());
+  const std::size_t host_count = std::min(src.model.hosts.size(), src.hosts.size());
+  const std::size_t service_count = std::min(src.model.services.size(), src.services.size());
+  const DowntimeBook* depths = src.downtime_depths;
 
   snap.text.clear();
 
   snap.hosts.resize(host_count);
   for (std::size_t i = 0; i < host_count; ++i) {
-    const HostState& s = hosts[i];
+    const HostState& s = src.hosts[i];
     files::StatusState& o = snap.hosts[i];
     fill_state(snap, o, s);
     o.last_time = {s.last_time_up, s.last_time_down, s.last_time_unreachable, 0};
+    o.scheduled_downtime_depth =
+        depths != nullptr ? depths->depth(model::HostId{static_cast<std::uint32_t>(i)}) : 0;
   }
   snap.services.resize(service_count);
   for (std::size_t i = 0; i < service_count; ++i) {
-    const ServiceState& s = services[i];
+    const ServiceState& s = src.services[i];
     files::StatusState& o = snap.services[i];
     fill_state(snap, o, s);
     o.last_time = {s.last_time_ok, s.last_time_warning, s.last_time_unknown, s.last_time_critical};
+    o.scheduled_downtime_depth =
+        depths != nullptr ? depths->depth(model::ServiceId{static_cast<std::uint32_t>(i)}) : 0;
   }
 }
 
@@ -110,24 +119,24 @@ struct StatusSnapshotBuilder::Spare {
 StatusSnapshotBuilder::StatusSnapshotBuilder() : spare_(std::make_shared<Spare>()) {}
 StatusSnapshotBuilder::~StatusSnapshotBuilder() = default;
 
-std::shared_ptr<const files::StatusSnapshot> StatusSnapshotBuilder::build(
-    const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
-    const std::vector<ServiceState>& services, const ProgramStatus& program,
-    std::shared_ptr<const void> keep_alive, std::shared_ptr<const files::StatusExtras> extras) {
+std::shared_ptr<const files::StatusSnapshot> StatusSnapshotBuilder::build(const SnapshotSource& source) {
   std::unique_ptr<files::StatusSnapshot> snap;
   {
     std::lock_guard lock(spare_->mutex);
     snap = std::move(spare_->snapshot);
   }
   if (snap == nullptr) snap = std::make_unique<files::StatusSnapshot>();
-  fill(*snap, model, main, hosts, services, program, std::move(keep_alive), std::move(extras));
-  // Whoever drops the last reference gives the memory back. The model and the extras are let go at once
-  // (they may be the last references to ones replaced by a reload); the arrays and the text block are kept.
+  fill(*snap, source);
+  // Whoever drops the last reference gives the memory back. The model and the shared lists are let go at
+  // once (they may be the last references to ones replaced by a reload); the arrays and the text are kept.
   return std::shared_ptr<const files::StatusSnapshot>(
       snap.release(), [spare = std::weak_ptr<Spare>(spare_)](const files::StatusSnapshot* done) {
         std::unique_ptr<files::StatusSnapshot> owned(const_cast<files::StatusSnapshot*>(done));
         owned->keep_alive.reset();
-        owned->extras.reset();
+        owned->comments.reset();
+        owned->downtimes.reset();
+        owned->contacts.reset();
+        owned->check_sources.reset();
         owned->overrides.clear();
         owned->model = nullptr;
         if (const std::shared_ptr<Spare> pool = spare.lock()) {
@@ -137,12 +146,9 @@ std::shared_ptr<const files::StatusSnapshot> StatusSnapshotBuilder::build(
       });
 }
 
-std::shared_ptr<const files::StatusSnapshot> make_status_snapshot(
-    const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
-    const std::vector<ServiceState>& services, const ProgramStatus& program,
-    std::shared_ptr<const void> keep_alive, std::shared_ptr<const files::StatusExtras> extras) {
+std::shared_ptr<const files::StatusSnapshot> make_status_snapshot(const SnapshotSource& source) {
   auto snap = std::make_shared<files::StatusSnapshot>();
-  fill(*snap, model, main, hosts, services, program, std::move(keep_alive), std::move(extras));
+  fill(*snap, source);
   return snap;
 }
 

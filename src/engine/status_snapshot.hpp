@@ -1,17 +1,17 @@
-// Builds the status.dat snapshot (files::StatusSnapshot) from the model, the main config and the hot state.
-// Core thread only, every status_update_interval; the result is immutable and handed to files::StatusWriter.
+// Builds the state files' snapshot (files::StatusSnapshot: status.dat, retention.dat and Livestatus) from
+// the model, the main config, the hot state and the books. Core thread only; the result is immutable and
+// handed to files::StatusWriter, retention::Writer or the reload thread.
 //
 //   StatusSnapshotBuilder status_snapshots;  // a member of the core: keeps the memory between dumps
-//   ProgramStatus program{.now = now, .program_start = start, .pid = getpid(), .daemon_mode = daemon};
-//   status_writer.publish(
-//       status_snapshots.build(model, main, hosts, services, program, model_owner, retained_status));
+//   status_writer.publish(status_snapshots.build({.model = model, .main = main, .hosts = hosts, ...}));
+//   retention_writer.publish(make_status_snapshot(same_source));  // minutes apart: fresh memory
 //
 // Cost at 100k services: bench/files/status_bench.cpp (BM_SnapshotBuild*).
 #pragma once
 
 #include "config/main_config.hpp"
 #include "engine/check_state.hpp"
-#include "files/status_file.hpp"
+#include "files/state_snapshot.hpp"
 #include "model/model.hpp"
 
 #include <array>
@@ -22,31 +22,42 @@
 
 namespace vedette::engine {
 
-// What programstatus needs beyond MainConfig. The defaults are Naemon's values right after start-up for
-// what Vedette does not track yet (modified attributes, comment/downtime/event ids, check statistics).
+class DowntimeBook;
+
+// What programstatus and retention.dat's program block need beyond MainConfig, filled once per snapshot.
+// The defaults are Naemon's values right after start-up.
 struct ProgramStatus {
   Time now = 0;  // info.created
   Time program_start = 0;
   int pid = 0;
   bool daemon_mode = false;
   Time last_log_rotation = 0;
-  unsigned long modified_host_attributes = 0;
-  unsigned long modified_service_attributes = 0;
-  unsigned long next_comment_id = 1;
-  unsigned long next_downtime_id = 1;
-  unsigned long next_event_id = 1;
+  state::ProgramCounters counters{};
   std::array<std::array<int, 3>, static_cast<std::size_t>(files::CheckStat::count)> check_stats{};
-  files::EventCounts events;
-  std::string_view version = VEDETTE_VERSION;                     // info.version
-  std::shared_ptr<const std::vector<std::string>> check_sources;  // engine::CheckSources::names()
+  files::EventCounts events{};
+  std::string_view version = VEDETTE_VERSION;                       // info.version
+  std::shared_ptr<const std::vector<std::string>> check_sources{};  // engine::CheckSources::names()
 };
 
-// `hosts` and `services` are indexed like model.hosts and model.services. The snapshot reads names,
-// commands, periods and enables from `model` when it is written, so the model must outlive it: pass the
-// model's owner as `keep_alive` when a reload can replace the model while the writer holds a snapshot.
-// Run-time texts (plugin output, long output, perfdata) are copied; `extras` (what the engine does not track
-// itself, engine/retained_status.hpp) is shared, not copied.
-//
+// What a snapshot is taken of. `hosts` and `services` are indexed like model.hosts and model.services. The
+// snapshot reads names, commands, periods and enables from `model` when it is written, so the model must
+// outlive it: pass the model's owner as `keep_alive` when a reload can replace the model while a writer
+// holds a snapshot. Run-time texts (plugin output, long output, perfdata) are copied; the comment, downtime
+// and contact lists are shared, not copied.
+struct SnapshotSource {
+  const model::Model& model;
+  const config::MainConfig& main;  // program flags, handlers and the retained_*_attribute_mask options
+  const std::vector<HostState>& hosts;
+  const std::vector<ServiceState>& services;
+  const ProgramStatus& program;
+  // Each object's scheduled_downtime_depth, read from the book; null: 0 everywhere.
+  const DowntimeBook* downtime_depths = nullptr;
+  std::shared_ptr<const std::vector<state::Comment>> comments = {};
+  std::shared_ptr<const std::vector<state::Downtime>> downtimes = {};
+  std::shared_ptr<const std::vector<state::ContactState>> contacts = {};
+  std::shared_ptr<const void> keep_alive = {};
+};
+
 // Fresh memory for every dump costs page faults on our VMs (BM_SnapshotBuildFresh 3.8-6.1 ms against
 // BM_SnapshotBuild 2.9-4.0 ms at 100k services), so the builder takes back the memory of the snapshot the
 // writer released last and fills it again.
@@ -57,20 +68,14 @@ class StatusSnapshotBuilder {
   StatusSnapshotBuilder(const StatusSnapshotBuilder&) = delete;
   StatusSnapshotBuilder& operator=(const StatusSnapshotBuilder&) = delete;
 
-  [[nodiscard]] std::shared_ptr<const files::StatusSnapshot> build(
-      const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
-      const std::vector<ServiceState>& services, const ProgramStatus& program,
-      std::shared_ptr<const void> keep_alive = {}, std::shared_ptr<const files::StatusExtras> extras = {});
+  [[nodiscard]] std::shared_ptr<const files::StatusSnapshot> build(const SnapshotSource& source);
 
  private:
   struct Spare;
   std::shared_ptr<Spare> spare_;  // shared with the snapshots' deleters, which may outlive the builder
 };
 
-// One snapshot in fresh memory (tests, one-off dumps); the core uses a StatusSnapshotBuilder.
-[[nodiscard]] std::shared_ptr<const files::StatusSnapshot> make_status_snapshot(
-    const model::Model& model, const config::MainConfig& main, const std::vector<HostState>& hosts,
-    const std::vector<ServiceState>& services, const ProgramStatus& program,
-    std::shared_ptr<const void> keep_alive = {}, std::shared_ptr<const files::StatusExtras> extras = {});
+// One snapshot in fresh memory (retention.dat, the reload, tests); status.dat uses a StatusSnapshotBuilder.
+[[nodiscard]] std::shared_ptr<const files::StatusSnapshot> make_status_snapshot(const SnapshotSource& source);
 
 }  // namespace vedette::engine

@@ -62,8 +62,8 @@ void write_header_and_program(Out& o, const StatusProgram& p) {
   o.raw("\t}\n\n");
 
   o.raw("programstatus {\n");
-  o.unum("\tmodified_host_attributes=", p.modified_host_attributes);
-  o.unum("\tmodified_service_attributes=", p.modified_service_attributes);
+  o.unum("\tmodified_host_attributes=", p.counters.modified_host_attributes);
+  o.unum("\tmodified_service_attributes=", p.counters.modified_service_attributes);
   o.num("\tnagios_pid=", p.pid);
   o.flag("\tdaemon_mode=", p.daemon_mode);
   o.time("\tprogram_start=", p.program_start);
@@ -84,9 +84,9 @@ void write_header_and_program(Out& o, const StatusProgram& p) {
   o.str("\tglobal_service_event_handler=", p.global_service_event_handler);
   o.str("\tglobal_host_notification_handler=", p.global_host_notification_handler);
   o.str("\tglobal_service_notification_handler=", p.global_service_notification_handler);
-  o.unum("\tnext_comment_id=", p.next_comment_id);
-  o.unum("\tnext_downtime_id=", p.next_downtime_id);
-  o.unum("\tnext_event_id=", p.next_event_id);
+  o.unum("\tnext_comment_id=", p.counters.next_comment_id);
+  o.unum("\tnext_downtime_id=", p.counters.next_downtime_id);
+  o.unum("\tnext_event_id=", p.counters.next_event_id);
   static constexpr std::array<std::string_view, static_cast<std::size_t>(CheckStat::count)> k_stat_keys{
       "\tactive_scheduled_host_check_stats=",
       "\tactive_ondemand_host_check_stats=",
@@ -161,10 +161,10 @@ void write_acknowledgement(Out& o, const StatusState& st) {
   o.time("\tacknowledgement_end_time=", st.acknowledgement_end_time);
 }
 
-void write_flapping_and_downtime(Out& o, const StatusState& st, const StatusObjectExtras& ex) {
+void write_flapping_and_downtime(Out& o, const StatusState& st) {
   o.flag("\tis_flapping=", st.flap.is_flapping);
   o.fixed<2>("\tpercent_state_change=", st.flap.percent_state_change);
-  o.num("\tscheduled_downtime_depth=", ex.scheduled_downtime_depth);
+  o.num("\tscheduled_downtime_depth=", st.scheduled_downtime_depth);
 }
 
 void write_outputs(Out& o, const StatusSnapshot& s, const StatusState& st) {
@@ -177,14 +177,13 @@ void write_outputs(Out& o, const StatusSnapshot& s, const StatusState& st) {
 }
 
 // Naemon stamps last_update (µs) whenever it changes an object's status, mostly when it applies a result
-// and schedules the next check. Vedette does not keep that stamp: it writes the last check time, or the
-// program start for an object not checked yet (docs/compatibility.md).
+// and schedules the next check. Vedette does not stamp it: it writes the last check time, or the program
+// start for an object not checked yet (docs/compatibility.md).
 void write_last_update(Out& o, const StatusSnapshot& s, const StatusState& st) {
   o.timeval("\tlast_update=", st.has_been_checked ? st.last_check : s.program.program_start, 0);
 }
 
-void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const StatusState& st,
-                const StatusObjectExtras& ex) {
+void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const StatusState& st) {
   o.raw("hoststatus {\n");
   o.str("\thost_name=", h.name);
   write_object_head(o, s, h, st);
@@ -214,7 +213,7 @@ void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const Sta
   write_flag(o, "\tflap_detection_enabled=", st, state::Flag::flap_detection);
   write_flag(o, "\tprocess_performance_data=", st, state::Flag::process_perf_data);
   write_flag(o, "\tobsess=", st, state::Flag::obsess);
-  write_flapping_and_downtime(o, st, ex);
+  write_flapping_and_downtime(o, st);
   write_last_update(o, s, st);
   write_custom(o, h.custom_variables, s.overrides_of(st));
   o.raw("\t}\n\n");
@@ -222,8 +221,7 @@ void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const Sta
 
 // Naemon orders a few fields differently for services (attempts before the outputs, the notification
 // number before last_notification, acknowledgement after event_handler_enabled); kept exactly.
-void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, const StatusState& st,
-                   const StatusObjectExtras& ex) {
+void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, const StatusState& st) {
   o.raw("servicestatus {\n");
   o.str("\thost_name=", v.host_name);
   o.str("\tservice_description=", v.description);
@@ -255,15 +253,15 @@ void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, con
   write_flag(o, "\tflap_detection_enabled=", st, state::Flag::flap_detection);
   write_flag(o, "\tprocess_performance_data=", st, state::Flag::process_perf_data);
   write_flag(o, "\tobsess=", st, state::Flag::obsess);
-  write_flapping_and_downtime(o, st, ex);
+  write_flapping_and_downtime(o, st);
   write_last_update(o, s, st);
   write_custom(o, v.custom_variables, s.overrides_of(st));
   o.raw("\t}\n\n");
 }
 
-void write_contact(Out& o, const model::Model& m, const model::Contact& c, const StatusContactExtras& ex) {
+void write_contact(Out& o, const model::Model& m, const model::Contact& c, const state::ContactState* now) {
   const state::ContactState configured = state::ContactState::from(c);
-  const state::ContactState& st = ex.state != nullptr ? *ex.state : configured;
+  const state::ContactState& st = now != nullptr ? *now : configured;
   o.raw("contactstatus {\n");
   o.str("\tcontact_name=", c.name);
   o.unum("\tmodified_attributes=", st.modified_attributes);
@@ -322,38 +320,37 @@ void write_downtime(Out& o, const StatusDowntime& d) {
 template <typename MaybeDrain>
 bool write_objects(Out& o, const StatusSnapshot& s, MaybeDrain& maybe_drain) {
   const model::Model& m = *s.model;
-  // Indexed by the ids of the model it was built for; one left over from before a reload is not used.
-  const StatusExtras* extras = s.extras != nullptr && s.extras->model() == s.model ? s.extras.get() : nullptr;
   // Objects by name (services by "host;description"). A model made by hand without that order is written
   // in its own.
   const bool named = m.has_by_name();
   for (std::size_t n = 0; n < m.hosts.size(); ++n) {
     const std::size_t i = named ? model::index(m.by_name.hosts[n]) : n;
     if (i >= s.hosts.size()) continue;
-    write_host(o, s, m.hosts[i], s.hosts[i],
-               extras != nullptr ? extras->host(i, s.hosts[i]) : StatusObjectExtras{});
+    write_host(o, s, m.hosts[i], s.hosts[i]);
     if (!maybe_drain()) return false;
   }
   for (std::size_t n = 0; n < m.services.size(); ++n) {
     const std::size_t i = named ? model::index(m.by_name.services[n]) : n;
     if (i >= s.services.size()) continue;
-    write_service(o, s, m.services[i], s.services[i],
-                  extras != nullptr ? extras->service(i, s.services[i]) : StatusObjectExtras{});
+    write_service(o, s, m.services[i], s.services[i]);
     if (!maybe_drain()) return false;
   }
   for (std::size_t n = 0; n < m.contacts.size(); ++n) {
     const std::size_t i = named ? model::index(m.by_name.contacts[n]) : n;
-    write_contact(o, m, m.contacts[i], extras != nullptr ? extras->contact(i) : StatusContactExtras{});
+    write_contact(o, m, m.contacts[i], s.contact_state(i));
     if (!maybe_drain()) return false;
   }
-  if (extras == nullptr) return true;
-  for (const StatusComment& c : extras->comments()) {
-    write_comment(o, c);
-    if (!maybe_drain()) return false;
+  if (s.comments != nullptr) {
+    for (const StatusComment& c : *s.comments) {
+      write_comment(o, c);
+      if (!maybe_drain()) return false;
+    }
   }
-  for (const StatusDowntime& d : extras->downtimes()) {
-    write_downtime(o, d);
-    if (!maybe_drain()) return false;
+  if (s.downtimes != nullptr) {
+    for (const StatusDowntime& d : *s.downtimes) {
+      write_downtime(o, d);
+      if (!maybe_drain()) return false;
+    }
   }
   return true;
 }

@@ -29,11 +29,11 @@ struct TableIndex;
 // What the tables look up in a snapshot besides its arrays: Naemon's object ids and list orders, each
 // object's contacts, comments and downtimes by object. The part that depends only on the model is taken
 // over from `previous` when that was built for the same model (kept alive by the same keep_alive), and
-// the comment and downtime part when the snapshot shares previous's extras, so a new snapshot of an
-// unchanged configuration costs little (~25 ns against ~4 ms at 100k services, bench/livestatus/
-// tables_bench.cpp). It depends on nothing else of the snapshot, so a View may use the index of an earlier
-// snapshot of the same model and extras; given one of another model or extras, the tables build their own
-// for that View. Any thread; the result is immutable.
+// the comment and downtime part when the snapshot shares previous's comment and downtime lists, so a new
+// snapshot of an unchanged configuration costs little (~25 ns against ~4 ms at 100k services,
+// bench/livestatus/tables_bench.cpp). It depends on nothing else of the snapshot, so a View may use the
+// index of an earlier snapshot of the same model and lists; given one of another model or lists, the tables
+// build their own for that View. Any thread; the result is immutable.
 [[nodiscard]] std::shared_ptr<const TableIndex> make_table_index(
     const std::shared_ptr<const files::StatusSnapshot>& snapshot, const TableIndex* previous = nullptr);
 

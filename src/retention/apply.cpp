@@ -92,10 +92,7 @@ CheckableKey key_at(CheckableKey base, std::size_t offset) {
 
 class Applier {
  public:
-  Applier(Target target, Time now) : t_(target), now_(now) {
-    carried_->model = &target.model;
-    result_.carried = carried_;
-  }
+  Applier(Target target, Time now) : t_(target), now_(now) {}
 
   void apply(const Block& b) {
     switch (b.kind) {
@@ -126,14 +123,6 @@ class Applier {
   ApplyResult finish() { return std::move(result_); }
 
  private:
-  // The arrays are sized at the first object block, so a run without a file keeps them empty.
-  void size_carried() {
-    if (sized_) return;
-    sized_ = true;
-    carried_->hosts.resize(t_.model.hosts.size());
-    carried_->services.resize(t_.model.services.size());
-  }
-
   void warn(const Block& b, std::string message) { result_.warnings.push_back({b.line, std::move(message)}); }
 
   void apply_info(const Block& b) {
@@ -207,8 +196,6 @@ class Applier {
     state::CheckState* st = nullptr;
     Time* last_time[4] = {};
     state::FlapHistory* flap = nullptr;
-    CheckableExtras* ex = nullptr;
-    size_carried();
     if (is_host) {
       const auto it = t_.model.host_by_name.find(b.get(K::host_name));
       if (it == t_.model.host_by_name.end() || model::index(it->second) >= t_.hosts.size()) {
@@ -223,7 +210,6 @@ class Applier {
       last_time[1] = &h.last_time_down;
       last_time[2] = &h.last_time_unreachable;
       flap = &h.flap;
-      ex = &carried_->hosts[i];
       ++result_.counts.hosts;
     } else {
       const model::ServiceId id = t_.model.find_service(b.get(K::host_name), b.get(K::service_description));
@@ -240,7 +226,6 @@ class Applier {
       last_time[2] = &s.last_time_unknown;
       last_time[3] = &s.last_time_critical;
       flap = &s.flap;
-      ex = &carried_->services[i];
       ++result_.counts.services;
     }
     const int max_state = is_host ? state::k_host_unreachable : state::k_state_unknown;
@@ -304,11 +289,7 @@ class Applier {
       if (b.has(K::last_problem_id)) read_id(b.get(K::last_problem_id), events.last_problem_id);
       time(K::problem_start, events.problem_start);
       time(K::problem_end, events.problem_end);
-      if (b.has(K::last_update)) {
-        const Timeval tv = to_timeval(b.get(K::last_update));
-        ex->last_update_sec = tv.sec;
-        ex->last_update_usec = tv.usec;
-      }
+      if (b.has(K::last_update)) st->last_update = to_timeval(b.get(K::last_update));
       // notified_on_<state> in the file's order: hosts down, unreachable; services unknown, warning,
       // critical.
       state::NotificationState& n = st->notification;
@@ -599,8 +580,6 @@ class Applier {
   Target t_;
   Time now_;
   bool scheduling_info_ok_ = false;
-  bool sized_ = false;
-  std::shared_ptr<Carried> carried_ = std::make_shared<Carried>();
   ApplyResult result_;
 };
 

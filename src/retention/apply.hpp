@@ -11,16 +11,16 @@
 //
 //   LoadResult r = load(main.state_retention_file, {model, main, hosts, services}, now);
 //   for (const Warning& w : r.warnings) log("Warning: " + format_warning(path, w));
-//   carried = r.applied.carried;  counters = r.applied.program;  // for every later Snapshot
+//   counters = r.applied.program;  // the program block's counters, for the core to take over
 //
-// Fields the engine does not track yet go to the returned Carried (carried.hpp). Where Vedette departs from
-// Naemon's reader, docs/compatibility.md ("retention.dat") says why.
+// Every field goes to the hot state, last_update too (CheckState::last_update), so the next snapshot writes
+// it back. Where Vedette departs from Naemon's reader, docs/compatibility.md ("retention.dat") says why.
 #pragma once
 
 #include "config/main_config.hpp"
 #include "model/model.hpp"
-#include "retention/carried.hpp"
 #include "retention/reader.hpp"
+#include "retention/state_names.hpp"
 #include "state/check_state.hpp"
 #include "state/contact_state.hpp"
 
@@ -55,7 +55,6 @@ struct ApplyCounts {
 };
 
 struct ApplyResult {
-  std::shared_ptr<const Carried> carried;  // never null; empty arrays when nothing was read
   ProgramCounters program;
   Time last_program_stop = 0;       // info.created
   bool scheduling_info_ok = false;  // next_check values were taken (see initial_check_delay)

@@ -28,6 +28,8 @@ namespace {
 constexpr std::size_t k_chunk = std::size_t{1} << 20;
 
 using Out = files::NaemonLines;
+using Snapshot = files::StatusSnapshot;
+using ObjectStatus = files::StatusState;
 
 std::string_view period_name(const model::Model& m, model::TimeperiodId id) {
   return model::is_set(id) ? m.timeperiods[model::index(id)].name : std::string_view{};
@@ -38,16 +40,17 @@ void write_header(Out& o, const Snapshot& s) {
       "# Vedette state retention file, in Naemon's retention.dat format.\n"
       "# Written automatically; edits are overwritten at the next save.\n");
   o.raw("info {\n");
-  o.time("created=", s.created);
-  o.str("version=", s.version);
+  o.time("created=", s.program.created);
+  o.str("version=", s.program.version);
   o.raw("}\n");
 }
 
 void write_program(Out& o, const Snapshot& s) {
-  const ProgramFlags& p = s.program;
+  const files::StatusProgram& p = s.program;
+  const ProgramCounters& c = p.counters;
   o.raw("program {\n");
-  o.unum("modified_host_attributes=", s.counters.modified_host_attributes & ~s.masks.process_host);
-  o.unum("modified_service_attributes=", s.counters.modified_service_attributes & ~s.masks.process_service);
+  o.unum("modified_host_attributes=", c.modified_host_attributes & ~p.masks.process_host);
+  o.unum("modified_service_attributes=", c.modified_service_attributes & ~p.masks.process_service);
   o.flag("enable_notifications=", p.enable_notifications);
   o.flag("active_service_checks_enabled=", p.active_service_checks_enabled);
   o.flag("passive_service_checks_enabled=", p.passive_service_checks_enabled);
@@ -64,23 +67,17 @@ void write_program(Out& o, const Snapshot& s) {
   o.str("global_service_event_handler=", p.global_service_event_handler);
   o.str("global_host_notification_handler=", p.global_host_notification_handler);
   o.str("global_service_notification_handler=", p.global_service_notification_handler);
-  o.unum("next_comment_id=", s.counters.next_comment_id);
-  o.unum("next_downtime_id=", s.counters.next_downtime_id);
-  o.unum("next_event_id=", s.counters.next_event_id);
+  o.unum("next_comment_id=", c.next_comment_id);
+  o.unum("next_downtime_id=", c.next_downtime_id);
+  o.unum("next_event_id=", c.next_event_id);
   o.raw("}\n");
 }
 
-const CheckableExtras k_no_extras{};
-
-// Everything a host or service block needs besides the run-time status: configured and changed attributes,
-// and the carried fields.
+// Everything a host or service block needs besides the run-time status: configured and changed attributes.
 class ObjectView {
  public:
-  ObjectView(const Snapshot& s, const model::Checkable& cfg, const CheckableExtras* ex,
-             const ObjectStatus& st)
-      : s_(s), cfg_(cfg), ex_(ex != nullptr ? *ex : k_no_extras), st_(st), ov_(s.overrides_of(st)) {}
-
-  const CheckableExtras& ex() const { return ex_; }
+  ObjectView(const Snapshot& s, const model::Checkable& cfg, const ObjectStatus& st)
+      : s_(s), cfg_(cfg), st_(st), ov_(s.overrides_of(st)) {}
 
   std::string_view command(const model::CommandCall& configured,
                            const std::optional<std::string> state::Overrides::*field) const {
@@ -136,15 +133,16 @@ class ObjectView {
     o.num("acknowledgement_type=", st_.acknowledgement_type);
     o.time("acknowledgement_end_time=", st_.acknowledgement_end_time);
   }
-  // Naemon stamps last_update whenever it touches the object; Vedette keeps no such stamp, so the later of
-  // the last check and the stamp read at start-up stands in for it.
+  // Naemon stamps last_update whenever it touches the object; Vedette does not stamp it per result, so the
+  // later of the last check and the stamp retention.dat last gave stands in for it.
   void last_update(Out& o) const {
-    if (st_.has_been_checked && st_.last_check > ex_.last_update_sec) {
+    const Timeval& read = st_.last_update;
+    if (st_.has_been_checked && st_.last_check > read.sec) {
       o.timeval("last_update=", st_.last_check, 0);
-    } else if (ex_.last_update_sec != 0) {
-      o.timeval("last_update=", ex_.last_update_sec, ex_.last_update_usec);
+    } else if (read.sec != 0) {
+      o.timeval("last_update=", read.sec, read.usec);
     } else {
-      o.timeval("last_update=", s_.created, 0);
+      o.timeval("last_update=", s_.program.created, 0);
     }
   }
   void custom_variables(Out& o) const {
@@ -164,7 +162,6 @@ class ObjectView {
  private:
   const Snapshot& s_;
   const model::Checkable& cfg_;
-  const CheckableExtras& ex_;
   const ObjectStatus& st_;
   const state::Overrides* ov_;
 };
@@ -217,12 +214,11 @@ void write_state_history(Out& o, const state::FlapHistory& flap) {
   o.list("state_history=", std::span<const std::uint8_t>(ordered));
 }
 
-void write_host(Out& o, const Snapshot& s, const model::Host& h, const CheckableExtras* ex,
-                const ObjectStatus& st) {
-  const ObjectView v(s, h, ex, st);
+void write_host(Out& o, const Snapshot& s, const model::Host& h, const ObjectStatus& st) {
+  const ObjectView v(s, h, st);
   o.raw("host {\n");
   o.str("host_name=", h.name);
-  write_head(o, s, h, v, st, s.masks.host);
+  write_head(o, s, h, v, st, s.program.masks.host);
   write_outputs(o, s, st);
   o.time("last_check=", st.last_check);
   o.time("next_check=", st.next_check);
@@ -258,13 +254,12 @@ void write_host(Out& o, const Snapshot& s, const model::Host& h, const Checkable
 
 // Naemon orders a service block differently from a host block (attempts before the last_time_* values,
 // outputs after them, acknowledgement among the flags, last_update before flapping); kept exactly.
-void write_service(Out& o, const Snapshot& s, const model::Service& c, const CheckableExtras* ex,
-                   const ObjectStatus& st) {
-  const ObjectView v(s, c, ex, st);
+void write_service(Out& o, const Snapshot& s, const model::Service& c, const ObjectStatus& st) {
+  const ObjectView v(s, c, st);
   o.raw("service {\n");
   o.str("host_name=", c.host_name);
   o.str("service_description=", c.description);
-  write_head(o, s, c, v, st, s.masks.service);
+  write_head(o, s, c, v, st, s.program.masks.service);
   o.num("current_attempt=", st.current_attempt);
   o.num("max_attempts=", v.max_attempts());
   o.fixed<6>("normal_check_interval=", v.check_interval());
@@ -304,8 +299,8 @@ void write_contact(Out& o, const Snapshot& s, const model::Contact& c, const sta
   o.raw("contact {\n");
   o.str("contact_name=", c.name);
   o.unum("modified_attributes=", e.modified_attributes);
-  o.unum("modified_host_attributes=", e.modified_host_attributes & ~s.masks.contact_host);
-  o.unum("modified_service_attributes=", e.modified_service_attributes & ~s.masks.contact_service);
+  o.unum("modified_host_attributes=", e.modified_host_attributes & ~s.program.masks.contact_host);
+  o.unum("modified_service_attributes=", e.modified_service_attributes & ~s.program.masks.contact_service);
   o.str("host_notification_period=", period_name(*s.model, e.host_notification_period));
   o.str("service_notification_period=", period_name(*s.model, e.service_notification_period));
   o.time("last_host_notification=", e.last_host_notification);
@@ -374,25 +369,16 @@ bool format_chunked(const Snapshot& s, std::string& buf, Drain&& drain) {
   write_program(o, s);
   if (s.model != nullptr) {
     const model::Model& m = *s.model;
-    // A Carried belongs to the model it was applied to; one left over from before a reload is not used.
-    const Carried* carried = s.carried != nullptr && s.carried->model == s.model ? s.carried.get() : nullptr;
     for (std::size_t i = 0; i < s.hosts.size(); ++i) {
-      write_host(o, s, m.hosts[i],
-                 carried != nullptr ? carried->host(model::HostId{static_cast<std::uint32_t>(i)}) : nullptr,
-                 s.hosts[i]);
+      write_host(o, s, m.hosts[i], s.hosts[i]);
       if (!maybe_drain()) return false;
     }
     for (std::size_t i = 0; i < s.services.size(); ++i) {
-      write_service(
-          o, s, m.services[i],
-          carried != nullptr ? carried->service(model::ServiceId{static_cast<std::uint32_t>(i)}) : nullptr,
-          s.services[i]);
+      write_service(o, s, m.services[i], s.services[i]);
       if (!maybe_drain()) return false;
     }
     for (std::size_t i = 0; i < m.contacts.size(); ++i) {
-      const state::ContactState* st =
-          s.contacts != nullptr && i < s.contacts->size() ? &(*s.contacts)[i] : nullptr;
-      write_contact(o, s, m.contacts[i], st);
+      write_contact(o, s, m.contacts[i], s.contact_state(i));
       if (!maybe_drain()) return false;
     }
   }

@@ -1,24 +1,25 @@
 // retention.dat (`state_retention_file`) in Naemon's format (xrddefault_save_state_information): blocks, keys
 // and their order as Naemon writes them, so Naemon can read a file Vedette wrote and the other way round.
-// The writer thread ("retention") formats a Snapshot into `<file>XXXXXX` in the same directory, fsyncs it,
+// The writer thread ("retention") formats a files::StatusSnapshot (the one snapshot type of both state
+// files, files/state_snapshot.hpp) into `<file>XXXXXX` in the same directory, fsyncs it,
 // renames it over the file and fsyncs the directory: after a crash the old file or the new one is there,
 // never a torn one.
 //
 //   Writer retention({.path = main.state_retention_file});
-//   retention.publish(builder.build(...));   // core thread: every retention_update_interval, and at shutdown
+//   retention.publish(engine::make_status_snapshot(...));  // core thread: every retention_update_interval,
+//                                                          // and at shutdown
 //   retention.wait_idle(std::chrono::seconds(30));  // at shutdown, before exiting (or let the destructor do
 //   it)
 //
 // publish() never waits for the disk; stats() and wait_idle() may be called on any thread.
 //
-// What Vedette writes for fields its engine does not track yet (carried.hpp): the value read at start-up,
-// except that the notification fields are dropped once the state has changed since the file was read
-// (notifications_still_valid(), which status.dat follows too): Naemon clears them on a state change and
-// Vedette cannot follow that yet.
+// last_update, which the engine does not stamp per result: the later of the last check and the stamp
+// retention.dat last gave (CheckState::last_update), or the snapshot's time when there is neither.
 #pragma once
 
 #include "base/expected.hpp"
-#include "retention/snapshot.hpp"
+#include "files/state_snapshot.hpp"
+#include "retention/state_names.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -30,9 +31,10 @@
 namespace vedette::retention {
 
 // Appends the whole retention.dat text for `snapshot` to `out`. Exposed for tests and the benchmark.
-void format_retention(const Snapshot& snapshot, std::string& out);
+void format_retention(const files::StatusSnapshot& snapshot, std::string& out);
 // The same text in pieces of about 1 MiB, each ending at a block boundary (see TextApplier).
-void format_retention(const Snapshot& snapshot, const std::function<void(std::string_view)>& on_chunk);
+void format_retention(const files::StatusSnapshot& snapshot,
+                      const std::function<void(std::string_view)>& on_chunk);
 
 struct WriteOptions {
   std::string path;   // state_retention_file; empty: nothing is written
@@ -41,7 +43,7 @@ struct WriteOptions {
 
 // Formats and writes `snapshot` to options.path the safe way, on the calling thread. An error in Naemon's
 // wording when the file was not replaced.
-[[nodiscard]] base::Status write_file(const Snapshot& snapshot, const WriteOptions& options);
+[[nodiscard]] base::Status write_file(const files::StatusSnapshot& snapshot, const WriteOptions& options);
 
 struct WriterOptions {
   std::string path;  // state_retention_file; empty: nothing is written
@@ -68,7 +70,7 @@ class Writer {
   Writer& operator=(const Writer&) = delete;
 
   // Core thread. One short lock; a snapshot still waiting is replaced (newest wins, never a backlog).
-  void publish(std::shared_ptr<const Snapshot> snapshot);
+  void publish(std::shared_ptr<const files::StatusSnapshot> snapshot);
 
   // Blocks until nothing is waiting or being written; false on timeout. Shutdown and tests only.
   bool wait_idle(std::chrono::milliseconds timeout);

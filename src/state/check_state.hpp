@@ -22,6 +22,12 @@ enum class CheckType : std::uint8_t { active = 0, passive = 1 };
 inline constexpr int k_state_ok = 0, k_state_warning = 1, k_state_critical = 2, k_state_unknown = 3;
 inline constexpr int k_host_up = 0, k_host_down = 1, k_host_unreachable = 2;
 
+// Naemon's `struct timeval` as its files write it ("sec.usec").
+struct Timeval {
+  Time sec = 0;
+  std::int32_t usec = 0;
+};
+
 // What Naemon keeps per host or service about its notifications (status.dat and retention.dat fields).
 // engine::record_notification() and the engine's resets change it.
 struct NotificationState {
@@ -59,9 +65,13 @@ struct CheckState {
   Time next_check = 0;
   Time last_state_change = 0;
   Time last_hard_state_change = 0;
-  double latency = 0;         // seconds between the scheduled and the actual start
-  double execution_time = 0;  // seconds the plugin ran
+  double latency = 0;              // seconds between the scheduled and the actual start
+  double execution_time = 0;       // seconds the plugin ran
   std::uint16_t check_source = 0;  // where the last result came from: an engine::CheckSources index
+  // Naemon's last_update as retention.dat last gave it (start-up, READ_STATE_INFORMATION, the reload's
+  // round trip). Not stamped per result: the retention writer writes the later of it and last_check, which
+  // keeps the file as it was (docs/compatibility.md, "retention.dat").
+  Timeval last_update;
   std::string plugin_output;
   std::string long_plugin_output;
   std::string perf_data;

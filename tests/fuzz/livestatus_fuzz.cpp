@@ -72,8 +72,12 @@ World& world() {
     program.program_start = 1700000000;
     program.pid = 4242;
     program.version = "1.4.1";
-    out->snapshot = engine::make_status_snapshot(m, out->cfg.main, out->hosts, out->services, program,
-                                                 std::make_shared<int>(0));
+    out->snapshot = engine::make_status_snapshot({.model = m,
+                                                  .main = out->cfg.main,
+                                                  .hosts = out->hosts,
+                                                  .services = out->services,
+                                                  .program = program,
+                                                  .keep_alive = std::make_shared<int>(0)});
     return out;
   }();
   return *w;

@@ -221,14 +221,7 @@ void should_be_scheduled(const View& v, Row r, Cell& out) {
 }
 template <Kind K>
 void scheduled_downtime_depth(const View& v, Row r, Cell& out) {
-  const files::StatusSnapshot& s = *v.status;
-  if (s.extras == nullptr || s.extras->model() != s.model) return out.set_int(0);
-  const files::StatusState& st = state_of<K>(v, r);
-  if constexpr (K == Kind::host) {
-    out.set_int(s.extras->host(r.index, st).scheduled_downtime_depth);
-  } else {
-    out.set_int(s.extras->service(r.index, st).scheduled_downtime_depth);
-  }
+  out.set_int(state_of<K>(v, r).scheduled_downtime_depth);
 }
 template <Kind K>
 void modified_attributes(const View& v, Row r, Cell& out) {

@@ -16,9 +16,7 @@ const model::Contact& contact_of(const View& v, Row r) {
 
 // What commands changed; null: as configured.
 const state::ContactState* changed_state(const View& v, Row r) {
-  const files::StatusSnapshot& s = *v.status;
-  if (s.extras == nullptr || s.extras->model() != s.model) return nullptr;
-  return s.extras->contact(r.index).state;
+  return v.status->contact_state(r.index);
 }
 
 template <auto Field>

@@ -185,11 +185,10 @@ void index_entries(const model::Model& m, std::span<const Entry> entries, IdOf i
 
 std::shared_ptr<const ExtrasIndex> build_extras_index(const files::StatusSnapshot& s) {
   auto ei = std::make_shared<ExtrasIndex>();
-  ei->extras = s.extras;
-  // Indexed by the ids of the model it was built for; one left over from before a reload is not used.
-  if (s.extras == nullptr || s.extras->model() != s.model) return ei;
-  ei->comments = s.extras->comments();
-  ei->downtimes = s.extras->downtimes();
+  ei->comment_list = s.comments;
+  ei->downtime_list = s.downtimes;
+  if (s.comments != nullptr) ei->comments = *s.comments;
+  if (s.downtimes != nullptr) ei->downtimes = *s.downtimes;
   const model::Model& m = *s.model;
   index_entries(
       m, ei->comments, [](const files::StatusComment& c) { return c.comment_id; }, ei->comment_order,
@@ -200,10 +199,13 @@ std::shared_ptr<const ExtrasIndex> build_extras_index(const files::StatusSnapsho
   return ei;
 }
 
-// The index holds the model's keep_alive and the extras, so while it lives neither can have been freed and
-// another put at its address; without a keep_alive only the snapshot it was built for is trusted.
+// The index holds the model's keep_alive and the comment and downtime lists, so while it lives none can
+// have been freed and another put at its address; without a keep_alive only the snapshot it was built for
+// is trusted.
 bool matches(const TableIndex& index, const files::StatusSnapshot* s) {
-  if (s == nullptr || index.model != s->model || index.extras != s->extras.get()) return false;
+  if (s == nullptr || index.model != s->model || index.comments != s->comments.get() ||
+      index.downtimes != s->downtimes.get())
+    return false;
   return index.built_for == s || (index.model_part != nullptr && index.model_part->keep_alive != nullptr &&
                                   index.model_part->keep_alive == s->keep_alive);
 }
@@ -229,7 +231,8 @@ std::shared_ptr<const TableIndex> make_table_index(
     return index;
   }
   index->model = snapshot->model;
-  index->extras = snapshot->extras.get();
+  index->comments = snapshot->comments.get();
+  index->downtimes = snapshot->downtimes.get();
   // previous holds the keep_alive it was built with, so while it lives the model it names cannot have been
   // freed and another put at its address.
   const bool same_model = previous != nullptr && previous->model_part != nullptr &&
@@ -237,8 +240,9 @@ std::shared_ptr<const TableIndex> make_table_index(
                           previous->model_part->keep_alive != nullptr &&
                           previous->model_part->keep_alive == snapshot->keep_alive;
   index->model_part = same_model ? previous->model_part : tables::build_model_index(*snapshot);
-  const bool same_extras =
-      same_model && previous->extras_part != nullptr && previous->extras_part->extras == snapshot->extras;
+  const bool same_extras = same_model && previous->extras_part != nullptr &&
+                           previous->extras_part->comment_list == snapshot->comments &&
+                           previous->extras_part->downtime_list == snapshot->downtimes;
   index->extras_part = same_extras ? previous->extras_part : tables::build_extras_index(*snapshot);
   return index;
 }

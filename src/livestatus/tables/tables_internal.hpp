@@ -67,9 +67,11 @@ struct ModelIndex {
   FlatLists host_exec_deps, host_notify_deps, service_exec_deps, service_notify_deps;
 };
 
-// Comments and downtimes by id and by object.
+// Comments and downtimes by id and by object, for the snapshot's comment and downtime lists (held here, so
+// another list cannot take their address while the index lives).
 struct ExtrasIndex {
-  std::shared_ptr<const files::StatusExtras> extras;  // null when the snapshot has none for its model
+  std::shared_ptr<const std::vector<files::StatusComment>> comment_list;  // null when the snapshot has none
+  std::shared_ptr<const std::vector<files::StatusDowntime>> downtime_list;
   std::span<const files::StatusComment> comments;
   std::span<const files::StatusDowntime> downtimes;
   std::vector<std::uint32_t> comment_order, downtime_order;  // positions, by id (the module's std::map)
@@ -85,7 +87,8 @@ struct ExtrasIndex {
 struct TableIndex {
   const files::StatusSnapshot* built_for = nullptr;  // for the check that a View's index is its snapshot's
   const model::Model* model = nullptr;
-  const files::StatusExtras* extras = nullptr;
+  const std::vector<files::StatusComment>* comments = nullptr;  // the snapshot's lists it was built for
+  const std::vector<files::StatusDowntime>* downtimes = nullptr;
   std::shared_ptr<const tables::ModelIndex> model_part;
   std::shared_ptr<const tables::ExtrasIndex> extras_part;
 };

@@ -1,14 +1,14 @@
 // status.dat: every block, field name and order as Naemon's xsddefault_save_status_data writes them, for a
-// model built by the real loader; what retention.dat carried (acknowledgements, notification fields, ids,
-// comments, downtimes and their depth); escaping; atomic replacement; newest-wins; removal; errors.
+// model built by the real loader; the hot state's acknowledgements, notification fields and ids, the
+// comments, downtimes and the downtime book's depths; escaping; atomic replacement; newest-wins; removal;
+// errors.
 #include "files/status_file.hpp"
 
 #include "config/loader.hpp"
+#include "engine/downtime_book.hpp"
 #include "engine/reload.hpp"
-#include "engine/retained_status.hpp"
 #include "engine/status_snapshot.hpp"
 #include "files_test_support.hpp"
-#include "retention/carried.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -18,7 +18,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
+#include <span>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -264,6 +266,15 @@ contactstatus {
 
 )";
 
+// What the core shares with every snapshot: the books' lists, the contacts' state, the downtime book whose
+// depths the objects show. Empty: none.
+struct Lists {
+  std::span<const state::Comment> comments{};
+  std::span<const state::Downtime> downtimes{};
+  std::span<const state::ContactState> contacts{};
+  const engine::DowntimeBook* depths = nullptr;
+};
+
 class Fixture {
  public:
   Fixture() {
@@ -308,37 +319,29 @@ class Fixture {
     program.check_stats[static_cast<std::size_t>(CheckStat::active_scheduled_service)] = {3, 15, 45};
   }
 
-  std::shared_ptr<const StatusSnapshot> snapshot(std::shared_ptr<const StatusExtras> extras = {}) const {
-    return engine::make_status_snapshot(*cfg.model, cfg.main, hosts, services, program, {},
-                                        std::move(extras));
+  engine::SnapshotSource source(const Lists& lists = {}) const {
+    auto shared = []<typename T>(std::span<const T> items) {
+      return items.empty() ? nullptr : std::make_shared<const std::vector<T>>(items.begin(), items.end());
+    };
+    return {.model = *cfg.model,
+            .main = cfg.main,
+            .hosts = hosts,
+            .services = services,
+            .program = program,
+            .downtime_depths = lists.depths,
+            .comments = shared(lists.comments),
+            .downtimes = shared(lists.downtimes),
+            .contacts = shared(lists.contacts)};
   }
 
-  std::string format(std::shared_ptr<const StatusExtras> extras) const {
+  std::shared_ptr<const StatusSnapshot> snapshot(const Lists& lists = {}) const {
+    return engine::make_status_snapshot(source(lists));
+  }
+
+  std::string format(const Lists& lists) const {
     std::string out;
-    format_status(*snapshot(std::move(extras)), out);
+    format_status(*snapshot(lists), out);
     return out;
-  }
-
-  // What retention.dat carried, as apply() leaves it, for the fixture's model: nothing yet.
-  std::shared_ptr<retention::Carried> carried() const {
-    auto c = std::make_shared<retention::Carried>();
-    c->model = cfg.model.get();
-    c->hosts.resize(cfg.model->hosts.size());
-    c->services.resize(cfg.model->services.size());
-    return c;
-  }
-
-  std::shared_ptr<const StatusExtras> retained(std::shared_ptr<const retention::Carried> carried,
-                                               std::span<const retention::Comment> comments = {},
-                                               std::span<const retention::Downtime> downtimes = {},
-                                               std::span<const state::ContactState> contacts = {}) const {
-    return std::make_shared<engine::RetainedStatus>(
-        *cfg.model, std::move(carried),
-        std::make_shared<const std::vector<state::Comment>>(comments.begin(), comments.end()),
-        std::make_shared<const std::vector<state::Downtime>>(downtimes.begin(), downtimes.end()),
-        contacts.empty()
-            ? nullptr
-            : std::make_shared<const std::vector<state::ContactState>>(contacts.begin(), contacts.end()));
   }
 
   TempDir dir;
@@ -363,11 +366,11 @@ TEST(StatusFile, BuilderReusesMemoryAndWritesTheSame) {
   std::string first;
   const StatusSnapshot* address = nullptr;
   {
-    auto snap = builder.build(*f.cfg.model, f.cfg.main, f.hosts, f.services, f.program);
+    auto snap = builder.build(f.source());
     address = snap.get();
     format_status(*snap, first);
   }
-  auto again = builder.build(*f.cfg.model, f.cfg.main, f.hosts, f.services, f.program);
+  auto again = builder.build(f.source());
   EXPECT_EQ(again.get(), address);  // the released snapshot's memory came back
   std::string second;
   format_status(*again, second);
@@ -403,7 +406,11 @@ TEST(StatusFile, ObjectsInNaemonsNameOrder) {
   const std::vector<engine::HostState> hosts(cfg.model->hosts.size());
   const std::vector<engine::ServiceState> services(cfg.model->services.size());
   std::string out;
-  format_status(*engine::make_status_snapshot(*cfg.model, cfg.main, hosts, services, {}), out);
+  const engine::ProgramStatus program;
+  format_status(
+      *engine::make_status_snapshot(
+          {.model = *cfg.model, .main = cfg.main, .hosts = hosts, .services = services, .program = program}),
+      out);
   std::vector<std::string> names;
   std::istringstream in(out);
   std::string block;
@@ -442,7 +449,7 @@ state::Uuid uuid(std::string_view text) {
 
 TEST(StatusFile, CommentsAndDowntimesAfterContactsInNaemonsFormat) {
   Fixture f;
-  const std::vector<retention::Comment> comments{
+  const std::vector<state::Comment> comments{
       {.is_service = false,
        .host_name = "web",
        .entry_type = 1,
@@ -462,23 +469,23 @@ TEST(StatusFile, CommentsAndDowntimesAfterContactsInNaemonsFormat) {
        .author = "you",
        .comment_data = "c"},
   };
-  const std::vector<retention::Downtime> downtimes{{.is_service = true,
-                                                    .host_name = "web",
-                                                    .service_description = "HTTP",
-                                                    .comment_id = 8,
-                                                    .downtime_id = 3,
-                                                    .entry_time = 10,
-                                                    .start_time = 20,
-                                                    .flex_downtime_start = 25,
-                                                    .end_time = 30,
-                                                    .triggered_by = 2,
-                                                    .fixed = false,
-                                                    .duration = 10,
-                                                    .is_in_effect = true,
-                                                    .start_notification_sent = true,
-                                                    .author = "me",
-                                                    .comment = "x"}};
-  const std::string out = f.format(f.retained(nullptr, comments, downtimes));
+  const std::vector<state::Downtime> downtimes{{.is_service = true,
+                                                .host_name = "web",
+                                                .service_description = "HTTP",
+                                                .comment_id = 8,
+                                                .downtime_id = 3,
+                                                .entry_time = 10,
+                                                .start_time = 20,
+                                                .flex_downtime_start = 25,
+                                                .end_time = 30,
+                                                .triggered_by = 2,
+                                                .fixed = false,
+                                                .duration = 10,
+                                                .is_in_effect = true,
+                                                .start_notification_sent = true,
+                                                .author = "me",
+                                                .comment = "x"}};
+  const std::string out = f.format({.comments = comments, .downtimes = downtimes});
   const std::string contact = block(k_expected, "contactstatus {");
   // Comments (in the order retention.dat had them), then downtimes; status.dat has downtime_id before
   // comment_id, unlike retention.dat. Raw newlines escaped as everywhere else.
@@ -499,13 +506,13 @@ TEST(StatusFile, CommentsAndDowntimesAfterContactsInNaemonsFormat) {
 // in the order it is given.
 TEST(StatusFile, DowntimesInTheOrderGiven) {
   Fixture f;
-  const std::vector<retention::Downtime> downtimes{
+  const std::vector<state::Downtime> downtimes{
       {.host_name = "web", .downtime_id = 4, .start_time = 100, .end_time = 400, .fixed = true},
       {.host_name = "web", .downtime_id = 3, .start_time = 200, .end_time = 400, .fixed = true},
       {.host_name = "web", .downtime_id = 2, .start_time = 200, .end_time = 400, .triggered_by = 4},
       {.host_name = "web", .downtime_id = 1, .start_time = 300, .end_time = 400, .fixed = true},
   };
-  const std::string out = f.format(f.retained(nullptr, {}, downtimes));
+  const std::string out = f.format({.downtimes = downtimes});
   std::vector<std::string> ids;
   for (std::size_t at = out.find("\tdowntime_id="); at != std::string::npos;
        at = out.find("\tdowntime_id=", at + 1))
@@ -514,10 +521,11 @@ TEST(StatusFile, DowntimesInTheOrderGiven) {
 }
 
 // Naemon's retention reader adds one to scheduled_downtime_depth per downtime in effect, on the downtime's
-// own host or service (a host's downtime does not count for its services).
+// own host or service (a host's downtime does not count for its services); the downtime book keeps that
+// depth and the snapshot shows it.
 TEST(StatusFile, ScheduledDowntimeDepthCountsDowntimesInEffect) {
   Fixture f;
-  const std::vector<retention::Downtime> downtimes{
+  const std::vector<state::Downtime> downtimes{
       {.host_name = "web",
        .downtime_id = 1,
        .start_time = 1,
@@ -548,7 +556,15 @@ TEST(StatusFile, ScheduledDowntimeDepthCountsDowntimesInEffect) {
        .end_time = 9,
        .fixed = true},
   };
-  const std::string out = f.format(f.retained(f.carried(), {}, downtimes));
+  engine::DowntimeBook book;
+  const model::HostId web = f.cfg.model->host_by_name.at("web");
+  const model::ServiceId http = f.cfg.model->find_service("web", "HTTP");
+  for (const state::Downtime& d : downtimes) {
+    const engine::DowntimeTarget target =
+        d.is_service ? engine::DowntimeTarget::of_service(web, http) : engine::DowntimeTarget::of_host(web);
+    ASSERT_TRUE(book.load(target, d).ok());
+  }
+  const std::string out = f.format({.downtimes = *book.snapshot(), .depths = &book});
   EXPECT_EQ(block(out, "hoststatus {"),
             with_lines(block(k_expected, "hoststatus {"),
                        {{"scheduled_downtime_depth=0", "scheduled_downtime_depth=1"}}));
@@ -561,7 +577,6 @@ TEST(StatusFile, ScheduledDowntimeDepthCountsDowntimesInEffect) {
 // as are the flapping values retention.dat carried; likewise the contact's.
 TEST(StatusFile, NotificationAndEventFieldsOfAnAcknowledgedService) {
   Fixture f;
-  auto carried = f.carried();
   state::ServiceState& http = f.services.at(0);
   http.problem_has_been_acknowledged = true;
   http.acknowledgement_type = 1;
@@ -587,7 +602,7 @@ TEST(StatusFile, NotificationAndEventFieldsOfAnAcknowledgedService) {
   admin.modified_service_attributes = 16;
   admin.last_host_notification = 1690000001;
   admin.last_service_notification = 1700000210;
-  const std::string out = f.format(f.retained(carried, {}, {}, contacts));
+  const std::string out = f.format({.contacts = contacts});
 
   EXPECT_EQ(block(out, "hoststatus {"), block(k_expected, "hoststatus {"));
   EXPECT_EQ(block(out, "servicestatus {"),
@@ -626,13 +641,13 @@ TEST(StatusFile, NotificationAndEventFieldsOfAnAcknowledgedService) {
 // The host block has its own order: its acknowledgement and notification fields where Naemon writes them.
 TEST(StatusFile, NotificationFieldsOfAnAcknowledgedHost) {
   Fixture f;
-  const std::string plain = f.format(nullptr);
+  const std::string plain = f.format({});
   state::HostState& web = f.hosts.at(0);
   web.problem_has_been_acknowledged = true;
   web.acknowledgement_type = 2;
   web.notification.current_notification_number = 1;
   web.notification.last_notification = 1700000060;
-  EXPECT_EQ(block(f.format(nullptr), "hoststatus {"),
+  EXPECT_EQ(block(f.format({}), "hoststatus {"),
             with_lines(block(plain, "hoststatus {"),
                        {
                            {"last_notification=0", "last_notification=1700000060"},
@@ -642,34 +657,48 @@ TEST(StatusFile, NotificationFieldsOfAnAcknowledgedHost) {
                        }));
 }
 
-// A Carried indexed by another model's ids (one from before a reload) is not used, and neither is what was
-// built for another model: Naemon's "none" values.
-TEST(StatusFile, CarriedOfAnotherModelIsIgnored) {
+// status.dat shows the last check as last_update (or the program start), not the stamp retention.dat gave.
+TEST(StatusFile, LastUpdateIsTheLastCheckNotTheRetainedStamp) {
   Fixture f;
-  Fixture other;
-  auto carried = other.carried();
-  EXPECT_EQ(f.format(f.retained(carried)), k_expected);
-  const std::vector<retention::Comment> comments{{.host_name = "web", .comment_id = 1, .comment_data = "x"}};
-  EXPECT_EQ(f.format(other.retained(other.carried(), comments)), k_expected);
+  f.hosts.at(0).last_update = {.sec = 1800000000, .usec = 5};
+  f.services.at(0).last_update = {.sec = 1800000000, .usec = 5};
+  EXPECT_EQ(f.format({}), k_expected);
 }
 
-// The snapshot shares the extras; once the writer drops it, a replaced one (and its Carried) is freed.
-TEST(StatusFile, SnapshotsShareTheExtrasAndLetThemGo) {
+// A contact list shorter than the model's (none, or one of another configuration) leaves the contacts it
+// does not cover as configured.
+TEST(StatusFile, ContactsTheListDoesNotCoverAreAsConfigured) {
   Fixture f;
-  auto carried = f.carried();
-  std::shared_ptr<const StatusExtras> extras = f.retained(carried);
+  const std::vector<state::ContactState> none;
+  EXPECT_EQ(f.format({.contacts = none}), k_expected);
+  engine::SnapshotSource source = f.source();
+  source.contacts = std::make_shared<const std::vector<state::ContactState>>();
+  std::string out;
+  format_status(*engine::make_status_snapshot(source), out);
+  EXPECT_EQ(out, k_expected);
+}
+
+// The snapshots share the books' lists; once the writer drops them, a replaced list is freed.
+TEST(StatusFile, SnapshotsShareTheListsAndLetThemGo) {
+  Fixture f;
+  auto comments = std::make_shared<const std::vector<state::Comment>>(
+      std::vector<state::Comment>{{.host_name = "web", .comment_id = 1, .comment_data = "x"}});
   engine::StatusSnapshotBuilder builder;
-  auto first = builder.build(*f.cfg.model, f.cfg.main, f.hosts, f.services, f.program, {}, extras);
-  auto second = builder.build(*f.cfg.model, f.cfg.main, f.hosts, f.services, f.program, {}, extras);
-  EXPECT_EQ(first->extras.get(), extras.get());
-  EXPECT_EQ(second->extras.get(), extras.get());
-  EXPECT_EQ(extras.use_count(), 3);
+  auto build = [&] {
+    engine::SnapshotSource source = f.source();
+    source.comments = comments;
+    return builder.build(source);
+  };
+  auto first = build();
+  auto second = build();
+  EXPECT_EQ(first->comments.get(), comments.get());
+  EXPECT_EQ(second->comments.get(), comments.get());
+  EXPECT_EQ(comments.use_count(), 3);
   first.reset();
   second.reset();
-  EXPECT_EQ(extras.use_count(), 1);
-  const std::weak_ptr<const retention::Carried> watched = carried;
-  carried.reset();
-  extras.reset();
+  EXPECT_EQ(comments.use_count(), 1);
+  const std::weak_ptr<const std::vector<state::Comment>> watched = comments;
+  comments.reset();
   EXPECT_TRUE(watched.expired());
 }
 

@@ -371,8 +371,12 @@ class LogTable : public ::testing::Test {
     std::optional<Query> query = Query::compile(request, *find_table(request.table), error);
     if (!query) return std::to_string(error.code) + " " + error.message;
     View view;
-    view.status =
-        engine::make_status_snapshot(*cfg_.model, cfg_.main, hosts_, services_, program_, keep_alive_);
+    view.status = engine::make_status_snapshot({.model = *cfg_.model,
+                                                .main = cfg_.main,
+                                                .hosts = hosts_,
+                                                .services = services_,
+                                                .program = program_,
+                                                .keep_alive = keep_alive_});
     view.now = static_cast<std::time_t>(program_.now);
     view.settings = &settings_;
     std::string body;

@@ -5,6 +5,7 @@
 #include "livestatus/tables.hpp"
 
 #include "config/loader.hpp"
+#include "engine/downtime_book.hpp"
 #include "engine/reload.hpp"
 #include "engine/status_snapshot.hpp"
 #include "livestatus/tables/tables_internal.hpp"
@@ -149,34 +150,6 @@ define servicegroup {
 }
 )";
 
-// What retention.dat carried, as the engine hands it to status.dat: comments, downtimes, downtime depth.
-class TestExtras final : public files::StatusExtras {
- public:
-  explicit TestExtras(const model::Model* m) : model_(m) {}
-  [[nodiscard]] const model::Model* model() const override { return model_; }
-  [[nodiscard]] files::StatusObjectExtras host(std::size_t, const files::StatusState&) const override {
-    return {};
-  }
-  [[nodiscard]] files::StatusObjectExtras service(std::size_t index,
-                                                  const files::StatusState&) const override {
-    return {.scheduled_downtime_depth = index == depth_service ? 1 : 0};
-  }
-  [[nodiscard]] files::StatusContactExtras contact(std::size_t index) const override {
-    return {.state = index == changed_contact ? &contact_state : nullptr};
-  }
-  [[nodiscard]] std::span<const files::StatusComment> comments() const override { return comments_; }
-  [[nodiscard]] std::span<const files::StatusDowntime> downtimes() const override { return downtimes_; }
-
-  std::vector<files::StatusComment> comments_;
-  std::vector<files::StatusDowntime> downtimes_;
-  std::size_t depth_service = 1000;
-  std::size_t changed_contact = 1000;
-  state::ContactState contact_state;
-
- private:
-  const model::Model* model_;
-};
-
 // A list, tuple or dict cell as text: [a,1,[b,2]]; a scalar as its value.
 std::string render(const Cell& c) {
   const auto atom = [&](const Cell::Atom& a) {
@@ -231,7 +204,6 @@ class LivestatusTables : public ::testing::Test {
     ASSERT_FALSE(diags.has_errors());
     ASSERT_NE(cfg_.model, nullptr);
     engine::initial_states(*cfg_.model, hosts_, services_);
-    extras_ = std::make_shared<TestExtras>(cfg_.model.get());
 
     program_.now = 1700000300;
     program_.program_start = 1700000000;
@@ -261,8 +233,16 @@ class LivestatusTables : public ::testing::Test {
 
   // A View of a snapshot of the current hot state.
   View& view() {
-    snapshot_ = engine::make_status_snapshot(*cfg_.model, cfg_.main, hosts_, services_, program_, keep_alive_,
-                                             extras_);
+    snapshot_ = engine::make_status_snapshot({.model = *cfg_.model,
+                                              .main = cfg_.main,
+                                              .hosts = hosts_,
+                                              .services = services_,
+                                              .program = program_,
+                                              .downtime_depths = &downtime_book_,
+                                              .comments = comments_,
+                                              .downtimes = downtimes_,
+                                              .contacts = contacts_,
+                                              .keep_alive = keep_alive_});
     view_ = View{};
     view_.status = snapshot_;
     view_.now = program_.now;
@@ -320,7 +300,12 @@ class LivestatusTables : public ::testing::Test {
   std::vector<engine::HostState> hosts_;
   std::vector<engine::ServiceState> services_;
   engine::ProgramStatus program_;
-  std::shared_ptr<TestExtras> extras_;
+  // What the core shares with every snapshot: the books' lists and the contacts' state (null: none, as
+  // configured), and the downtime book whose depths the objects show.
+  std::shared_ptr<const std::vector<files::StatusComment>> comments_;
+  std::shared_ptr<const std::vector<files::StatusDowntime>> downtimes_;
+  std::shared_ptr<const std::vector<state::ContactState>> contacts_;
+  engine::DowntimeBook downtime_book_;
   std::shared_ptr<const void> keep_alive_ = std::make_shared<int>(0);
   std::vector<timeperiod::Period> periods_;
   std::unique_ptr<timeperiod::Evaluator> evaluator_;
@@ -486,7 +471,18 @@ TEST_F(LivestatusTables, ServicesCarryTheirHostsColumns) {
   ping.current_state = 1;
   ping.has_been_checked = true;
   hosts_[host("web")].current_state = 1;
-  extras_->depth_service = service("web", "HTTP");
+  ASSERT_TRUE(downtime_book_
+                  .load(engine::DowntimeTarget::of_service(model().host_by_name.at("web"),
+                                                           model().find_service("web", "HTTP")),
+                        {.is_service = true,
+                         .host_name = "web",
+                         .service_description = "HTTP",
+                         .downtime_id = 1,
+                         .start_time = 1700000000,
+                         .end_time = 1700003600,
+                         .fixed = true,
+                         .is_in_effect = true})
+                  .ok());
   const View& v = view();
 
   EXPECT_EQ(column(v, "services", "description"), "MySQL|HTTP|PING");
@@ -557,10 +553,10 @@ TEST_F(LivestatusTables, GroupsAndByGroupTables) {
 }
 
 TEST_F(LivestatusTables, ContactsWithTheirRunTimeState) {
-  extras_->changed_contact = contact("bob");
-  extras_->contact_state = state::ContactState::from(model().contacts[contact("bob")]);
-  extras_->contact_state.host_notifications_enabled = false;
-  extras_->contact_state.modified_attributes = state::k_modattr_notifications_enabled;
+  std::vector<state::ContactState> contacts = state::initial_contact_states(model());
+  contacts[contact("bob")].host_notifications_enabled = false;
+  contacts[contact("bob")].modified_attributes = state::k_modattr_notifications_enabled;
+  contacts_ = std::make_shared<const std::vector<state::ContactState>>(std::move(contacts));
   const View& v = view();
 
   EXPECT_EQ(column(v, "contacts", "name"), "admin|alice|bob");
@@ -578,7 +574,7 @@ TEST_F(LivestatusTables, ContactsWithTheirRunTimeState) {
 }
 
 TEST_F(LivestatusTables, CommentsAndDowntimesById) {
-  extras_->comments_ = {
+  comments_ = std::make_shared<const std::vector<files::StatusComment>>(std::vector<files::StatusComment>{
       {.is_service = true,
        .host_name = "web",
        .service_description = "HTTP",
@@ -596,8 +592,8 @@ TEST_F(LivestatusTables, CommentsAndDowntimesById) {
        .author = "bob",
        .comment_data = "acked"},
       {.is_service = false, .host_name = "gone", .comment_id = 5, .author = "x", .comment_data = "orphan"},
-  };
-  extras_->downtimes_ = {
+  });
+  downtimes_ = std::make_shared<const std::vector<files::StatusDowntime>>(std::vector<files::StatusDowntime>{
       {.is_service = false,
        .host_name = "web",
        .downtime_id = 9,
@@ -607,7 +603,7 @@ TEST_F(LivestatusTables, CommentsAndDowntimesById) {
        .duration = 3600,
        .author = "admin",
        .comment = "maint"},
-  };
+  });
   const View& v = view();
 
   EXPECT_EQ(column(v, "comments", "id"), "3|5|7");
@@ -745,17 +741,17 @@ TEST_F(LivestatusTables, IndexIsSharedAcrossSnapshotsOfOneModel) {
   View& second = view();
   const std::shared_ptr<const TableIndex> b = make_table_index(second.status, a.get());
   EXPECT_EQ(a->model_part, b->model_part);    // same model, same keep_alive
-  EXPECT_EQ(a->extras_part, b->extras_part);  // same extras
+  EXPECT_EQ(a->extras_part, b->extras_part);  // same comment and downtime lists
   EXPECT_NE(make_table_index(second.status)->model_part, b->model_part);
   second.index = b;
   EXPECT_EQ(read(second, "hosts", "contacts", Row{host("web"), 0}), "[admin,alice]");
   EXPECT_EQ(second.index, b);  // the server's index was used, not rebuilt
-  // An earlier snapshot's index serves as long as the model and the extras are the same.
+  // An earlier snapshot's index serves as long as the model and the lists are the same.
   second.index = a;
   EXPECT_EQ(read(second, "hosts", "groups", Row{host("web"), 0}), "[webs,all]");
   EXPECT_EQ(second.index, a);
-  // Other extras: the View builds its own, with the same model part.
-  extras_ = std::make_shared<TestExtras>(cfg_.model.get());
+  // Other lists: the View builds its own, with the same model part.
+  comments_ = std::make_shared<const std::vector<files::StatusComment>>();
   View& third = view();
   third.index = a;
   EXPECT_EQ(read(third, "hosts", "comments", Row{host("web"), 0}), "[]");

@@ -469,8 +469,7 @@ TEST(RetentionApply, LoadReadsNothingWithoutRetainStateInformation) {
   EXPECT_EQ(r.status, Data::Status::ok);
   EXPECT_EQ(r.applied.counts.hosts, 0u);
   EXPECT_EQ(l.host("web").current_state, 0);
-  ASSERT_NE(r.applied.carried, nullptr);
-  EXPECT_TRUE(r.applied.carried->hosts.empty());
+  EXPECT_EQ(l.host("web").last_update.sec, 0);
 }
 
 TEST(RetentionApply, LoadStreamsTheFileAndReportsWarnings) {
@@ -487,7 +486,20 @@ TEST(RetentionApply, LoadStreamsTheFileAndReportsWarnings) {
 
   const LoadResult missing = load(l.dir.file("nope.dat"), l.target(), k_now);
   EXPECT_EQ(missing.status, Data::Status::missing);
-  EXPECT_NE(missing.applied.carried, nullptr);
+}
+
+// last_update goes to the hot state, seconds and microseconds, with the status information it belongs to.
+TEST(RetentionApply, LastUpdateGoesToTheHotState) {
+  Loaded l = Loaded::from_text(k_objects);
+  (void)apply_text(l,
+                   info() + "host {\nhost_name=web\nlast_update=1700000000.250000\n}\n" +
+                       "host {\nhost_name=db\nlast_update=1700000002.5\n}\n" +
+                       "service {\nhost_name=web\nservice_description=HTTP\nlast_update=1700000001,7\n}\n");
+  EXPECT_EQ(l.host("web").last_update.sec, 1700000000);
+  EXPECT_EQ(l.host("web").last_update.usec, 250000);
+  EXPECT_EQ(l.service("web", "HTTP").last_update.sec, 1700000001);
+  EXPECT_EQ(l.service("web", "HTTP").last_update.usec, 7);
+  EXPECT_EQ(l.host("db").last_update.sec, 0);  // retain_status_information 0
 }
 
 TEST(RetentionApply, NumbersAreReadWithNaemonsLeniency) {

@@ -1,8 +1,8 @@
 // A retention.dat written by the real Naemon 1.5.2 (tests/fixtures/retention/, see its README): Vedette reads
 // it and applies the states Naemon had; and what Vedette writes back from it is Naemon's file again, block
 // for block and key for key, except where docs/compatibility.md says why not.
+#include "engine/status_snapshot.hpp"
 #include "retention/apply.hpp"
-#include "retention/snapshot.hpp"
 #include "retention/writer.hpp"
 #include "retention_test_support.hpp"
 
@@ -43,10 +43,6 @@ class NaemonFixture : public ::testing::Test {
       options += line + "\n";
     }
     return options;
-  }
-
-  const CheckableExtras& service_extras(std::string_view host, std::string_view description) {
-    return *r_.carried->service(l_.service_id(host, description));
   }
 
   Loaded l_;
@@ -241,17 +237,8 @@ std::string identity(const NaemonBlock& b) {
 }
 
 TEST_F(NaemonFixture, VedetteWritesBackWhatNaemonWrote) {
-  const auto snap =
-      make_snapshot({.model = *l_.cfg.model,
-                     .main = l_.cfg.main,
-                     .hosts = l_.hosts,
-                     .services = l_.services,
-                     .counters = r_.program,
-                     .carried = r_.carried,
-                     .now = k_now,
-                     .comments = std::make_shared<const std::vector<Comment>>(r_.comments),
-                     .downtimes = std::make_shared<const std::vector<Downtime>>(r_.downtimes),
-                     .contacts = std::make_shared<const std::vector<state::ContactState>>(l_.contacts)});
+  const auto snap = test::snapshot_of(
+      l_, r_.program, k_now, {.comments = r_.comments, .downtimes = r_.downtimes, .contacts = l_.contacts});
   std::string ours;
   format_retention(*snap, ours);
   const std::vector<NaemonBlock> vedette = naemon_blocks(ours);
@@ -304,15 +291,8 @@ TEST_F(NaemonFixture, VedettesChangesReachTheNextRead) {
   gamma.state_type = state::StateType::hard;
   gamma.plugin_output = "gamma down, says Vedette";
   gamma.last_check = gamma.last_state_change = gamma.last_hard_state_change = gamma.last_time_down = now - 20;
-  const auto snap = make_snapshot({.model = *l_.cfg.model,
-                                   .main = l_.cfg.main,
-                                   .hosts = l_.hosts,
-                                   .services = l_.services,
-                                   .counters = r_.program,
-                                   .carried = r_.carried,
-                                   .now = now,
-                                   .comments = std::make_shared<const std::vector<Comment>>(r_.comments),
-                                   .downtimes = std::make_shared<const std::vector<Downtime>>(r_.downtimes)});
+  const auto snap =
+      test::snapshot_of(l_, r_.program, now, {.comments = r_.comments, .downtimes = r_.downtimes});
   test::TempDir dir;
   const char* exported = std::getenv("VEDETTE_RETENTION_EXPORT");
   const std::string path = exported != nullptr ? exported : dir.file("retention.dat");

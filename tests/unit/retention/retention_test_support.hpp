@@ -4,6 +4,7 @@
 
 #include "config/loader.hpp"
 #include "engine/reload.hpp"
+#include "engine/status_snapshot.hpp"
 #include "retention/apply.hpp"
 #include "state/check_state.hpp"
 
@@ -12,6 +13,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <span>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -114,5 +117,28 @@ class Loaded {
     return objects_dir.file(name);
   }
 };
+
+// What the core hands the retention writer: a snapshot of `l`'s hot state taken at `now`. Comments,
+// downtimes and contacts are shared when given; none otherwise (contacts: as configured).
+struct SnapshotLists {
+  std::span<const Comment> comments{};
+  std::span<const Downtime> downtimes{};
+  std::span<const state::ContactState> contacts{};
+};
+inline std::shared_ptr<const files::StatusSnapshot> snapshot_of(Loaded& l, const ProgramCounters& counters,
+                                                                Time now, SnapshotLists lists = {}) {
+  const engine::ProgramStatus program{.now = now, .counters = counters};
+  auto shared = []<typename T>(std::span<const T> items) {
+    return items.empty() ? nullptr : std::make_shared<const std::vector<T>>(items.begin(), items.end());
+  };
+  return engine::make_status_snapshot({.model = *l.cfg.model,
+                                       .main = l.cfg.main,
+                                       .hosts = l.hosts,
+                                       .services = l.services,
+                                       .program = program,
+                                       .comments = shared(lists.comments),
+                                       .downtimes = shared(lists.downtimes),
+                                       .contacts = shared(lists.contacts)});
+}
 
 }  // namespace vedette::retention::test

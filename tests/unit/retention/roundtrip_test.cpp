@@ -1,8 +1,8 @@
 // write -> read -> apply gives back the state that was written: every field of the hot state, the program
 // flags and counters, and the fields carried for Naemon (acknowledgements, ids, flapping history,
 // modified attributes). Also the writer's own rules for carried fields once the state has moved on.
+#include "engine/status_snapshot.hpp"
 #include "retention/apply.hpp"
-#include "retention/snapshot.hpp"
 #include "retention/writer.hpp"
 #include "retention_test_support.hpp"
 
@@ -206,19 +206,9 @@ void expect_same(const State& a, const State& b, const std::string& what) {
     EXPECT_EQ(a.overrides->custom_variables[i].value, b.overrides->custom_variables[i].value);
 }
 
-std::string format(Loaded& l, const ProgramCounters& counters, std::shared_ptr<const Carried> carried,
-                   std::span<const Comment> comments = {}, std::span<const Downtime> downtimes = {},
-                   Time now = k_now) {
-  const auto snap = make_snapshot(
-      {.model = *l.cfg.model,
-       .main = l.cfg.main,
-       .hosts = l.hosts,
-       .services = l.services,
-       .counters = counters,
-       .carried = std::move(carried),
-       .now = now,
-       .comments = std::make_shared<const std::vector<Comment>>(comments.begin(), comments.end()),
-       .downtimes = std::make_shared<const std::vector<Downtime>>(downtimes.begin(), downtimes.end())});
+std::string format(Loaded& l, const ProgramCounters& counters, std::span<const Comment> comments = {},
+                   std::span<const Downtime> downtimes = {}, Time now = k_now) {
+  const auto snap = test::snapshot_of(l, counters, now, {.comments = comments, .downtimes = downtimes});
   std::string text;
   format_retention(*snap, text);
   return text;
@@ -236,7 +226,7 @@ TEST(RetentionRoundTrip, HotStateComesBackAsItWasWritten) {
       .next_comment_id = 7,
       .next_downtime_id = 3,
       .next_event_id = 42};
-  const std::string text = format(l, counters, nullptr);
+  const std::string text = format(l, counters);
   const std::vector<state::HostState> hosts = l.hosts;
   const std::vector<state::ServiceState> services = l.services;
 
@@ -272,7 +262,7 @@ TEST(RetentionRoundTrip, HotStateComesBackAsItWasWritten) {
   EXPECT_EQ(r.last_program_stop, k_now);
 
   // And once more: the second file is the first one, byte for byte.
-  EXPECT_EQ(format(fresh, r.program, r.carried), text);
+  EXPECT_EQ(format(fresh, r.program), text);
 }
 
 // What a reload does: the text in chunks that end at block boundaries, fed to a TextApplier, gives what the
@@ -281,14 +271,8 @@ TEST(RetentionRoundTrip, ChunkedTextAppliesAsTheWholeText) {
   Loaded l = Loaded::from_text(k_objects, "use_retained_scheduling_info=1\n");
   set_states(l);
   const ProgramCounters counters{.next_comment_id = 5};
-  const std::string text = format(l, counters, nullptr);
-  const auto snap = make_snapshot({.model = *l.cfg.model,
-                                   .main = l.cfg.main,
-                                   .hosts = l.hosts,
-                                   .services = l.services,
-                                   .counters = counters,
-                                   .carried = nullptr,
-                                   .now = k_now});
+  const std::string text = format(l, counters);
+  const auto snap = test::snapshot_of(l, counters, k_now);
   std::string joined;
   std::size_t chunks = 0;
   Loaded fresh = Loaded::from_text(k_objects, "use_retained_scheduling_info=1\n");
@@ -310,7 +294,7 @@ TEST(RetentionRoundTrip, ChunkedTextAppliesAsTheWholeText) {
     expect_same(fresh.services[i], l.services[i], "service " + std::to_string(i));
 }
 
-// The fields Vedette does not track survive a save: read, write, read again.
+// Every field survives a save, last_update (which the engine does not stamp) too: read, write, read again.
 TEST(RetentionRoundTrip, CarriedFieldsSurviveASave) {
   const std::string objects_path = test::fixture_dir() + "/objects.cfg";
   Loaded first(objects_path, "use_retained_scheduling_info=1\n");
@@ -318,27 +302,26 @@ TEST(RetentionRoundTrip, CarriedFieldsSurviveASave) {
   ASSERT_EQ(naemon.status, Data::Status::ok);
   const Time created = 1796017102;  // info.created of the fixture
   const ApplyResult r1 = apply(naemon, first.target(), created + 5);
-  const std::string text = format(first, r1.program, r1.carried, r1.comments, r1.downtimes, created);
+  const std::string text = format(first, r1.program, r1.comments, r1.downtimes, created);
 
   Loaded second(objects_path, "use_retained_scheduling_info=1\n");
   const ApplyResult r2 = apply(parse_text(text), second.target(), created + 5);
-  ASSERT_EQ(r1.carried->hosts.size(), r2.carried->hosts.size());
+  ASSERT_EQ(first.hosts.size(), second.hosts.size());
   for (std::size_t i = 0; i < first.hosts.size(); ++i) expect_same(second.hosts[i], first.hosts[i], "host");
   for (std::size_t i = 0; i < first.services.size(); ++i) {
     expect_same(second.services[i], first.services[i], "service");
   }
-  auto same_extras = [&](const CheckableExtras& a, const CheckableExtras& b) {
-    EXPECT_EQ(a.last_update_sec, b.last_update_sec);
-    EXPECT_EQ(a.last_update_usec, b.last_update_usec);
+  auto same_stamp = [&](const state::CheckState& a, const state::CheckState& b) {
+    EXPECT_EQ(a.last_update.sec, b.last_update.sec);
+    EXPECT_EQ(a.last_update.usec, b.last_update.usec);
   };
-  for (std::size_t i = 0; i < r1.carried->hosts.size(); ++i)
-    same_extras(r1.carried->hosts[i], r2.carried->hosts[i]);
-  for (std::size_t i = 0; i < r1.carried->services.size(); ++i) {
-    same_extras(r1.carried->services[i], r2.carried->services[i]);
+  for (std::size_t i = 0; i < first.hosts.size(); ++i) same_stamp(first.hosts[i], second.hosts[i]);
+  for (std::size_t i = 0; i < first.services.size(); ++i) {
+    same_stamp(first.services[i], second.services[i]);
   }
   EXPECT_EQ(r2.comments.size(), r1.comments.size());
   EXPECT_EQ(r2.downtimes.size(), r1.downtimes.size());
-  EXPECT_EQ(format(second, r2.program, r2.carried, r2.comments, r2.downtimes, created), text);
+  EXPECT_EQ(format(second, r2.program, r2.comments, r2.downtimes, created), text);
 }
 
 // The notification fields are hot state: written as they are, notified_on in the file's order.
@@ -352,7 +335,7 @@ TEST(RetentionRoundTrip, NotificationFieldsAreWrittenAsTheyAre) {
   http.notification.notified_on = 1u << state::k_state_critical | 1u << state::k_state_unknown;
   http.notification.next_notification = k_now + 60;  // not in the file: computed again when read
 
-  const std::string out = format(l, {}, nullptr);
+  const std::string out = format(l, {});
   std::string b = out.substr(out.find("service_description=HTTP\n"));
   b = b.substr(0, b.find("}\n"));
   EXPECT_NE(b.find("current_notification_number=3\n"), std::string::npos);
@@ -370,7 +353,7 @@ TEST(RetentionRoundTrip, AttributeMasksApplyOnWrite) {
       apply(parse_text("host {\nhost_name=web\nmodified_attributes=6\n}\n"
                        "service {\nhost_name=web\nservice_description=HTTP\nmodified_attributes=3\n}\n"),
             l.target(), k_now);
-  const std::string text = format(l, {.modified_host_attributes = 3}, r.carried);
+  const std::string text = format(l, {.modified_host_attributes = 3});
   EXPECT_NE(text.find("program {\nmodified_host_attributes=2\n"), std::string::npos);
   EXPECT_NE(text.find("host {\nhost_name=web\nmodified_attributes=2\n"), std::string::npos);
   EXPECT_NE(text.find("service_description=HTTP\nmodified_attributes=1\n"), std::string::npos);
@@ -379,7 +362,7 @@ TEST(RetentionRoundTrip, AttributeMasksApplyOnWrite) {
 TEST(RetentionRoundTrip, RawNewlinesInTextsAreEscaped) {
   Loaded l = Loaded::from_text(k_objects);
   l.host("web").plugin_output = "two\nlines";
-  const std::string text = format(l, {}, nullptr);
+  const std::string text = format(l, {});
   EXPECT_NE(text.find("plugin_output=two\\nlines\n"), std::string::npos);
   EXPECT_TRUE(parse_text(text).warnings.empty());
 }

@@ -38,15 +38,8 @@ define service {
 }
 )";
 
-std::shared_ptr<const Snapshot> snapshot_of(Loaded& l, Time now) {
-  static const ProgramCounters counters;
-  return make_snapshot({.model = *l.cfg.model,
-                        .main = l.cfg.main,
-                        .hosts = l.hosts,
-                        .services = l.services,
-                        .counters = counters,
-                        .carried = nullptr,
-                        .now = now});
+std::shared_ptr<const files::StatusSnapshot> snapshot_of(Loaded& l, Time now) {
+  return test::snapshot_of(l, {}, now);
 }
 
 std::vector<std::string> directory_entries(const TempDir& dir) {
@@ -126,18 +119,37 @@ TEST(RetentionWriter, WriteFileOnTheCallingThread) {
   EXPECT_TRUE(write_file(*snapshot_of(l, 5), {.path = ""}));  // retention disabled: nothing to do
 }
 
+// last_update: the later of the last check and the stamp the hot state holds from the last read, else the
+// snapshot's time.
+TEST(RetentionWriter, LastUpdateIsTheLaterOfTheStampAndTheLastCheck) {
+  Loaded l = Loaded::from_text(k_objects);
+  auto last_update = [&] {
+    std::string text;
+    format_retention(*snapshot_of(l, 5), text);
+    const std::size_t at = text.find("last_update=");
+    return text.substr(at, text.find('\n', at) - at);
+  };
+  EXPECT_EQ(last_update(), "last_update=5.000000");
+  state::HostState& web = l.host("web");
+  web.last_update = {.sec = 100, .usec = 42};
+  EXPECT_EQ(last_update(), "last_update=100.000042");
+  web.has_been_checked = true;
+  web.last_check = 90;
+  EXPECT_EQ(last_update(), "last_update=100.000042");
+  web.last_check = 200;
+  EXPECT_EQ(last_update(), "last_update=200.000000");
+}
+
 TEST(RetentionWriter, BuilderReusesTheMemoryOfTheLastSnapshot) {
   Loaded l = Loaded::from_text(k_objects);
-  const ProgramCounters counters;
-  SnapshotBuilder builder;
-  const SnapshotSource source{.model = *l.cfg.model,
-                              .main = l.cfg.main,
-                              .hosts = l.hosts,
-                              .services = l.services,
-                              .counters = counters,
-                              .carried = nullptr,
-                              .now = 1};
-  const Snapshot* first = nullptr;
+  const engine::ProgramStatus program{.now = 1};
+  engine::StatusSnapshotBuilder builder;
+  const engine::SnapshotSource source{.model = *l.cfg.model,
+                                      .main = l.cfg.main,
+                                      .hosts = l.hosts,
+                                      .services = l.services,
+                                      .program = program};
+  const files::StatusSnapshot* first = nullptr;
   {
     const auto a = builder.build(source);
     first = a.get();
