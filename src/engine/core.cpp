@@ -1,11 +1,9 @@
 // The core: one loop iteration at a time, it sequences the components on the shared World
 // (engine/world.hpp, docs/architecture.md): CheckSchedule's due checks go through CheckGate to CheckRunner,
 // whose results (and PassiveResults') go through ResultPipeline and back onto the schedule through
-// CheckScheduler; Annotations, ObjectCommands, FreshnessChecker, PerfdataOutputs and LogRotation run beside
-// them. What no component owns is here: start-up and shutdown, the state-file snapshots and the reload swap.
-// Over 800 lines because the swap and start-up must reach every component's state at once (the functions
-// they share stay in one class); the sections follow the per-check path: start-up, commands, scheduling,
-// state files, results, reload, shutdown.
+// CheckScheduler; Annotations, ObjectCommands, FreshnessChecker, PerfdataOutputs, LogRotation and StateFiles
+// run beside them. What no component owns is here: start-up and shutdown, retention.dat read back, and the
+// reload swap, which reach every component; the sections follow that order.
 #include "engine/core.hpp"
 
 #include "base/check.hpp"
@@ -20,7 +18,6 @@
 #include "engine/check_stats.hpp"
 #include "engine/comment_book.hpp"
 #include "engine/core_time.hpp"
-#include "engine/distribution.hpp"
 #include "engine/flap_alerts.hpp"
 #include "engine/freshness_checker.hpp"
 #include "engine/log_rotation.hpp"
@@ -31,17 +28,14 @@
 #include "engine/perfdata_outputs.hpp"
 #include "engine/reload.hpp"
 #include "engine/result_pipeline.hpp"
+#include "engine/state_files.hpp"
 #include "engine/state_machine.hpp"
-#include "engine/status_snapshot.hpp"
 #include "engine/world.hpp"
 #include "exec/executor.hpp"
-#include "exec/plugin_output.hpp"
 #include "files/log_file.hpp"
-#include "files/status_file.hpp"
 #include "loop/signals.hpp"
 #include "metrics/core_metrics.hpp"
 #include "retention/apply.hpp"
-#include "retention/writer.hpp"
 #include "state/attributes.hpp"
 #include "timeperiod/day_cache.hpp"
 #include "timeperiod/evaluator.hpp"
@@ -49,19 +43,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cassert>
-#include <cctype>
 #include <cstring>
 #include <ctime>
 #include <functional>
-#include <limits>
-#include <map>
-#include <mutex>
 #include <optional>
 #include <random>
 #include <thread>
-#include <type_traits>
 #include <unistd.h>
 #include <unordered_map>
 #include <utility>
@@ -72,36 +60,6 @@ namespace {
 
 using loop::Duration;
 using loop::MonoTime;
-
-// Failures of a writer thread (status.dat, retention.dat), logged by the core thread (the log is the core's).
-// The writers report once per episode of failure, so a full disk is one log line, not one per attempt.
-struct WriterErrors {
-  std::mutex mutex;
-  std::vector<std::string> messages;  // guarded by mutex
-  std::atomic<bool> pending{false};
-
-  std::function<void(std::string_view)> sink() {
-    return [this](std::string_view message) {
-      std::lock_guard lock(mutex);
-      messages.emplace_back(message);
-      pending.store(true, std::memory_order_relaxed);
-    };
-  }
-};
-
-files::StatusWriterOptions status_options(const config::MainConfig& main, WriterErrors& errors) {
-  files::StatusWriterOptions out;
-  out.path = main.status_file;
-  out.on_error = errors.sink();
-  return out;
-}
-
-retention::WriterOptions retention_options(const config::MainConfig& main, WriterErrors& errors) {
-  retention::WriterOptions out;
-  if (main.retain_state_information) out.path = main.state_retention_file;
-  out.on_error = errors.sink();
-  return out;
-}
 
 // Naemon's check_workers: n > 0 workers; n < 0 the CPU count plus |n|; 0 one and a half per CPU, at least 4,
 // at most 48. Each executor thread is blocked while its newest child is between clone and exec (vfork
@@ -157,20 +115,17 @@ class Core::Impl final : public loop::TimerHandler,
       : w_(std::move(configuration), clock,  // moved from in World, after the options are read
            log_options(configuration.main, options,
                        [this](std::int64_t rotation_time) {
-                         last_log_rotation_ = rotation_time;
+                         state_files_.set_last_log_rotation(rotation_time);
                          log_states(w_.main.log_current_states, "CURRENT");
                        }),
            options.random_seed),
         options_(options),
         runner_(w_, freshness_, *this,
                 {.executor = executor_options(w_.main, options), .result_period = k_result_period}),
-        status_(status_options(w_.main, status_errors_)),
-        retention_writer_(retention_options(w_.main, retention_errors_)) {
+        state_files_(w_, options.daemon_mode) {
     w_.side_commands = &runner_;
     const std::size_t checks = w_.check_count();
     w_.loop.reserve_timers(static_cast<std::uint32_t>(checks + 8));
-    status_timer_ = w_.loop.add_timer(*this);
-    retention_timer_ = w_.loop.add_timer(*this);
     tick_timer_ = w_.loop.add_timer(*this);
     schedule_.resize(checks);
     runner_.resize(checks);
@@ -198,12 +153,12 @@ class Core::Impl final : public loop::TimerHandler,
     log_states(w_.main.log_initial_states, "INITIAL");
     scheduler_.initial(w_.main.use_retained_scheduling_info && retained_scheduling_ok_);
     log_rotation_.schedule();
-    schedule_retention_save();
+    state_files_.schedule_autosave();
     freshness_.schedule();
     perfdata_.setup();
     // As Naemon: status.dat exists as soon as the core runs, then is rewritten every status_update_interval.
-    status_.remove_file();
-    publish_status();
+    state_files_.remove_status_file();
+    state_files_.publish_status();
     w_.log_file.flush();
     if (options_.on_started) options_.on_started();
     // What start-up queued is handed over, and the tick armed, before the first poll: that poll may
@@ -261,7 +216,7 @@ class Core::Impl final : public loop::TimerHandler,
   }
 
   void save_state() {
-    if (w_.main.retain_state_information) publish_retention();
+    if (w_.main.retain_state_information) state_files_.save_retention();
   }
   bool read_state() { return reread_retained_state(); }
   void restart() { begin_reload(false); }
@@ -287,9 +242,7 @@ class Core::Impl final : public loop::TimerHandler,
 
  public:
   // A status snapshot for Livestatus: its own builder, so neither takes the other's memory back.
-  std::shared_ptr<const files::StatusSnapshot> status_snapshot() {
-    return take_status_snapshot(live_snapshots_);
-  }
+  std::shared_ptr<const files::StatusSnapshot> status_snapshot() { return state_files_.live_snapshot(); }
 
   // Livestatus' LOGROTATE: Naemon's rotate_log_file, as SIGUSR1.
   void flush_log() { w_.log_file.flush(); }
@@ -389,115 +342,14 @@ class Core::Impl final : public loop::TimerHandler,
     w_.notifier->restore_next_notifications(w_.notifier_world(now));
   }
 
-  // Naemon's auto-save: every retention_update_interval × interval_length seconds (minutes by default).
-  void schedule_retention_save() {
-    if (!w_.main.retain_state_information || w_.main.retention_update_interval <= 0) return;
-    w_.arm_periodic(retention_timer_, retention_due_,
-                    seconds(static_cast<double>(w_.main.retention_update_interval) *
-                            static_cast<double>(w_.main.interval_length)));
-  }
-
-  // A snapshot for the retention writer thread (~2 ms at 100k services); it formats and writes.
-  void publish_retention() {
-    retention_writes_seen_ = retention_writer_.stats().writes;
-    retention_writer_.publish(retention_snapshot());
-  }
-
   // retention.dat's program-wide modified attributes (the id counters are the books' and the numbering's).
   void adopt_program_attributes(const retention::ProgramCounters& program) {
     w_.modified_host_attributes = program.modified_host_attributes;
     w_.modified_service_attributes = program.modified_service_attributes;
   }
 
-  // The program-wide values both state files write, as they are now (the books keep the comment and
-  // downtime ids). Without the check statistics: their report ages the buckets, so only status snapshots
-  // take it.
-  ProgramStatus program_status() const {
-    ProgramStatus program;
-    program.now = w_.now_epoch();
-    program.program_start = w_.program_start;
-    program.pid = static_cast<int>(::getpid());
-    program.daemon_mode = options_.daemon_mode;
-    program.last_log_rotation = last_log_rotation_;
-    program.check_sources = w_.check_sources.names();
-    program.counters = {.modified_host_attributes = w_.modified_host_attributes,
-                        .modified_service_attributes = w_.modified_service_attributes,
-                        .next_comment_id = w_.comments->next_comment_id(),
-                        .next_downtime_id = w_.downtimes->next_downtime_id(),
-                        .next_event_id = w_.numbering.next_event_id};
-    program.events = w_.events;
-    program.events.comment_changes = w_.comments->version();
-    program.events.downtime_changes = w_.downtimes->version();
-    return program;
-  }
-
-  // One snapshot of the run-time state, the same for both state files, the reload thread and Livestatus:
-  // in `builder`'s recycled memory, or in fresh memory without one (retention.dat and the reload: minutes
-  // apart, so keeping their memory for reuse would only add to the resident size).
-  std::shared_ptr<const files::StatusSnapshot> take_snapshot(const ProgramStatus& program,
-                                                             StatusSnapshotBuilder* builder) const {
-    const SnapshotSource source{.model = *w_.model,
-                                .main = w_.main,
-                                .hosts = w_.hosts,
-                                .services = w_.services,
-                                .program = program,
-                                .downtime_depths = w_.downtimes.get(),
-                                .comments = w_.comments->snapshot(),
-                                .downtimes = w_.downtimes->snapshot(),
-                                .contacts = w_.contacts_snapshot(),
-                                .keep_alive = w_.model_owner};
-    return builder != nullptr ? builder->build(source) : make_status_snapshot(source);
-  }
-
-  std::shared_ptr<const files::StatusSnapshot> retention_snapshot() const {
-    return take_snapshot(program_status(), nullptr);
-  }
-
-  // Log lines for the failures a writer thread reported since the last look (the log is the core's).
-  void report_writer_errors(WriterErrors& errors) {
-    std::lock_guard lock(errors.mutex);
-    for (const std::string& e : errors.messages) log(fmt::format("Error: {}", e));
-    errors.messages.clear();
-    errors.pending.store(false, std::memory_order_relaxed);
-  }
-
-  // Log lines for what the retention writer thread did since the last look.
-  void report_retention() {
-    report_writer_errors(retention_errors_);
-    if (!autosave_pending_) return;
-    if (retention_writer_.stats().writes == retention_writes_seen_) return;
-    autosave_pending_ = false;
-    log("Auto-save of retention data completed successfully.");
-  }
-
-  // loop::TimerHandler: the core's own timers (checks, rotation, perfdata, freshness: their components').
-  void on_timer(loop::TimerId id) override {
-    if (id == tick_timer_) return;  // before_poll() collects the results
-    if (id == status_timer_) {
-      publish_status();
-      return;
-    }
-    if (id == retention_timer_) {
-      publish_retention();
-      autosave_pending_ = true;
-      schedule_retention_save();
-      return;
-    }
-  }
-
-  // A snapshot of the run-time state for the status writer thread (a few ms at 100k services; the
-  // formatting and the disk are the writer's).
-  void publish_status() {
-    status_.publish(take_status_snapshot(status_snapshots_));
-    w_.arm_periodic(status_timer_, status_due_,
-                    std::chrono::seconds(std::max(1, w_.main.status_update_interval)));
-  }
-
-  std::shared_ptr<const files::StatusSnapshot> take_status_snapshot(StatusSnapshotBuilder& builder) {
-    ProgramStatus program = program_status();
-    program.check_stats = w_.check_stats.report(program.now);
-    return take_snapshot(program, &builder);
-  }
+  // loop::TimerHandler: the tick, which only makes an iteration happen (the components own their timers).
+  void on_timer(loop::TimerId) override {}
 
   // Once per iteration, in this order: apply finished checks (they may schedule host checks now), start
   // the due ones as one batch, keep a tick while checks are out, then hand the log lines over.
@@ -508,10 +360,9 @@ class Core::Impl final : public loop::TimerHandler,
     runner_.submit();
     // Results from gearman are polled too; passive ones (send_gearman) come without a check out, so with
     // distribution on the tick never stops.
-    if ((runner_.expects_results() || autosave_pending_) && !w_.loop.is_armed(tick_timer_))
+    if ((runner_.expects_results() || state_files_.autosave_pending()) && !w_.loop.is_armed(tick_timer_))
       w_.loop.arm_timer(tick_timer_, w_.loop.now() + k_result_period);
-    if (autosave_pending_ || retention_errors_.pending.load(std::memory_order_relaxed)) report_retention();
-    if (status_errors_.pending.load(std::memory_order_relaxed)) report_writer_errors(status_errors_);
+    state_files_.report();
     perfdata_.flush();
     runner_.report();
     runner_.publish_gearman_metrics();
@@ -625,7 +476,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   void start_reload() {
     reload_book_versions_ = {w_.comments->version(), w_.downtimes->version()};
-    reloader_.start({options_.config_path, retention_snapshot(), w_.now_epoch()});
+    reloader_.start({options_.config_path, state_files_.retention_snapshot(), w_.now_epoch()});
   }
 
   void finish_reload() {
@@ -720,12 +571,8 @@ class Core::Impl final : public loop::TimerHandler,
 
     scheduler_.after_reload(was_armed);
     log_rotation_.schedule();
-    retention_due_ = {};
-    w_.loop.disarm_timer(retention_timer_);
-    schedule_retention_save();
     freshness_.schedule();
-    status_due_ = {};
-    publish_status();  // retention.dat follows at the next auto-save (a snapshot here doubled the stall)
+    state_files_.after_reload();
 
     reloader_.dispose(std::move(replaced));
     const auto swap_ms = std::chrono::duration<double, std::milli>(w_.clock.now() - began).count();
@@ -741,14 +588,7 @@ class Core::Impl final : public loop::TimerHandler,
   void shutdown() {
     runner_.shutdown(k_shutdown_grace);
     perfdata_.shutdown();
-    if (w_.main.retain_state_information) {
-      publish_retention();
-      const bool written = retention_writer_.wait_idle(std::chrono::seconds(10)) &&
-                           retention_writer_.stats().writes > retention_writes_seen_;
-      report_retention();
-      if (written) log("Retention data successfully saved.");
-    }
-    status_.remove_file();  // Naemon removes status.dat when it stops
+    state_files_.shutdown();
     log(fmt::format("Successfully shutdown... (PID={})", ::getpid()));
     w_.log_file.flush();
   }
@@ -764,14 +604,7 @@ class Core::Impl final : public loop::TimerHandler,
   CheckRunner runner_;  // after freshness_ and options_, which it reads
   PerfdataOutputs perfdata_{w_, runner_};
   LogRotation log_rotation_{w_};
-  WriterErrors status_errors_;  // before status_, whose thread reports into it
-  files::StatusWriter status_;
-  StatusSnapshotBuilder status_snapshots_;
-  StatusSnapshotBuilder live_snapshots_;
-  WriterErrors retention_errors_;  // before retention_writer_, whose thread reports into it
-  retention::Writer retention_writer_;
-  std::uint64_t retention_writes_seen_ = 0;
-  bool autosave_pending_ = false;
+  StateFiles state_files_;
   bool retained_scheduling_ok_ = false;
   std::unique_ptr<loop::SignalFd> signals_;
 
@@ -782,12 +615,7 @@ class Core::Impl final : public loop::TimerHandler,
   Reloader reloader_;
   bool reload_again_ = false;                                     // SIGHUP while a reload was under way
   std::pair<std::uint64_t, std::uint64_t> reload_book_versions_;  // the books' versions at the last SIGHUP
-  loop::TimerId status_timer_ = 0;
-  loop::TimerId retention_timer_ = 0;
-  MonoTime status_due_{};  // when the periodic timers are (or were last) due
-  MonoTime retention_due_{};
   loop::TimerId tick_timer_ = 0;
-  Time last_log_rotation_ = 0;
 };
 
 Core::Core(config::Configuration configuration, loop::Clock& clock, CoreOptions options)

@@ -1,0 +1,169 @@
+#include "engine/state_files.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <unistd.h>
+
+namespace vedette::engine {
+
+namespace {
+
+files::StatusWriterOptions status_options(const config::MainConfig& main,
+                                          std::function<void(std::string_view)> on_error) {
+  files::StatusWriterOptions out;
+  out.path = main.status_file;
+  out.on_error = std::move(on_error);
+  return out;
+}
+
+retention::WriterOptions retention_options(const config::MainConfig& main,
+                                           std::function<void(std::string_view)> on_error) {
+  retention::WriterOptions out;
+  if (main.retain_state_information) out.path = main.state_retention_file;
+  out.on_error = std::move(on_error);
+  return out;
+}
+
+}  // namespace
+
+std::function<void(std::string_view)> StateFiles::WriterErrors::sink() {
+  return [this](std::string_view message) {
+    std::lock_guard lock(mutex);
+    messages.emplace_back(message);
+    pending.store(true, std::memory_order_relaxed);
+  };
+}
+
+StateFiles::StateFiles(World& world, bool daemon_mode)
+    : w_(world),
+      daemon_mode_(daemon_mode),
+      status_(status_options(w_.main, status_errors_.sink())),
+      retention_writer_(retention_options(w_.main, retention_errors_.sink())) {
+  status_timer_ = w_.loop.add_timer(*this);
+  retention_timer_ = w_.loop.add_timer(*this);
+}
+
+StateFiles::~StateFiles() = default;
+
+void StateFiles::publish_status() {
+  status_.publish(take_status(status_snapshots_));
+  w_.arm_periodic(status_timer_, status_due_,
+                  std::chrono::seconds(std::max(1, w_.main.status_update_interval)));
+}
+
+void StateFiles::remove_status_file() {
+  status_.remove_file();
+}
+
+void StateFiles::schedule_autosave() {
+  if (!w_.main.retain_state_information || w_.main.retention_update_interval <= 0) return;
+  w_.arm_periodic(retention_timer_, retention_due_,
+                  seconds(static_cast<double>(w_.main.retention_update_interval) *
+                          static_cast<double>(w_.main.interval_length)));
+}
+
+void StateFiles::save_retention() {
+  retention_writes_seen_ = retention_writer_.stats().writes;
+  retention_writer_.publish(retention_snapshot());
+}
+
+std::shared_ptr<const files::StatusSnapshot> StateFiles::retention_snapshot() const {
+  return take(program_status(), nullptr);
+}
+
+std::shared_ptr<const files::StatusSnapshot> StateFiles::live_snapshot() {
+  return take_status(live_snapshots_);
+}
+
+ProgramStatus StateFiles::program_status() const {
+  ProgramStatus program;
+  program.now = w_.now_epoch();
+  program.program_start = w_.program_start;
+  program.pid = static_cast<int>(::getpid());
+  program.daemon_mode = daemon_mode_;
+  program.last_log_rotation = last_log_rotation_;
+  program.check_sources = w_.check_sources.names();
+  program.counters = {.modified_host_attributes = w_.modified_host_attributes,
+                      .modified_service_attributes = w_.modified_service_attributes,
+                      .next_comment_id = w_.comments->next_comment_id(),
+                      .next_downtime_id = w_.downtimes->next_downtime_id(),
+                      .next_event_id = w_.numbering.next_event_id};
+  program.events = w_.events;
+  program.events.comment_changes = w_.comments->version();
+  program.events.downtime_changes = w_.downtimes->version();
+  return program;
+}
+
+std::shared_ptr<const files::StatusSnapshot> StateFiles::take(const ProgramStatus& program,
+                                                              StatusSnapshotBuilder* builder) const {
+  const SnapshotSource source{.model = *w_.model,
+                              .main = w_.main,
+                              .hosts = w_.hosts,
+                              .services = w_.services,
+                              .program = program,
+                              .downtime_depths = w_.downtimes.get(),
+                              .comments = w_.comments->snapshot(),
+                              .downtimes = w_.downtimes->snapshot(),
+                              .contacts = w_.contacts_snapshot(),
+                              .keep_alive = w_.model_owner};
+  return builder != nullptr ? builder->build(source) : make_status_snapshot(source);
+}
+
+std::shared_ptr<const files::StatusSnapshot> StateFiles::take_status(StatusSnapshotBuilder& builder) {
+  ProgramStatus program = program_status();
+  program.check_stats = w_.check_stats.report(program.now);
+  return take(program, &builder);
+}
+
+void StateFiles::report_errors(WriterErrors& errors) {
+  std::lock_guard lock(errors.mutex);
+  for (const std::string& e : errors.messages) w_.log(fmt::format("Error: {}", e));
+  errors.messages.clear();
+  errors.pending.store(false, std::memory_order_relaxed);
+}
+
+void StateFiles::report_retention() {
+  report_errors(retention_errors_);
+  if (!autosave_pending_) return;
+  if (retention_writer_.stats().writes == retention_writes_seen_) return;
+  autosave_pending_ = false;
+  w_.log("Auto-save of retention data completed successfully.");
+}
+
+void StateFiles::report() {
+  if (autosave_pending_ || retention_errors_.pending.load(std::memory_order_relaxed)) report_retention();
+  if (status_errors_.pending.load(std::memory_order_relaxed)) report_errors(status_errors_);
+}
+
+void StateFiles::after_reload() {
+  retention_due_ = {};
+  w_.loop.disarm_timer(retention_timer_);
+  schedule_autosave();
+  status_due_ = {};
+  publish_status();
+}
+
+void StateFiles::shutdown() {
+  if (w_.main.retain_state_information) {
+    save_retention();
+    const bool written = retention_writer_.wait_idle(std::chrono::seconds(10)) &&
+                         retention_writer_.stats().writes > retention_writes_seen_;
+    report_retention();
+    if (written) w_.log("Retention data successfully saved.");
+  }
+  status_.remove_file();  // Naemon removes status.dat when it stops
+}
+
+void StateFiles::on_timer(loop::TimerId id) {
+  if (id == status_timer_) {
+    publish_status();
+  } else if (id == retention_timer_) {
+    save_retention();
+    autosave_pending_ = true;
+    schedule_autosave();
+  }
+}
+
+}  // namespace vedette::engine
