@@ -422,11 +422,13 @@ TEST(ExecExecutorLoad, FiveHundredConcurrentJobsReturnExactlyOnce) {
     EXPECT_EQ(r.outcome, Outcome::exited);
     EXPECT_EQ(r.exit_code, 0);
   }
-  // Nothing more arrives.
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  std::vector<CheckResult> extra;
-  queue.drain(extra);
-  EXPECT_TRUE(extra.empty());
+  // Nothing more arrives: a job submitted now comes back alone.
+  CheckJob sentinel = argv_job({"/bin/true"});
+  sentinel.id = 1000;
+  ASSERT_TRUE(executor.submit(std::move(sentinel)));
+  const auto extra = collect(queue, 1);
+  ASSERT_EQ(extra.size(), 1u);
+  EXPECT_EQ(extra[0].id, 1000u);
   EXPECT_GT(executor.cpu_time().count(), 0);
 }
 
@@ -541,11 +543,13 @@ TEST_P(ExecExecutorHeldJobs, CancelHeldReturnsEveryJobNotStarted) {
     job.generation = 10 + i;
     ASSERT_TRUE(executor.submit(std::move(job)));
   }
-  ASSERT_TRUE(executor.submit(held_job(99, 0)));  // due now: runs, is not cancelled
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(executor.submit(held_job(99, 0)));              // due now: runs, is not cancelled
+  auto results = collect(queue, 1, std::chrono::seconds(5));  // it has run: the others are held by now
+  ASSERT_EQ(results.size(), 1u);
   executor.cancel_held();
-  auto results = collect(queue, 6, std::chrono::seconds(5));
-  ASSERT_EQ(results.size(), 6u);
+  const auto cancelled = collect(queue, 5, std::chrono::seconds(5));
+  ASSERT_EQ(cancelled.size(), 5u);
+  results.insert(results.end(), cancelled.begin(), cancelled.end());
   for (const auto& r : results) {
     if (r.id == 99) {
       EXPECT_EQ(r.outcome, Outcome::exited);
