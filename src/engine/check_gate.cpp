@@ -8,75 +8,75 @@
 namespace vedette::engine {
 
 CheckGate::Decision CheckGate::decide(CheckId check, Instant at, bool forced, bool at_concurrency_limit) {
-  if (w_.is_service(check)) return service(w_.service_of(check), at, forced, at_concurrency_limit);
-  return host(w_.host_of(check), at, forced, at_concurrency_limit);
+  const CheckState& st = w_.state_of(check);
+  Decision d;
+  if (st.is_executing) return d;  // neither runs nor moves
+  const double interval = w_.interval_seconds(state::check_interval_of(w_.checkable_of(check), st));
+  if (interval > 0) d.next_in = seconds(interval);
+  if (w_.is_service(check)) {
+    service(w_.service_of(check), at, forced, at_concurrency_limit, interval, d);
+  } else {
+    host(w_.host_of(check), at, forced, at_concurrency_limit, interval, d);
+  }
+  return d;
 }
 
-CheckGate::Decision CheckGate::service(model::ServiceId sid, Instant at, bool forced,
-                                       bool at_concurrency_limit) {
+void CheckGate::service(model::ServiceId sid, Instant at, bool forced, bool at_concurrency_limit,
+                        double interval, Decision& d) {
   const model::Service& cfg = w_.model->services[model::index(sid)];
   ServiceState& st = w_.services[model::index(sid)];
   const Time now = to_epoch(at.wall);
-  const double interval = w_.interval_seconds(state::check_interval_of(cfg, st));
-  Decision d;
-  if (st.is_executing) return d;
-  if (interval > 0) d.next_in = seconds(interval);
   if (forced) {
     d.action = Action::run;
-    return d;
+    return;
   }
   if (at_concurrency_limit) {
     const double retry = state::retry_interval_of(cfg, st);
     if (retry != 0) d.next_in = seconds(w_.interval_seconds(retry));
-    return d;
+    return;
   }
-  if (!w_.main.execute_service_checks || !st.enabled(state::Flag::active_checks)) return d;
+  if (!w_.main.execute_service_checks || !st.enabled(state::Flag::active_checks)) return;
   if (st.last_check + static_cast<Time>(w_.main.cached_service_check_horizon) > now && st.last_check <= now)
-    return d;
+    return;
   const model::TimeperiodId period = w_.check_period_of(cfg, st);
   if (!w_.in_period(period, now)) {
     if (std::optional<loop::Duration> later = postpone_to_period(period, now, interval)) d.next_in = later;
-    return d;
+    return;
   }
   const int skip_status = w_.main.service_skip_check_dependency_status;
   if (service_dependencies_failed(sid, now) &&
       !skip_check_for_failed_dependency(skip_status, ObjectKind::service, st,
                                         "(service dependency check failed)"))
-    return d;
+    return;
   // Naemon's service_parents_disable_service_checks: a service not OK whose parents are none OK.
   if (w_.main.service_parents_disable_service_checks != 0 && st.current_state != k_state_ok &&
       all_service_parents_failing(cfg, w_.services) &&
       !skip_check_for_failed_dependency(skip_status, ObjectKind::service, st, "(service parents failed)"))
-    return d;
+    return;
   d.action = Action::run;
-  return d;
 }
 
-CheckGate::Decision CheckGate::host(model::HostId hid, Instant at, bool forced, bool at_concurrency_limit) {
+void CheckGate::host(model::HostId hid, Instant at, bool forced, bool at_concurrency_limit, double interval,
+                     Decision& d) {
   const model::Host& cfg = w_.model->hosts[model::index(hid)];
   HostState& st = w_.hosts[model::index(hid)];
   const Time now = to_epoch(at.wall);
-  const double interval = w_.interval_seconds(state::check_interval_of(cfg, st));
-  Decision d;
-  if (st.is_executing) return d;
-  if (interval > 0) d.next_in = seconds(interval);
   if (!forced) {
-    if (!w_.main.execute_host_checks || !st.enabled(state::Flag::active_checks)) return d;
-    if (at_concurrency_limit) return d;
+    if (!w_.main.execute_host_checks || !st.enabled(state::Flag::active_checks)) return;
+    if (at_concurrency_limit) return;
     const model::TimeperiodId period = w_.check_period_of(cfg, st);
     if (!w_.in_period(period, now)) {
       if (std::optional<loop::Duration> later = postpone_to_period(period, now, interval)) d.next_in = later;
-      return d;
+      return;
     }
     if (host_dependencies_failed(hid, now) &&
         !skip_check_for_failed_dependency(w_.main.host_skip_check_dependency_status, ObjectKind::host, st,
                                           "(host dependency check failed)"))
-      return d;
+      return;
   }
   const bool has_command =
       cfg.check_command.is_set() || (st.overrides != nullptr && st.overrides->check_command);
   d.action = has_command ? Action::run : Action::assume_up;
-  return d;
 }
 
 bool CheckGate::service_dependencies_failed(model::ServiceId sid, Time now) const {

@@ -39,8 +39,11 @@ class CheckGate {
   [[nodiscard]] Decision decide(CheckId check, Instant at, bool forced, bool at_concurrency_limit);
 
  private:
-  Decision service(model::ServiceId service, Instant at, bool forced, bool at_concurrency_limit);
-  Decision host(model::HostId host, Instant at, bool forced, bool at_concurrency_limit);
+  // The tests for a check not running; `d` already holds its next regular run (`interval` s).
+  void service(model::ServiceId service, Instant at, bool forced, bool at_concurrency_limit, double interval,
+               Decision& d);
+  void host(model::HostId host, Instant at, bool forced, bool at_concurrency_limit, double interval,
+            Decision& d);
   [[nodiscard]] bool service_dependencies_failed(model::ServiceId service, Time now) const;
   [[nodiscard]] bool host_dependencies_failed(model::HostId host, Time now) const;
   // Outside its check_period: when the period is valid again, plus a random share of the check window.

@@ -98,7 +98,7 @@ struct PassiveResult {
   std::string_view service_description{};  // empty for a host result
   int return_code = 0;
   std::string_view output{};  // raw plugin output, as submitted (may hold "\n" escapes and '|')
-  Time check_time = 0;      // the command's [epoch]
+  Time check_time = 0;        // the command's [epoch]
   // The service, when the caller has looked it up already (the command file validates it): saves the
   // lookup by name, a quarter of the core's time per result at 100k results/s.
   model::ServiceId service = model::no_id<model::ServiceId>();
