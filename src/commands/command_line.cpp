@@ -467,7 +467,7 @@ const CommandSpec* find_command_spec(std::string_view name) {
 }
 
 std::int64_t ExternalCommand::number(std::size_t field) const {
-  return parse_number(args.at(field), false).value;
+  return parse_number(args.at(field), /*is_signed=*/false).value;
 }
 
 std::string_view strip_command_line(std::string_view line) {
@@ -491,7 +491,7 @@ ParsedLine parse_external_command(std::string_view line) {
   }
   const std::string_view rest = cmd.substr(open + 1);
   const std::size_t close = rest.find(']');
-  const Number entry_time = parse_number(rest.substr(0, close), false);
+  const Number entry_time = parse_number(rest.substr(0, close), /*is_signed=*/false);
   if (entry_time.error) {
     return CommandError{CommandErrorCode::malformed_command,
                         fmt::format("Failed to parse command timestamp: {}", *entry_time.error)};

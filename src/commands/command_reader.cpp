@@ -387,8 +387,8 @@ void CommandReader::process_file(const std::string& path, bool remove) {
   config::MappedFile file;
   // MappedFile never blocks: a FIFO named here would have stopped the core thread in open().
   if (!file.open(path)) {
-    core_.log(fmt::format("Error: Cannot open file '{}' to process external commands! ({})", path,
-                          file.failure()));
+    core_.log(
+        fmt::format("Error: Cannot open file '{}' to process external commands! ({})", path, file.failure()));
     return;
   }
   ++file_depth_;
@@ -582,7 +582,9 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
       core_.add_comment(host(0), c);
     }
   } else if (name == "DEL_SVC_COMMENT" || name == "DEL_HOST_COMMENT") {
-    if (!core_.delete_comment(name == "DEL_SVC_COMMENT", static_cast<unsigned long>(cmd.number(0))))
+    if (!core_.delete_comment(
+            name == "DEL_SVC_COMMENT" ? engine::ObjectKind::service : engine::ObjectKind::host,
+            static_cast<unsigned long>(cmd.number(0))))
       log_failed(cmd);
   } else if (name == "DEL_ALL_SVC_COMMENTS") {
     core_.delete_all_comments(model.find_service(cmd.args[0], cmd.args[1]));
@@ -591,7 +593,9 @@ void CommandReader::dispatch(const ExternalCommand& cmd) {
   } else if (name.starts_with("SCHEDULE_") && name.ends_with("_DOWNTIME")) {
     schedule_downtimes(cmd);
   } else if (name == "DEL_SVC_DOWNTIME" || name == "DEL_HOST_DOWNTIME") {
-    if (!core_.delete_downtime(name == "DEL_SVC_DOWNTIME", static_cast<unsigned long>(cmd.number(0))))
+    if (!core_.delete_downtime(
+            name == "DEL_SVC_DOWNTIME" ? engine::ObjectKind::service : engine::ObjectKind::host,
+            static_cast<unsigned long>(cmd.number(0))))
       log_failed(cmd);
   } else if (name.starts_with("DEL_DOWNTIME_BY_")) {
     if (delete_downtimes(cmd) == 0) log_failed(cmd);

@@ -148,7 +148,7 @@ bool split_like_runcmd(const Input& in, Sink& sink) {
       state &= ~k_bslash;
       if (state == k_none) {
         state = k_in_arg;
-        sink.start_arg(true);
+        sink.start_arg(/*by_macro=*/true);
       }
       sink.append_macro(in.macro(i));
       continue;
@@ -210,7 +210,7 @@ bool split_like_runcmd(const Input& in, Sink& sink) {
         }
         if (state == k_none || state == k_in_arg) {
           if (state == k_none) {
-            sink.start_arg(false);
+            sink.start_arg(/*by_macro=*/false);
           } else {
             sink.touch();
           }
@@ -254,7 +254,7 @@ bool split_like_runcmd(const Input& in, Sink& sink) {
     state &= ~k_bslash;
     if (state == k_none) {
       state = k_in_arg;
-      sink.start_arg(false);
+      sink.start_arg(/*by_macro=*/false);
     }
     if (end_of_text) {
       sink.touch();

@@ -135,9 +135,17 @@ struct Directive {
   void integer(int& out, int min = INT_MIN, int max = INT_MAX);
   void integer_above(int& out, int bound);  // strictly greater than bound
   void unsigned_long(unsigned long& out);
-  void real(double& out, double low, bool low_inclusive, double high, bool high_inclusive);
+  // A number between two bounds, each excluded unless said.
+  struct Range {
+    double low = 0;
+    bool low_inclusive = false;
+    double high = 0;
+    bool high_inclusive = false;
+  };
+  void real(double& out, Range range);
   void text(std::string& out) { out = value; }
-  void path(std::string& out, bool limit_length = false);
+  enum class Length { any, limited };  // limited: at most k_max_path_length, as Naemon's fixed buffers
+  void path(std::string& out, Length length = Length::any);
   // For options Naemon ignores: parsed as atoi() would, never an error.
   void lenient_bool(bool& out) { out = std::atoi(value.c_str()) > 0; }
   void lenient_int(int& out) { out = std::atoi(value.c_str()); }
@@ -408,7 +416,8 @@ void Directive::unsigned_long(unsigned long& out) {
   invalid("a non-negative integer");
 }
 
-void Directive::real(double& out, double low, bool low_inclusive, double high, bool high_inclusive) {
+void Directive::real(double& out, Range range) {
+  const auto [low, low_inclusive, high, high_inclusive] = range;
   double v = 0;
   const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
   const bool parsed = ec == std::errc{} && end == value.data() + value.size();
@@ -422,8 +431,8 @@ void Directive::real(double& out, double low, bool low_inclusive, double high, b
                       high_inclusive ? "<=" : "<", high));
 }
 
-void Directive::path(std::string& out, bool limit_length) {
-  if (limit_length && value.size() > k_max_path_length) {
+void Directive::path(std::string& out, Length length) {
+  if (length == Length::limited && value.size() > k_max_path_length) {
     loader.error(at, fmt::format("value of option '{}' is too long ({} characters, at most {})", name,
                                  value.size(), k_max_path_length));
     return;
@@ -534,20 +543,20 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
       {"broker_module", add_broker_module},
 
       // Files and paths.
-      {"log_file", [](D& d) { d.path(d.cfg.log_file, true); }},
-      {"log_archive_path", [](D& d) { d.path(d.cfg.log_archive_path, true); }},
-      {"debug_file", [](D& d) { d.path(d.cfg.debug_file, true); }},
-      {"command_file", [](D& d) { d.path(d.cfg.command_file, true); }},
+      {"log_file", [](D& d) { d.path(d.cfg.log_file, D::Length::limited); }},
+      {"log_archive_path", [](D& d) { d.path(d.cfg.log_archive_path, D::Length::limited); }},
+      {"debug_file", [](D& d) { d.path(d.cfg.debug_file, D::Length::limited); }},
+      {"command_file", [](D& d) { d.path(d.cfg.command_file, D::Length::limited); }},
       {"query_socket", [](D& d) { d.path(d.cfg.query_socket); }},
       {"status_file", [](D& d) { d.path(d.cfg.status_file); }},
       {"state_retention_file", [](D& d) { d.path(d.cfg.state_retention_file); }},
       {"object_cache_file", [](D& d) { d.path(d.cfg.object_cache_file); }},
       {"object_cache_format", set_object_cache_format},
       {"precached_object_file", [](D& d) { d.path(d.cfg.precached_object_file); }},
-      {"lock_file", [](D& d) { d.path(d.cfg.lock_file, true); }},
+      {"lock_file", [](D& d) { d.path(d.cfg.lock_file, D::Length::limited); }},
       {"temp_path", [](D& d) { d.path(d.cfg.temp_path); }},
       {"temp_file", [](D& d) { d.text(d.cfg.temp_file); }},  // settled after the whole file is read
-      {"check_result_path", [](D& d) { d.path(d.cfg.check_result_path, true); }},
+      {"check_result_path", [](D& d) { d.path(d.cfg.check_result_path, D::Length::limited); }},
       {"livestatus_socket", [](D& d) { d.path(d.cfg.livestatus_socket); }},
       {"livestatus_listen", [](D& d) { d.text(d.cfg.livestatus_listen); }},
       {"gearman_options", [](D& d) { d.text(d.cfg.gearman_options); }},
@@ -673,11 +682,13 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
       // Flapping.
       {"enable_flap_detection", [](D& d) { d.boolean(d.cfg.enable_flap_detection); }},
       {"low_service_flap_threshold",
-       [](D& d) { d.real(d.cfg.low_service_flap_threshold, 0, false, 100, false); }},
+       [](D& d) { d.real(d.cfg.low_service_flap_threshold, {.low = 0, .high = 100}); }},
       {"high_service_flap_threshold",
-       [](D& d) { d.real(d.cfg.high_service_flap_threshold, 0, false, 100, true); }},
-      {"low_host_flap_threshold", [](D& d) { d.real(d.cfg.low_host_flap_threshold, 0, false, 100, false); }},
-      {"high_host_flap_threshold", [](D& d) { d.real(d.cfg.high_host_flap_threshold, 0, false, 100, true); }},
+       [](D& d) { d.real(d.cfg.high_service_flap_threshold, {.low = 0, .high = 100, .high_inclusive = true}); }},
+      {"low_host_flap_threshold",
+       [](D& d) { d.real(d.cfg.low_host_flap_threshold, {.low = 0, .high = 100}); }},
+      {"high_host_flap_threshold",
+       [](D& d) { d.real(d.cfg.high_host_flap_threshold, {.low = 0, .high = 100, .high_inclusive = true}); }},
 
       // Performance data.
       {"process_performance_data", [](D& d) { d.boolean(d.cfg.process_performance_data); }},

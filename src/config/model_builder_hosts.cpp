@@ -58,7 +58,7 @@ void ModelBuilder::build_hosts() {
     });
     h.vrml_image = intern(obj.get("vrml_image"));
     h.statusmap_image = intern(obj.get("statusmap_image"));
-    h.initial_state = initial_state(obj, true);
+    h.initial_state = initial_state(obj, /*host=*/true);
     h.check_timeout = int_attr(obj, "check_timeout", options_.host_check_timeout);
     checkable_values(obj, k_host_tables, h);
     coords(obj, h);

@@ -59,8 +59,8 @@ void ModelBuilder::build_services() {
                                    *prev.raw->at.file, prev.raw->at.line));
       }
     };
-    for (model::HostId h : direct) add(h, false);
-    for (model::HostId h : grouped) add(h, true);
+    for (model::HostId h : direct) add(h, /*from_group=*/false);
+    for (model::HostId h : grouped) add(h, /*from_group=*/true);
   });
   // Reserved up front: growing a vector of 100k services by doubling moved 100 MB and doubled the peak.
   model_->services.reserve(instances.size());
@@ -113,7 +113,7 @@ void ModelBuilder::build_service(const ServiceInstance& inst) {
     return fmt::format("notification_period '{}' for service '{}' on host '{}' could not be found!", n,
                        s.description, host.name);
   });
-  s.initial_state = initial_state(obj, false);
+  s.initial_state = initial_state(obj, /*host=*/false);
   s.check_timeout = int_attr(obj, "check_timeout", options_.service_check_timeout);
   checkable_values(obj, k_service_tables, s);
   // Implied inheritance: a service without its own notification_interval takes its host's.

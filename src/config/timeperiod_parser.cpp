@@ -250,8 +250,8 @@ std::optional<std::uint32_t> clock_of(std::string_view text) {
   minutes = minutes.substr(0, minutes.find(':'));
   // Naemon computes this in int and then reads it as unsigned long, so an overflow is either rejected
   // as too large or wraps to a small value; the same arithmetic keeps both outcomes.
-  const std::int64_t wide = std::int64_t{narrow_like_libc(minutes, false)} * 60 +
-                            std::int64_t{narrow_like_libc(text.substr(0, colon), false)} * 3600;
+  const std::int64_t wide = std::int64_t{narrow_like_libc(minutes, /*negative=*/false)} * 60 +
+                            std::int64_t{narrow_like_libc(text.substr(0, colon), /*negative=*/false)} * 3600;
   const auto seconds = static_cast<std::int32_t>(static_cast<std::uint32_t>(wide));
   if (seconds < 0 || static_cast<std::uint32_t>(seconds) > timeperiod::k_seconds_per_day) return std::nullopt;
   return static_cast<std::uint32_t>(seconds);

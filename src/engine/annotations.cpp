@@ -80,9 +80,9 @@ unsigned long Annotations::add_comment_to(CheckId check, state::Comment c) {
   return w_.comments->add(h, std::move(c));
 }
 
-bool Annotations::delete_comment(bool service, unsigned long id) {
+bool Annotations::delete_comment(ObjectKind kind, unsigned long id) {
   const state::Comment* c = w_.comments->find(id);
-  if (c == nullptr || c->is_service != service) return false;
+  if (c == nullptr || c->is_service != (kind == ObjectKind::service)) return false;
   return w_.comments->remove(id);
 }
 
@@ -151,9 +151,9 @@ void Annotations::schedule_propagated_downtime(model::HostId top, const Downtime
   below(top);
 }
 
-bool Annotations::delete_downtime(bool service, unsigned long id) {
+bool Annotations::delete_downtime(ObjectKind kind, unsigned long id) {
   const DowntimeRemoval removed =
-      w_.downtimes->unschedule(id, service ? DowntimeType::service : DowntimeType::host);
+      w_.downtimes->unschedule(id, kind == ObjectKind::service ? DowntimeType::service : DowntimeType::host);
   run_downtime_events(removed.events);
   return removed.matched != 0;
 }

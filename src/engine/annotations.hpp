@@ -39,7 +39,7 @@ class Annotations final : public loop::TimerHandler {
   // A comment on the check's object, with the object's names filled in; its id.
   unsigned long add_comment_to(CheckId check, state::Comment comment);
   // DEL_*_COMMENT: false when there is no comment of that kind with that id.
-  bool delete_comment(bool service_comment, unsigned long comment_id);
+  bool delete_comment(ObjectKind kind, unsigned long comment_id);
   void delete_all_comments(CheckId check);
 
   // SCHEDULE_*_DOWNTIME with its comment: the new id, or 0 when Naemon refuses it.
@@ -47,7 +47,7 @@ class Annotations final : public loop::TimerHandler {
   // SCHEDULE_AND_PROPAGATE_(TRIGGERED_)HOST_DOWNTIME: the host's, then each host below it (each host's
   // children before it, children in name order), triggered by the host's when `triggered`.
   void schedule_propagated_downtime(model::HostId host, const DowntimeRequest& request, bool triggered);
-  bool delete_downtime(bool service_downtime, unsigned long downtime_id);
+  bool delete_downtime(ObjectKind kind, unsigned long downtime_id);
   std::size_t delete_downtimes(const DowntimeFilter& filter);
   // Naemon's check_pending_flex_*_downtime: a problem starts the flexible downtimes waiting for one. How
   // many it started.

@@ -219,7 +219,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (w_.main.retain_state_information) state_files_.save_retention();
   }
   bool read_state() { return reread_retained_state(); }
-  void restart() { begin_reload(false); }
+  void restart() { begin_reload(ReloadCause::command); }
 
   const model::Model& model() const { return *w_.model; }
   const config::MainConfig& main_config() const { return w_.main; }
@@ -429,7 +429,7 @@ class Core::Impl final : public loop::TimerHandler,
       for (int sig : {SIGTERM, SIGINT}) {
         if (got.contains(sig)) stop(fmt::format("Caught '{}', shutting down...", ::strsignal(sig)));
       }
-      if (got.contains(SIGHUP)) begin_reload(true);
+      if (got.contains(SIGHUP)) begin_reload(ReloadCause::signal);
       // As Naemon: logrotate moves the log away, then SIGUSR1 makes the core write to a new one.
       if (got.contains(SIGUSR1)) w_.log_file.reopen(w_.now_epoch());
       return;
@@ -461,8 +461,9 @@ class Core::Impl final : public loop::TimerHandler,
 
   // SIGHUP: as Naemon, a reload re-reads the whole configuration. The new one is loaded and prepared on the
   // reload thread while checks go on (engine/reload.hpp); the swap happens in finish_reload().
-  void begin_reload(bool from_signal) {
-    if (from_signal) log(fmt::format("Caught '{}', restarting...", ::strsignal(SIGHUP)));
+  enum class ReloadCause { signal, command };  // RESTART_PROGRAM logs no "Caught" line
+  void begin_reload(ReloadCause cause) {
+    if (cause == ReloadCause::signal) log(fmt::format("Caught '{}', restarting...", ::strsignal(SIGHUP)));
     if (options_.config_path.empty()) {
       log("Warning: No main config file to reload from; the running configuration is kept.");
       return;
@@ -694,9 +695,9 @@ void Core::add_comment(model::HostId host, const UserComment& comment) {
   Impl* impl = on_core_thread();
   impl->annotations_.add_comment(impl->w_.check_of(host), comment);
 }
-bool Core::delete_comment(bool service_comment, unsigned long comment_id) {
+bool Core::delete_comment(ObjectKind kind, unsigned long comment_id) {
   Impl* impl = on_core_thread();
-  return impl->annotations_.delete_comment(service_comment, comment_id);
+  return impl->annotations_.delete_comment(kind, comment_id);
 }
 void Core::delete_all_comments(model::ServiceId service) {
   Impl* impl = on_core_thread();
@@ -718,9 +719,9 @@ void Core::schedule_propagated_downtime(model::HostId host, const DowntimeReques
   Impl* impl = on_core_thread();
   impl->annotations_.schedule_propagated_downtime(host, request, triggered);
 }
-bool Core::delete_downtime(bool service_downtime, unsigned long downtime_id) {
+bool Core::delete_downtime(ObjectKind kind, unsigned long downtime_id) {
   Impl* impl = on_core_thread();
-  return impl->annotations_.delete_downtime(service_downtime, downtime_id);
+  return impl->annotations_.delete_downtime(kind, downtime_id);
 }
 void Core::send_custom_notification(model::ServiceId service, unsigned options, std::string_view author,
                                     std::string_view comment) {

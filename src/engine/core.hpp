@@ -8,6 +8,7 @@
 #pragma once
 
 #include "config/loader.hpp"
+#include "engine/check_id.hpp"
 #include "engine/check_state.hpp"
 #include "engine/core_requests.hpp"
 #include "engine/downtime_book.hpp"
@@ -82,7 +83,7 @@ class Core {
   // DEL_ALL_*_COMMENTS (every comment of the object, downtime and acknowledgement ones too, as Naemon).
   void add_comment(model::ServiceId service, const UserComment& comment);
   void add_comment(model::HostId host, const UserComment& comment);
-  bool delete_comment(bool service_comment, unsigned long comment_id);
+  bool delete_comment(ObjectKind kind, unsigned long comment_id);
   void delete_all_comments(model::ServiceId service);
   void delete_all_comments(model::HostId host);
   // SCHEDULE_*_DOWNTIME for one object, as Naemon's schedule_downtime with its comment: the new id, or 0
@@ -94,7 +95,7 @@ class Core {
   void schedule_propagated_downtime(model::HostId host, const DowntimeRequest& request, bool triggered);
   // DEL_HOST_DOWNTIME / DEL_SVC_DOWNTIME (with every downtime it triggered): false when there is no downtime
   // of that kind with that id. DEL_DOWNTIME_BY_*: how many matched.
-  bool delete_downtime(bool service_downtime, unsigned long downtime_id);
+  bool delete_downtime(ObjectKind kind, unsigned long downtime_id);
   std::size_t delete_downtimes(const DowntimeFilter& filter);
   // SEND_CUSTOM_SVC_NOTIFICATION / SEND_CUSTOM_HOST_NOTIFICATION: a CUSTOM notification with Naemon's
   // option bits (1 broadcast, 2 forced, 4 increment).

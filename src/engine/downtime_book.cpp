@@ -352,7 +352,8 @@ void DowntimeBook::cancel(std::uint32_t slot, std::vector<DowntimeEvent>& events
     const bool alert = depth == 0;
     push_event(events, DowntimeEvent::Kind::cancelled, alert, alert, depth, e);
   } else {
-    push_event(events, DowntimeEvent::Kind::cancelled, false, false, depth_of(e.target), e);
+    push_event(events, DowntimeEvent::Kind::cancelled, /*alert=*/false, /*notify=*/false, depth_of(e.target),
+               e);
   }
   const std::vector<std::uint32_t> children = children_of(e.d.downtime_id);
   remove(slot, Removal::destroy_timers);
@@ -375,7 +376,7 @@ void DowntimeBook::expire_pending(Time now, std::vector<DowntimeEvent>& events) 
   for (const std::uint32_t slot : in_list_order(std::move(due))) {
     const Entry& e = entries_[slot];
     if (!e.live || e.d.is_in_effect || e.busy) continue;
-    push_event(events, DowntimeEvent::Kind::expired, false, true, depth_of(e.target), e);
+    push_event(events, DowntimeEvent::Kind::expired, /*alert=*/false, /*notify=*/true, depth_of(e.target), e);
     remove(slot, Removal::orphan_expiry);
   }
 }

@@ -262,7 +262,8 @@ void Notifier::restore_next_notifications(const NotifierWorld& w) {
   };
   for (std::size_t i = 0; i < w.hosts.size() && i < w.model.hosts.size(); ++i) {
     const model::HostId id{static_cast<std::uint32_t>(i)};
-    restore(w.hosts[i], index_.host_escalations(id), w.model.hosts[i].notification_interval, false);
+    restore(w.hosts[i], index_.host_escalations(id), w.model.hosts[i].notification_interval,
+            /*is_volatile=*/false);
   }
   for (std::size_t i = 0; i < w.services.size() && i < w.model.services.size(); ++i) {
     const model::ServiceId id{static_cast<std::uint32_t>(i)};

@@ -150,7 +150,7 @@ class PerfdataFile::Writer {
     pthread_sigmask(SIG_BLOCK, &all, nullptr);
     pthread_setname_np(pthread_self(), "perfdata");
 
-    (void)open_file(true);  // at start, as Naemon's initialize_performance_data
+    (void)open_file(/*force=*/true);  // at start, as Naemon's initialize_performance_data
     std::unique_lock lock(mutex_);
     for (;;) {
       if (queue_.empty()) {
@@ -212,7 +212,7 @@ class PerfdataFile::Writer {
   }
 
   bool write_range(std::size_t end) {
-    if (fd_ < 0 && !open_file(false)) {
+    if (fd_ < 0 && !open_file(/*force=*/false)) {
       block_ = Block::failed;
       return false;
     }
@@ -283,7 +283,7 @@ class PerfdataFile::Writer {
   // Naemon's xpddefault_process_*_perfdata_file and its job handler: close, run, reopen.
   void perform(const Op& op) {
     if (fd_ < 0) {  // as Naemon: no processing while the file is not open; the lines keep it trying
-      (void)open_file(false);
+      (void)open_file(/*force=*/false);
       processing_skipped_.fetch_add(1, std::memory_order_relaxed);
       return;
     }
@@ -310,7 +310,7 @@ class PerfdataFile::Writer {
                     object_word(options_.object), op.command.command_line, options_.timeout_seconds)});
       }
     }
-    (void)open_file(true);  // 'w' truncates again, 'a' appends to what the command left
+    (void)open_file(/*force=*/true);  // 'w' truncates again, 'a' appends to what the command left
   }
 
   void report_drops() {

@@ -37,9 +37,9 @@ void write_custom(Out& o, const std::vector<model::CustomVariable>& vars, const 
   for (const model::CustomVariable& v : vars) {
     const std::string* changed = ov != nullptr ? ov->custom_variable(v.name) : nullptr;
     if (changed != nullptr) {
-      o.custom("\t", v.name, true, *changed);
+      o.custom("\t", v.name, /*modified=*/true, *changed);
     } else {
-      o.custom("\t", v.name, false, v.value);
+      o.custom("\t", v.name, /*modified=*/false, v.value);
     }
   }
 }

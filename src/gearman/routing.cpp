@@ -216,7 +216,7 @@ void apply_option(Options& options, std::string_view line, std::string_view orig
       eq == std::string_view::npos ? std::nullopt : std::optional(trim(line.substr(eq + 1)));
 
   // Switches: a bare key turns them on.
-  const auto set_switch = [&](bool& field) { field = parse_switch(cx, key, value, true); };
+  const auto set_switch = [&](bool& field) { field = parse_switch(cx, key, value, /*dflt=*/true); };
   if (key == "hosts" || key == "services" || key == "eventhandler" || key == "eventhandlers" ||
       key == "notification" || key == "notifications") {
     ++options.queues_set_by_hand;
@@ -295,13 +295,14 @@ void apply_option(Options& options, std::string_view line, std::string_view orig
     options.identifier = std::string(v);
     return;
   }
-  if (key == "hostgroups" || key == "hostgroup") return add_groups(cx, key, v, options.hostgroups, true);
+  if (key == "hostgroups" || key == "hostgroup")
+    return add_groups(cx, key, v, options.hostgroups, /*limit_length=*/true);
   if (key == "servicegroups" || key == "servicegroup")
-    return add_groups(cx, key, v, options.servicegroups, true);
+    return add_groups(cx, key, v, options.servicegroups, /*limit_length=*/true);
   if (key == "localhostgroups" || key == "localhostgroup")
-    return add_groups(cx, key, v, options.local_hostgroups, false);
+    return add_groups(cx, key, v, options.local_hostgroups, /*limit_length=*/false);
   if (key == "localservicegroups" || key == "localservicegroup")
-    return add_groups(cx, key, v, options.local_servicegroups, false);
+    return add_groups(cx, key, v, options.local_servicegroups, /*limit_length=*/false);
   if (key == "queue_custom_variable") {
     // Naemon stores _WORKER as WORKER; Mod-Gearman wants the latter, we take either.
     std::string name(v.starts_with('_') ? v.substr(1) : v);

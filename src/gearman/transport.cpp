@@ -152,7 +152,7 @@ base::Expected<std::string> Codec::seal(std::string_view plaintext) const {
   padded.reserve(n + pad);
   padded.append(plaintext);
   padded.append(1 + pad, '\0');
-  auto crypted = run_cipher(key_, padded, true);
+  auto crypted = run_cipher(key_, padded, /*encrypt=*/true);
   if (!crypted) return crypted;
   return base64_encode(*crypted);
 }
@@ -168,7 +168,7 @@ base::Expected<std::string> Codec::open(std::string_view wire) const {
   if (bytes->size() % k_block_bytes != 0)
     return base::Error{fmt::format("{} bytes is not a whole number of AES blocks (sent without encryption?)",
                                    bytes->size())};
-  auto plain = run_cipher(key_, *bytes, false);
+  auto plain = run_cipher(key_, *bytes, /*encrypt=*/false);
   if (!plain) return plain;
   return cut_at_nul(std::move(*plain));
 }

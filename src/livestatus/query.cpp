@@ -271,9 +271,10 @@ class Query::Run {
   bool process(Row row) {
     if (response_too_large(body_size())) return false;
     if (!q_.filters_.accepts_all(q_.filter_) && !q_.filters_.accepts(q_.filter_, view_, row, scratch_))
-      return !out_of_time(false);
-    if (check_visible_ && !q_.table_->visible(view_, row, view_.auth_user)) return !out_of_time(false);
-    if (out_of_time(true)) return false;
+      return !out_of_time(/*row_accepted=*/false);
+    if (check_visible_ && !q_.table_->visible(view_, row, view_.auth_user))
+      return !out_of_time(/*row_accepted=*/false);
+    if (out_of_time(/*row_accepted=*/true)) return false;
 
     if (is_grouped()) return group(row);
     if (is_stats()) {
@@ -379,7 +380,7 @@ class Query::Run {
   void finish() {
     if (is_grouped()) {
       for (std::uint32_t index : sorted_window()) {
-        if (response_too_large(body_size()) || out_of_time(false)) return;
+        if (response_too_large(body_size()) || out_of_time(/*row_accepted=*/false)) return;
         print_group(index);
       }
     } else if (is_stats()) {
@@ -391,7 +392,7 @@ class Query::Run {
       writer_.end_row();
     } else if (q_.sort_requested_) {
       for (std::uint32_t id : sorted_window()) {
-        if (response_too_large(body_size()) || out_of_time(false)) return;
+        if (response_too_large(body_size()) || out_of_time(/*row_accepted=*/false)) return;
         print_row(sorted_rows_[id]);
       }
     }

@@ -59,7 +59,7 @@ std::optional<ByteSet> class_named(std::string_view name, bool ignore_case) {
 
 const ByteSet& word_bytes() {
   static const ByteSet set = [] {
-    ByteSet s = *class_named("alnum", false);
+    ByteSet s = *class_named("alnum", /*ignore_case=*/false);
     s.set('_');
     return s;
   }();
@@ -194,10 +194,10 @@ class Translator {
         emit(~word_bytes());
         return std::nullopt;
       case 's':
-        emit(*class_named("space", false));
+        emit(*class_named("space", /*ignore_case=*/false));
         return std::nullopt;
       case 'S':
-        emit(~*class_named("space", false));
+        emit(~*class_named("space", /*ignore_case=*/false));
         return std::nullopt;
       default:
         literal_byte(static_cast<unsigned char>(c));  // as written, not upper-cased (see Translator)

@@ -139,10 +139,15 @@ class HeaderParser {
     ++depth;
   }
 
-  void combine(std::string_view rest, bool is_or, bool is_filter, std::vector<FilterStep>& steps,
+  // Filter: and WaitCondition: lines build two stacks with the same rules but their own messages.
+  enum class Stack { filter, wait_condition };
+
+  // And: / Or: (kind all / any) over the top `count` entries of a stack.
+  void combine(std::string_view rest, FilterStep::Kind kind, Stack stack, std::vector<FilterStep>& steps,
                int& depth) {
+    const bool is_or = kind == FilterStep::Kind::any;
     const std::string_view header = is_or ? "Or" : "And";
-    const std::string_view prefix = is_filter ? "" : "WaitCondition";
+    const std::string_view prefix = stack == Stack::filter ? "" : "WaitCondition";
     std::string_view value;
     if (!next_field(rest, value))
       return fail(400, fmt::format("Missing value for {}{}: need non-zero integer number", prefix, header));
@@ -156,12 +161,12 @@ class HeaderParser {
           400, fmt::format("error in {}{} header: Cannot combine {} filters with '{}': only {} are on stack",
                            prefix, header, count, is_or ? "OR" : "AND", depth));
     }
-    steps.push_back(FilterStep{
-        .kind = is_or ? FilterStep::Kind::any : FilterStep::Kind::all, .condition = {}, .count = count});
+    steps.push_back(FilterStep{.kind = kind, .condition = {}, .count = count});
     depth = depth - count + 1;
   }
 
-  void negate(std::string_view rest, bool is_filter, std::vector<FilterStep>& steps, int depth) {
+  void negate(std::string_view rest, Stack stack, std::vector<FilterStep>& steps, int depth) {
+    const bool is_filter = stack == Stack::filter;
     std::string_view extra;
     if (next_field(rest, extra)) {
       return fail(400, is_filter ? "Negate: does not take any arguments"
@@ -174,13 +179,23 @@ class HeaderParser {
   }
 
   void filter(std::string_view rest) { test(rest, request_.filter, filter_depth_); }
-  void filter_and(std::string_view rest) { combine(rest, false, true, request_.filter, filter_depth_); }
-  void filter_or(std::string_view rest) { combine(rest, true, true, request_.filter, filter_depth_); }
-  void filter_negate(std::string_view rest) { negate(rest, true, request_.filter, filter_depth_); }
+  void filter_and(std::string_view rest) {
+    combine(rest, FilterStep::Kind::all, Stack::filter, request_.filter, filter_depth_);
+  }
+  void filter_or(std::string_view rest) {
+    combine(rest, FilterStep::Kind::any, Stack::filter, request_.filter, filter_depth_);
+  }
+  void filter_negate(std::string_view rest) { negate(rest, Stack::filter, request_.filter, filter_depth_); }
   void wait_condition(std::string_view rest) { test(rest, request_.wait_condition, wait_depth_); }
-  void wait_and(std::string_view rest) { combine(rest, false, false, request_.wait_condition, wait_depth_); }
-  void wait_or(std::string_view rest) { combine(rest, true, false, request_.wait_condition, wait_depth_); }
-  void wait_negate(std::string_view rest) { negate(rest, false, request_.wait_condition, wait_depth_); }
+  void wait_and(std::string_view rest) {
+    combine(rest, FilterStep::Kind::all, Stack::wait_condition, request_.wait_condition, wait_depth_);
+  }
+  void wait_or(std::string_view rest) {
+    combine(rest, FilterStep::Kind::any, Stack::wait_condition, request_.wait_condition, wait_depth_);
+  }
+  void wait_negate(std::string_view rest) {
+    negate(rest, Stack::wait_condition, request_.wait_condition, wait_depth_);
+  }
 
   void stats(std::string_view rest) {
     std::string_view first;
@@ -221,8 +236,9 @@ class HeaderParser {
     request_.column_headers = false;
   }
 
-  void stats_combine(std::string_view rest, bool is_or) {
-    const std::string_view header = is_or ? "Or" : "And";
+  // StatsAnd: / StatsOr: (kind all / any) over the top `count` Stats: filters.
+  void stats_combine(std::string_view rest, StatsStep::Kind kind) {
+    const std::string_view header = kind == StatsStep::Kind::any ? "Or" : "And";
     std::string_view value;
     if (!next_field(rest, value))
       return fail(400, fmt::format("Missing value for Stats{}: need non-zero integer number", header));
@@ -238,12 +254,12 @@ class HeaderParser {
     stats_counting_.resize(stats_counting_.size() - static_cast<std::size_t>(count));
     stats_counting_.push_back(true);
     StatsStep step;
-    step.kind = is_or ? StatsStep::Kind::any : StatsStep::Kind::all;
+    step.kind = kind;
     step.count = count;
     request_.stats.push_back(std::move(step));
   }
-  void stats_and(std::string_view rest) { stats_combine(rest, false); }
-  void stats_or(std::string_view rest) { stats_combine(rest, true); }
+  void stats_and(std::string_view rest) { stats_combine(rest, StatsStep::Kind::all); }
+  void stats_or(std::string_view rest) { stats_combine(rest, StatsStep::Kind::any); }
 
   void stats_negate(std::string_view rest) {
     std::string_view extra;

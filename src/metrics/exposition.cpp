@@ -46,7 +46,7 @@ std::string Exposition::format_value(double value) {
 
 void Exposition::family(std::string_view name, MetricType type, std::string_view help) {
   fmt::format_to(std::back_inserter(text_), "# HELP {} ", name);
-  append_escaped(text_, help, false);
+  append_escaped(text_, help, /*quote=*/false);
   fmt::format_to(std::back_inserter(text_), "\n# TYPE {} {}\n", name, type_name(type));
 }
 
@@ -62,7 +62,7 @@ void Exposition::start_sample(std::string_view name, std::initializer_list<Label
     text_ += separator;
     text_ += l.first;
     text_ += "=\"";
-    append_escaped(text_, l.second, true);
+    append_escaped(text_, l.second, /*quote=*/true);
     text_ += '"';
     separator = ',';
   };

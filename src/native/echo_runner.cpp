@@ -317,7 +317,7 @@ void EchoRunner::expire(std::int64_t now_ns) {
   slots_.expire(now_ns, [&](std::uint32_t slot) {
     Probe& p = slots_[slot];
     if (p.kill_ns <= now_ns && p.kill_ns <= p.end_ns) {
-      finish(slot, {}, true);
+      finish(slot, {}, /*killed=*/true);
     } else if (p.end_ns <= now_ns) {
       end(slot);
     } else if (!p.resolving && p.next_send_ns <= now_ns) {

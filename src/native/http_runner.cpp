@@ -308,7 +308,7 @@ void HttpRunner::expire(std::int64_t now_ns) {
   slots_.expire(now_ns, [&](std::uint32_t slot) {
     Probe& p = slots_[slot];
     if (p.clock.killed_at(now_ns))
-      finish(slot, {}, true);
+      finish(slot, {}, /*killed=*/true);
     else if (p.clock.alarm_at(now_ns))
       finish(slot, report_http_timeout(p.options));
   });

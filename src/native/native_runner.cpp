@@ -71,7 +71,7 @@ bool NativeRunner::start(model::NativePlugin plugin, std::span<const std::string
     std::optional<PluginRun> run = run_check_dummy(argv);
     if (!run) return false;
     const std::int64_t now = wall_us();
-    finished_.push_back({ticket, std::move(*run), false, now, now});
+    finished_.push_back({ticket, std::move(*run), /*killed=*/false, now, now});
     return true;
   }
   if (plugin == model::NativePlugin::check_ping || plugin == model::NativePlugin::check_icmp)
@@ -108,7 +108,7 @@ void NativeRunner::begin_connect(std::uint32_t slot) {
     case ConnectStep::connected:
       return on_connected(slot);
     case ConnectStep::in_progress:
-      return watch(slot, EPOLLOUT, true);
+      return watch(slot, EPOLLOUT, /*add=*/true);
     case ConnectStep::no_socket: {
       PluginRun run;
       run.exit_code = k_state_unknown;
@@ -190,7 +190,7 @@ void NativeRunner::expire(std::int64_t now_ns) {
   slots_.expire(now_ns, [&](std::uint32_t slot) {
     Probe& p = slots_[slot];
     if (p.clock.killed_at(now_ns)) {
-      finish(slot, {}, true);
+      finish(slot, {}, /*killed=*/true);
     } else if (p.clock.alarm_at(now_ns)) {
       finish(slot, report_socket_timeout(p.options));
     } else if (p.phase == Probe::Phase::reading && p.read_until_ns <= now_ns) {

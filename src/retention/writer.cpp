@@ -152,9 +152,9 @@ class ObjectView {
               ? ov_->custom_variable(v.name)
               : nullptr;
       if (changed != nullptr) {
-        o.custom("", v.name, true, *changed);
+        o.custom("", v.name, /*modified=*/true, *changed);
       } else {
-        o.custom("", v.name, false, v.value);
+        o.custom("", v.name, /*modified=*/false, v.value);
       }
     }
   }
@@ -236,7 +236,7 @@ void write_host(Out& o, const Snapshot& s, const model::Host& h, const ObjectSta
   o.time("last_time_unreachable=", st.last_time[2]);
   v.notified_on(o, "notified_on_down=", state::k_host_down);
   v.notified_on(o, "notified_on_unreachable=", state::k_host_unreachable);
-  v.notification_fields(o, false);
+  v.notification_fields(o, /*number_first=*/false);
   v.flag(o, Flag::notifications);
   v.acknowledgement(o);
   v.flag(o, Flag::active_checks);
@@ -278,7 +278,7 @@ void write_service(Out& o, const Snapshot& s, const model::Service& c, const Obj
   v.notified_on(o, "notified_on_unknown=", state::k_state_unknown);
   v.notified_on(o, "notified_on_warning=", state::k_state_warning);
   v.notified_on(o, "notified_on_critical=", state::k_state_critical);
-  v.notification_fields(o, true);
+  v.notification_fields(o, /*number_first=*/true);
   v.flag(o, Flag::notifications);
   v.flag(o, Flag::active_checks);
   v.flag(o, Flag::passive_checks);

@@ -201,14 +201,14 @@ int pnp_graph_present(const View& v, std::string_view host, std::optional<std::s
   const auto append = [&](std::string_view text, bool clean) {
     for (char ch : text) path[n++] = clean && (ch == ' ' || ch == '/' || ch == '\\' || ch == ':') ? '_' : ch;
   };
-  append(base, false);
-  append(host, true);
-  append("/", false);
+  append(base, /*clean=*/false);
+  append(host, /*clean=*/true);
+  append("/", /*clean=*/false);
   if (service) {
-    append(*service, true);
-    append(".xml", false);
+    append(*service, /*clean=*/true);
+    append(".xml", /*clean=*/false);
   } else {
-    append("_HOST_.xml", false);
+    append("_HOST_.xml", /*clean=*/false);
   }
   path[n] = '\0';
   return ::access(path.data(), R_OK) == 0 ? 1 : 0;

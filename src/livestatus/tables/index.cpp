@@ -95,13 +95,16 @@ std::shared_ptr<const ModelIndex> build_model_index(const files::StatusSnapshot&
   fill_order(named, m.by_name.commands, m.commands.size(), mi->command_order, mi->command_rank);
   fill_order(named, m.by_name.timeperiods, m.timeperiods.size(), mi->timeperiod_order, mi->timeperiod_rank);
 
-  ranked_lists(m.hosts, &model::Host::services, mi->service_rank, true, mi->host_services);
-  ranked_lists(m.hosts, &model::Host::hostgroups, mi->hostgroup_rank, true, mi->host_groups);
-  ranked_lists(m.services, &model::Service::servicegroups, mi->servicegroup_rank, true, mi->service_groups);
-  ranked_lists(m.contacts, &model::Contact::contactgroups, mi->contactgroup_rank, true, mi->contact_groups);
-  ranked_lists(m.hosts, &model::Host::parents, mi->host_rank, false, mi->host_parents);
-  ranked_lists(m.hosts, &model::Host::children, mi->host_rank, false, mi->host_children);
-  ranked_lists(m.hostgroups, &model::Hostgroup::members, mi->host_rank, false, mi->hostgroup_members);
+  ranked_lists(m.hosts, &model::Host::services, mi->service_rank, /*descending=*/true, mi->host_services);
+  ranked_lists(m.hosts, &model::Host::hostgroups, mi->hostgroup_rank, /*descending=*/true, mi->host_groups);
+  ranked_lists(m.services, &model::Service::servicegroups, mi->servicegroup_rank, /*descending=*/true,
+               mi->service_groups);
+  ranked_lists(m.contacts, &model::Contact::contactgroups, mi->contactgroup_rank, /*descending=*/true,
+               mi->contact_groups);
+  ranked_lists(m.hosts, &model::Host::parents, mi->host_rank, /*descending=*/false, mi->host_parents);
+  ranked_lists(m.hosts, &model::Host::children, mi->host_rank, /*descending=*/false, mi->host_children);
+  ranked_lists(m.hostgroups, &model::Hostgroup::members, mi->host_rank, /*descending=*/false,
+               mi->hostgroup_members);
   ranked_lists(m.contactgroups, &model::Contactgroup::members, mi->contact_rank, false,
                mi->contactgroup_members);
 

@@ -94,8 +94,8 @@ TEST_F(AnnotationsTest, DeletingACommentOfTheOtherKindFails) {
   annotations_.add_comment(service(), {.author = "alice", .text = "note", .entry_time = now()});
   ASSERT_EQ(f_.world().comments->size(), 1u);
   const unsigned long id = f_.world().comments->ids_of(model::ServiceId{0}).front();
-  EXPECT_FALSE(annotations_.delete_comment(false, id));  // DEL_HOST_COMMENT with a service's id
-  EXPECT_TRUE(annotations_.delete_comment(true, id));
+  EXPECT_FALSE(annotations_.delete_comment(ObjectKind::host, id));  // DEL_HOST_COMMENT with a service's id
+  EXPECT_TRUE(annotations_.delete_comment(ObjectKind::service, id));
   EXPECT_EQ(f_.world().comments->size(), 0u);
 }
 

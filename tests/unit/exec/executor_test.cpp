@@ -569,7 +569,10 @@ TEST_P(ExecExecutorHeldJobs, ShutdownDropsHeldJobs) {
   ResultQueue queue;
   Executor executor(queue, {.threads = GetParam()});
   ASSERT_TRUE(executor.submit(held_job(0, 60'000)));
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // One job due now per thread, dealt out in turn after the held one: when every one has come back, the
+  // held job's thread has taken it in and holds it for its start time.
+  for (unsigned i = 0; i < GetParam(); ++i) ASSERT_TRUE(executor.submit(held_job(100 + i, 0)));
+  ASSERT_EQ(collect(queue, GetParam()).size(), GetParam());
   const auto started = Clock::now();
   executor.shutdown();
   EXPECT_LT(Clock::now() - started, std::chrono::seconds(30));  // dropped, not held to its 60 s
@@ -635,16 +638,23 @@ TEST(ExecTimingOutSlots, UnboundedByDefault) {
 TEST(ExecTimingOutSlots, CancelHeldReturnsTheWaitingOnes) {
   ResultQueue queue;
   Executor executor(queue, {.threads = 1, .timing_out_slots = 1});
-  CheckJob first = timing_out_job(0);
-  first.timeout_ms = 10'000;
+  // The first takes the one slot and says so when it runs; the second waits for the slot.
+  const std::string started = temp_path("timing-out-started");
+  std::remove(started.c_str());
+  CheckJob first = shell_job("echo > " + started + "; exec sleep 30", 10'000);
+  first.id = 0;
+  first.timing_out = true;
   ASSERT_TRUE(executor.submit(std::move(first)));
   ASSERT_TRUE(executor.submit(timing_out_job(1)));
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int i = 0; i < 1500 && !std::filesystem::exists(started); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(std::filesystem::exists(started)) << "the first timing-out job never ran";
   executor.cancel_held();
   auto results = collect(queue, 1, std::chrono::seconds(5));
   ASSERT_EQ(results.size(), 1u);
   EXPECT_EQ(results[0].id, 1u);
   EXPECT_EQ(results[0].outcome, Outcome::cancelled);
+  std::remove(started.c_str());
 }
 
 TEST(ExecResultQueue, PolledModeSetsAFlagInsteadOfWritingTheEventfd) {

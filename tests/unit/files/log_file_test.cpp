@@ -320,7 +320,9 @@ TEST(LogFile, KeptLinesAreWrittenOnceThePathWorks) {
                .retry_interval = 10ms});
   log.write(1, "kept");
   log.flush();
-  std::this_thread::sleep_for(30ms);
+  // The writer has tried the line once and failed (the directory is missing) before it can write it.
+  for (int i = 0; i < 500 && errors.load() == 0; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_EQ(errors.load(), 1);
   fs::create_directory(dir.file("later"));
   log.write(2, "new");
   ASSERT_TRUE(log.wait_idle(5s));
@@ -342,7 +344,13 @@ TEST(LogFile, BacklogIsBounded) {
                .max_backlog_bytes = 100});
   for (int i = 0; i < 10; ++i) log.write(1000000 + i, "0123456789");  // 21 bytes a line
   log.flush();
-  std::this_thread::sleep_for(30ms);
+  // The writer has tried the lines once and failed (the directory is missing) before it can write them.
+  const auto reported = [&] {
+    std::lock_guard lock(mutex);
+    return !errors.empty();
+  };
+  for (int i = 0; i < 500 && !reported(); ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(reported());
   fs::create_directory(dir.file("later"));
   ASSERT_TRUE(log.wait_idle(5s));
   std::string expected;
