@@ -7,12 +7,6 @@
 
 namespace vedette::engine {
 
-void PerfdataOutputs::Events::add(std::string message) {
-  std::lock_guard lock(mutex);
-  messages.push_back(std::move(message));
-  pending.store(true, std::memory_order_relaxed);
-}
-
 PerfdataOutputs::PerfdataOutputs(World& world, SideCommandSink& commands) : w_(world), commands_(commands) {
   host_timer_ = w_.loop.add_timer(*this);
   service_timer_ = w_.loop.add_timer(*this);
@@ -55,7 +49,7 @@ void PerfdataOutputs::flush() {
   if (host_) host_->flush();
   if (service_) service_->flush();
   if (tsdb_ != nullptr) flush_tsdb();
-  if (events_.pending.load(std::memory_order_relaxed)) report_events();
+  if (events_.pending()) report_events();
 }
 
 void PerfdataOutputs::flush_tsdb() {
@@ -78,10 +72,7 @@ void PerfdataOutputs::retire_tsdb() {
 }
 
 void PerfdataOutputs::report_events() {
-  std::lock_guard lock(events_.mutex);
-  for (const std::string& m : events_.messages) w_.log(m);
-  events_.messages.clear();
-  events_.pending.store(false, std::memory_order_relaxed);
+  events_.drain([this](const std::string& m) { w_.log(m); });
 }
 
 void PerfdataOutputs::shutdown() {

@@ -15,6 +15,7 @@
 #include "engine/macros.hpp"
 #include "engine/perfdata_output.hpp"
 #include "engine/side_command.hpp"
+#include "engine/thread_messages.hpp"
 #include "engine/tsdb_output.hpp"
 #include "engine/world.hpp"
 #include "files/perfdata_file.hpp"
@@ -55,13 +56,6 @@ class PerfdataOutputs final : public loop::TimerHandler {
   void retire_tsdb();
   void report_events();
 
-  // Events of the perfdata writer threads, for the core thread to log.
-  struct Events {
-    std::mutex mutex;
-    std::vector<std::string> messages;  // guarded by mutex
-    std::atomic<bool> pending{false};
-    void add(std::string message);
-  };
   struct RetiringTsdb {
     std::jthread thread;  // joins when erased
     std::shared_ptr<std::atomic<bool>> done;
@@ -69,7 +63,7 @@ class PerfdataOutputs final : public loop::TimerHandler {
 
   World& w_;
   SideCommandSink& commands_;
-  Events events_;  // before the outputs, whose threads report into it
+  ThreadMessages events_;  // the perfdata writer threads' events; before the outputs, which report into it
   std::unique_ptr<PerfdataOutput> host_;
   std::unique_ptr<PerfdataOutput> service_;
   std::unique_ptr<TsdbOutput> tsdb_;         // null: no graphite_writer / influxdb_writer

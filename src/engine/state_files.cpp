@@ -28,19 +28,15 @@ retention::WriterOptions retention_options(const config::MainConfig& main,
 
 }  // namespace
 
-std::function<void(std::string_view)> StateFiles::WriterErrors::sink() {
-  return [this](std::string_view message) {
-    std::lock_guard lock(mutex);
-    messages.emplace_back(message);
-    pending.store(true, std::memory_order_relaxed);
-  };
+std::function<void(std::string_view)> StateFiles::sink(ThreadMessages& errors) {
+  return [&errors](std::string_view message) { errors.add(std::string(message)); };
 }
 
 StateFiles::StateFiles(World& world, bool daemon_mode)
     : w_(world),
       daemon_mode_(daemon_mode),
-      status_(status_options(w_.main, status_errors_.sink())),
-      retention_writer_(retention_options(w_.main, retention_errors_.sink())) {
+      status_(status_options(w_.main, sink(status_errors_))),
+      retention_writer_(retention_options(w_.main, sink(retention_errors_))) {
   status_timer_ = w_.loop.add_timer(*this);
   retention_timer_ = w_.loop.add_timer(*this);
 }
@@ -117,11 +113,8 @@ std::shared_ptr<const files::StatusSnapshot> StateFiles::take_status(StatusSnaps
   return take(program, &builder);
 }
 
-void StateFiles::report_errors(WriterErrors& errors) {
-  std::lock_guard lock(errors.mutex);
-  for (const std::string& e : errors.messages) w_.log(fmt::format("Error: {}", e));
-  errors.messages.clear();
-  errors.pending.store(false, std::memory_order_relaxed);
+void StateFiles::report_errors(ThreadMessages& errors) {
+  errors.drain([this](const std::string& e) { w_.log(fmt::format("Error: {}", e)); });
 }
 
 void StateFiles::report_retention() {
@@ -133,8 +126,8 @@ void StateFiles::report_retention() {
 }
 
 void StateFiles::report() {
-  if (autosave_pending_ || retention_errors_.pending.load(std::memory_order_relaxed)) report_retention();
-  if (status_errors_.pending.load(std::memory_order_relaxed)) report_errors(status_errors_);
+  if (autosave_pending_ || retention_errors_.pending()) report_retention();
+  if (status_errors_.pending()) report_errors(status_errors_);
 }
 
 void StateFiles::after_reload() {

@@ -13,6 +13,7 @@
 
 #include "engine/core_time.hpp"
 #include "engine/status_snapshot.hpp"
+#include "engine/thread_messages.hpp"
 #include "engine/world.hpp"
 #include "files/state_snapshot.hpp"
 #include "files/status_file.hpp"
@@ -68,12 +69,7 @@ class StateFiles final : public loop::TimerHandler {
  private:
   // Failures of a writer thread, for the core thread to log. The writers report once per episode of
   // failure, so a full disk is one log line, not one per attempt.
-  struct WriterErrors {
-    std::mutex mutex;
-    std::vector<std::string> messages;  // guarded by mutex
-    std::atomic<bool> pending{false};
-    std::function<void(std::string_view)> sink();
-  };
+  static std::function<void(std::string_view)> sink(ThreadMessages& errors);
 
   // The program-wide values both files write, as they are now. Without the check statistics: their report
   // ages the buckets, so only status snapshots take it.
@@ -83,17 +79,17 @@ class StateFiles final : public loop::TimerHandler {
   [[nodiscard]] std::shared_ptr<const files::StatusSnapshot> take(const ProgramStatus& program,
                                                                   StatusSnapshotBuilder* builder) const;
   [[nodiscard]] std::shared_ptr<const files::StatusSnapshot> take_status(StatusSnapshotBuilder& builder);
-  void report_errors(WriterErrors& errors);
+  void report_errors(ThreadMessages& errors);
   void report_retention();
 
   World& w_;
   const bool daemon_mode_;
   Time last_log_rotation_ = 0;
-  WriterErrors status_errors_;  // before status_, whose thread reports into it
+  ThreadMessages status_errors_;  // before status_, whose thread reports into it
   files::StatusWriter status_;
   StatusSnapshotBuilder status_snapshots_;
   StatusSnapshotBuilder live_snapshots_;
-  WriterErrors retention_errors_;  // before retention_writer_, whose thread reports into it
+  ThreadMessages retention_errors_;  // before retention_writer_, whose thread reports into it
   retention::Writer retention_writer_;
   std::uint64_t retention_writes_seen_ = 0;
   bool autosave_pending_ = false;
