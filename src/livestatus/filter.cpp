@@ -67,11 +67,14 @@ struct FilterSet::Test {
   std::unique_ptr<Regex> regex;
 };
 
+enum class FilterSet::NodeKind : std::uint8_t { test, all, any, negate };
+
 struct FilterSet::NodeData {
-  enum class Kind : std::uint8_t { test, all, any, negate };
+  using Kind = NodeKind;
   Kind kind = Kind::test;
   std::uint32_t first = 0;  // test: index into tests_; negate: the child; all, any: into children_
   std::uint32_t count = 0;
+  std::uint32_t depth = 1;  // levels of nodes from this one down to its deepest test, itself included
 };
 
 FilterSet::FilterSet() = default;
@@ -188,22 +191,46 @@ std::optional<FilterSet::Node> FilterSet::add_test(const Table& table, const Con
 }
 
 FilterSet::Node FilterSet::add_all(std::span<const Node> children) {
-  nodes_.push_back(NodeData{.kind = NodeData::Kind::all,
-                            .first = static_cast<std::uint32_t>(children_.size()),
-                            .count = static_cast<std::uint32_t>(children.size())});
-  children_.insert(children_.end(), children.begin(), children.end());
-  return static_cast<Node>(nodes_.size() - 1);
+  return add_combination(NodeData::Kind::all, children);
 }
 
 FilterSet::Node FilterSet::add_any(std::span<const Node> children) {
-  const Node node = add_all(children);
-  nodes_[node].kind = NodeData::Kind::any;
-  return node;
+  return add_combination(NodeData::Kind::any, children);
+}
+
+// And: of And:s and Or: of Or:s are one level: a chain of `Or: 2` (or `And: 2`) as some clients build a
+// long list must not nest once per line, as each level costs a frame of accepts()' recursion. A child of
+// the same kind whose children are the last ones in children_ (always so in such a chain) is extended in
+// place, so the chain builds in linear time; any other child nests, and depth() counts it. The order of a
+// combination's children changes no answer: tests have no side effects.
+FilterSet::Node FilterSet::add_combination(NodeKind kind, std::span<const Node> children) {
+  const auto extends = [&](Node child) {
+    const NodeData& d = nodes_[child];
+    return d.kind == kind && d.count > 0 && d.first + d.count == children_.size();
+  };
+  const auto spliced = std::find_if(children.begin(), children.end(), extends);
+  NodeData node{.kind = kind, .first = static_cast<std::uint32_t>(children_.size())};
+  if (spliced != children.end()) node = nodes_[*spliced];
+  for (auto it = children.begin(); it != children.end(); ++it) {
+    if (it == spliced) continue;
+    children_.push_back(*it);
+    ++node.count;
+    node.depth = std::max(node.depth, nodes_[*it].depth + 1);
+  }
+  nodes_.push_back(node);
+  return static_cast<Node>(nodes_.size() - 1);
 }
 
 FilterSet::Node FilterSet::add_not(Node child) {
-  nodes_.push_back(NodeData{.kind = NodeData::Kind::negate, .first = child});
+  // Negate: twice is no negation: a chain of Negate: lines adds no level.
+  if (nodes_[child].kind == NodeData::Kind::negate) return nodes_[child].first;
+  nodes_.push_back(
+      NodeData{.kind = NodeData::Kind::negate, .first = child, .depth = nodes_[child].depth + 1});
   return static_cast<Node>(nodes_.size() - 1);
+}
+
+bool FilterSet::within_depth(Node node) const {
+  return nodes_[node].depth <= k_max_depth;
 }
 
 std::optional<FilterSet::Node> FilterSet::add_program(const Table& table, std::span<const FilterStep> steps,
@@ -229,10 +256,15 @@ std::optional<FilterSet::Node> FilterSet::add_program(const Table& table, std::s
                   is_or ? "Or" : "And", step.count, is_or ? "OR" : "AND", stack.size())};
           return std::nullopt;
         }
-        // As the module, the last filter on the stack becomes the first of the combination.
+        // As the module, the last filter on the stack becomes the first of the combination (unless
+        // add_combination extends a chain).
         taken.assign(stack.rbegin(), stack.rbegin() + step.count);
         stack.resize(stack.size() - static_cast<std::size_t>(step.count));
         stack.push_back(is_or ? add_any(taken) : add_all(taken));
+        if (!within_depth(stack.back())) {
+          error = too_deep(what, is_or ? "Or" : "And");
+          return std::nullopt;
+        }
         break;
       }
       case FilterStep::Kind::negate:
@@ -243,10 +275,26 @@ std::optional<FilterSet::Node> FilterSet::add_program(const Table& table, std::s
           return std::nullopt;
         }
         stack.back() = add_not(stack.back());
+        if (!within_depth(stack.back())) {
+          error = too_deep(what, "Negate");
+          return std::nullopt;
+        }
         break;
     }
   }
-  return add_all(stack);
+  if (stack.size() == 1) return stack.front();  // an and of one: itself, without a level
+  const Node all = add_all(stack);
+  if (!within_depth(all)) {
+    error = too_deep(what, "Filter");
+    return std::nullopt;
+  }
+  return all;
+}
+
+RequestError FilterSet::too_deep(std::string_view what, std::string_view header) {
+  return RequestError{.code = 400,
+                      .message = fmt::format("error in {}{} header: filters nested more than {} levels deep",
+                                             what, header, k_max_depth)};
 }
 
 bool FilterSet::accepts_all(Node node) const {

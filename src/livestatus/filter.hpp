@@ -49,9 +49,17 @@ class FilterSet {
   // `error` as the module words it: the column takes no filter, or the regular expression is refused.
   [[nodiscard]] std::optional<Node> add_test(const Table& table, const Condition& condition,
                                              RequestError& error);
+  // How deep combinations may nest (after And: of And:s, Or: of Or:s and Negate: of Negate: are folded):
+  // accepts() recurses once per level, and a query thread's stack must hold every level. No client
+  // nests more than a few levels; a deeper request is refused with 400.
+  static constexpr std::uint32_t k_max_depth = 1000;
+
   Node add_all(std::span<const Node> children);  // no children: every row
   Node add_any(std::span<const Node> children);  // no children: no row
   Node add_not(Node child);
+  // Whether `node` nests at most k_max_depth levels; too_deep() is the 400 to answer otherwise.
+  [[nodiscard]] bool within_depth(Node node) const;
+  [[nodiscard]] static RequestError too_deep(std::string_view what, std::string_view header);
   // Runs a Filter:/And:/Or:/Negate: program and ands what is left on its stack (an empty program accepts
   // every row). `what` names the headers in errors ("" or "WaitCondition").
   [[nodiscard]] std::optional<Node> add_program(const Table& table, std::span<const FilterStep> steps,
@@ -70,7 +78,9 @@ class FilterSet {
 
  private:
   struct Test;
+  enum class NodeKind : std::uint8_t;
   struct NodeData;
+  Node add_combination(NodeKind kind, std::span<const Node> children);
   [[nodiscard]] bool passes(const Test& test, const View& view, Row row, FilterScratch& scratch) const;
 
   std::vector<NodeData> nodes_;

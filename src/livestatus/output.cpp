@@ -32,10 +32,55 @@ void append_unicode_escape(std::string& out, std::uint32_t code) {
   return c >= 32 && c < 128 && c != '"' && c != '\\';
 }
 
-// The module's JSON string escaping with data_encoding=utf8 (its default): control characters as \u00XX,
-// '"' and '\' with a backslash, UTF-8 sequences as \uXXXX, a byte that starts no sequence is dropped and
-// a sequence cut short by the end drops the rest. A 4-byte sequence becomes a UTF-16 surrogate pair; the
-// module computes a wrong code point there (docs/compatibility.md).
+// One UTF-8 character at text[i]: its code point and length, or, where the bytes there are not one (a
+// stray continuation byte, an overlong form such as C0 80 for NUL, a surrogate, beyond U+10FFFF, or cut
+// short), valid == false and the length of the longest start of a character they do make (at least 1):
+// Unicode's "maximal subpart", which is replaced by one U+FFFD.
+struct Utf8Char {
+  std::uint32_t code = 0;
+  std::size_t length = 1;
+  bool valid = false;
+};
+
+Utf8Char decode_utf8(std::string_view text, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  std::size_t continuations = 0;
+  std::uint32_t code = 0;
+  unsigned char low = 0x80;  // the range of the first continuation byte; later ones are 80..BF
+  unsigned char high = 0xbf;
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    continuations = 1;
+    code = lead & 0x1fu;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    continuations = 2;
+    code = lead & 0x0fu;
+    if (lead == 0xe0) low = 0xa0;   // else overlong
+    if (lead == 0xed) high = 0x9f;  // else a surrogate
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    continuations = 3;
+    code = lead & 0x07u;
+    if (lead == 0xf0) low = 0x90;   // else overlong
+    if (lead == 0xf4) high = 0x8f;  // else beyond U+10FFFF
+  } else {
+    return {};
+  }
+  for (std::size_t k = 1; k <= continuations; ++k) {
+    if (i + k >= text.size()) return {.length = k};
+    const auto b = static_cast<unsigned char>(text[i + k]);
+    if (b < low || b > high) return {.length = k};
+    low = 0x80;
+    high = 0xbf;
+    code = (code << 6) | (b & 0x3fu);
+  }
+  return {.code = code, .length = continuations + 1, .valid = true};
+}
+
+// JSON string escaping as the module's with data_encoding=utf8 (its default) for valid text: control
+// characters as \u00XX, '"' and '\' with a backslash, each non-ASCII character as \uXXXX (above U+FFFF a
+// UTF-16 surrogate pair; the module computes a wrong code point there). Where the text is not UTF-8, each
+// ill-formed sequence becomes one \ufffd and the bytes after it are read on: the module drops a byte that
+// starts no sequence and takes the next bytes as continuations whatever they are, so `\xe2\x82 ` became
+// U+20A0 and ate the blank (docs/compatibility.md).
 void append_escaped(std::string& out, std::string_view text) {
   const std::size_t n = text.size();
   std::size_t i = 0;
@@ -45,36 +90,26 @@ void append_escaped(std::string& out, std::string_view text) {
     out.append(text.data() + start, i - start);
     if (i == n) return;
     const auto c = static_cast<unsigned char>(text[i]);
-    const auto next = [&](std::size_t k) {
-      return static_cast<std::uint32_t>(static_cast<unsigned char>(text[i + k]) & 0x3f);
-    };
     if (c < 32) {
       append_unicode_escape(out, c);
       ++i;
-    } else if (c < 128) {
+      continue;
+    }
+    if (c < 128) {
       out.push_back('\\');
       out.push_back(static_cast<char>(c));
       ++i;
-    } else if ((c & 0xe0) == 0xc0) {
-      if (i + 1 == n) return append_unicode_escape(out, (c & 0x1fu) << 6);
-      append_unicode_escape(out, ((c & 0x1fu) << 6) | next(1));
-      i += 2;
-    } else if ((c & 0xf0) == 0xe0) {
-      if (n - i < 3) return;
-      append_unicode_escape(out, ((c & 0x0fu) << 12) | (next(1) << 6) | next(2));
-      i += 3;
-    } else if ((c & 0xf8) == 0xf0) {
-      if (n - i < 4) return;
-      const std::uint32_t code = ((c & 0x07u) << 18) | (next(1) << 12) | (next(2) << 6) | next(3);
-      if (code < 0x10000) {
-        append_unicode_escape(out, code);
-      } else {
-        append_unicode_escape(out, 0xd800 + ((code - 0x10000) >> 10));
-        append_unicode_escape(out, 0xdc00 + ((code - 0x10000) & 0x3ff));
-      }
-      i += 4;
+      continue;
+    }
+    const Utf8Char ch = decode_utf8(text, i);
+    i += ch.length;
+    if (!ch.valid) {
+      append_unicode_escape(out, 0xfffd);
+    } else if (ch.code < 0x10000) {
+      append_unicode_escape(out, ch.code);
     } else {
-      ++i;
+      append_unicode_escape(out, 0xd800 + ((ch.code - 0x10000) >> 10));
+      append_unicode_escape(out, 0xdc00 + ((ch.code - 0x10000) & 0x3ff));
     }
   }
 }

@@ -151,10 +151,11 @@ class HeaderParser {
     std::string_view value;
     if (!next_field(rest, value))
       return fail(400, fmt::format("Missing value for {}{}: need non-zero integer number", prefix, header));
-    const int count = parse_int(value);
-    if (!is_digit(value.front()) || count < 0)
+    const std::optional<int> parsed = parse_count(value);
+    if (!parsed)
       return fail(400,
                   fmt::format("Invalid value for {}{}: need non-negative integer number", prefix, header));
+    const int count = *parsed;
     if (count > depth) {
       // The module words the WaitCondition case with the Filter: stack's (empty) message; we say why.
       return fail(
@@ -242,9 +243,10 @@ class HeaderParser {
     std::string_view value;
     if (!next_field(rest, value))
       return fail(400, fmt::format("Missing value for Stats{}: need non-zero integer number", header));
-    const int count = parse_int(value);
-    if (!is_digit(value.front()) || count < 0)
+    const std::optional<int> parsed = parse_count(value);
+    if (!parsed)
       return fail(400, fmt::format("Invalid value for Stats{}: need non-negative integer number", header));
+    const int count = *parsed;
     for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) {
       if (i >= stats_counting_.size())
         return fail(400, fmt::format("Invalid count for Stats{}: too few Stats: headers available", header));
@@ -338,19 +340,19 @@ class HeaderParser {
     fail(400, "Invalid output format. Only 'csv', 'json' and 'wrapped_json' are available.");
   }
 
-  // Limit:, Offset:, Timelimit:, WaitTimeout:: a number that starts with a digit (atoi reads the rest).
+  // Limit:, Offset:, Timelimit:, WaitTimeout:: a count (parse_count).
   bool count_value(std::string_view rest, std::string_view missing, std::string_view invalid, int& out) {
     std::string_view value;
     if (!next_field(rest, value)) {
       fail(400, std::string(missing));
       return false;
     }
-    const int number = parse_int(value);
-    if (!is_digit(value.front()) || number < 0) {
+    const std::optional<int> number = parse_count(value);
+    if (!number) {
       fail(400, std::string(invalid));
       return false;
     }
-    out = number;
+    out = *number;
     return true;
   }
   void limit(std::string_view rest) {
@@ -403,8 +405,15 @@ class HeaderParser {
   void separators(std::string_view rest) {
     std::array<char, 4> bytes{};
     std::string_view token;
-    for (char& b : bytes)
-      if (next_field(rest, token)) b = static_cast<char>(parse_int(token));
+    for (char& b : bytes) {
+      if (!next_field(rest, token)) continue;
+      // The module casts atoi's value to a char: 300 would be ','. A byte is 0 to 255.
+      const std::optional<int> code = parse_count(token);
+      if (!code || *code > 255)
+        return fail(400,
+                    fmt::format("Invalid value '{}' for Separators: need a byte value from 0 to 255", token));
+      b = static_cast<char>(*code);
+    }
     request_.separators =
         Separators{.dataset = bytes[0], .field = bytes[1], .list = bytes[2], .host_service = bytes[3]};
   }
@@ -413,7 +422,13 @@ class HeaderParser {
   void localtime(std::string_view rest) {
     std::string_view value;
     if (!next_field(rest, value)) return fail(400, "Header Localtime: missing value");
-    const auto difference = static_cast<int>(static_cast<std::time_t>(parse_int(value)) - now_);
+    // Read whole (the module's atoi wraps), compared before any arithmetic that could overflow.
+    const std::int64_t given = parse_int64(value);
+    constexpr std::int64_t k_day = 24 * 3600;
+    if (given > static_cast<std::int64_t>(now_) + 2 * k_day ||
+        given < static_cast<std::int64_t>(now_) - 2 * k_day)
+      return fail(400, "Invalid Localtime header: timezone difference greater then 24 hours");
+    const auto difference = static_cast<int>(given - static_cast<std::int64_t>(now_));
     int half_hours = difference / 1800;
     const int remainder = difference % 1800;
     if (remainder <= -900) {

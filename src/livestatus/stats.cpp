@@ -94,6 +94,10 @@ std::optional<std::vector<StatsColumn>> compile_stats(const Table& table, std::s
         } else {
           node = is_or ? filters.add_any(taken) : filters.add_all(taken);
         }
+        if (!filters.within_depth(node)) {
+          error = FilterSet::too_deep("Stats", header);
+          return std::nullopt;
+        }
         columns.push_back(StatsColumn{.aggregate = Aggregate::count,
                                       .source = StatsColumn::Source::filter,
                                       .column = nullptr,

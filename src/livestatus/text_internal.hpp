@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string_view>
 
 namespace vedette::livestatus {
@@ -64,6 +65,21 @@ namespace vedette::livestatus {
   }
   if (!negative) return static_cast<std::int64_t>(value);
   return value > k_limit ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(value);
+}
+
+// The value of a count header (Limit:, Offset:, Timelimit:, WaitTimeout:, And:, Or:, StatsAnd:, StatsOr:):
+// decimal digits only, at most INT_MAX; nullopt otherwise. The module reads them with atoi, which wraps
+// (`Or: 4294967298` is 2) and stops at the first other byte (`WaitTimeout: 1e30` is 1); Vedette refuses
+// both (docs/compatibility.md).
+[[nodiscard]] constexpr std::optional<int> parse_count(std::string_view s) {
+  if (s.empty()) return std::nullopt;
+  std::int64_t value = 0;
+  for (char c : s) {
+    if (!is_digit(c)) return std::nullopt;
+    value = value * 10 + (c - '0');
+    if (value > std::numeric_limits<int>::max()) return std::nullopt;
+  }
+  return static_cast<int>(value);
 }
 
 // atoi as glibc's: strtol's value cut to int.

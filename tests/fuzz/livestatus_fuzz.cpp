@@ -10,6 +10,7 @@
 #include "timeperiod/evaluator.hpp"
 #include "timeperiod/period.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -83,11 +84,49 @@ World& world() {
   return *w;
 }
 
+// libFuzzer keeps its inputs short (4 KiB by default), far shorter than the megabytes of combining headers
+// that once overflowed a query thread's stack: a line "@N" stands for the next line N times, "@N K" for
+// the next K lines (K at most 9) N times, N at most 300000, so a short input nests as deep as a hostile
+// client can.
+std::string expand_repeats(std::string_view text) {
+  const auto next_line = [&text] {
+    const std::size_t end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    return line;
+  };
+  std::string out;
+  while (!text.empty()) {
+    const std::string_view line = next_line();
+    unsigned long times = 0;
+    unsigned lines = 1;
+    if (line.size() >= 2 && line.size() <= 9 && line.front() == '@' &&
+        line.find_first_not_of("0123456789 ", 1) == std::string_view::npos && line[1] != ' ') {
+      const std::string digits(line.substr(1));
+      std::size_t used = 0;
+      times = std::min(std::stoul(digits, &used), 300'000UL);
+      if (used + 2 == digits.size() && digits[used] == ' ' && digits[used + 1] != '0')
+        lines = static_cast<unsigned>(digits[used + 1] - '0');
+      else if (used != digits.size())
+        times = 0;
+    }
+    if (times == 0) {
+      out.append(line).push_back('\n');
+      continue;
+    }
+    std::string block;
+    for (unsigned i = 0; i < lines && !text.empty(); ++i) block.append(next_line()).push_back('\n');
+    for (unsigned long i = 0; i < times; ++i) out += block;
+  }
+  return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   World& w = world();
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const std::string expanded = expand_repeats(std::string_view(reinterpret_cast<const char*>(data), size));
+  const std::string_view text(expanded);
   livestatus::Request request;
   livestatus::RequestError error;
   if (!livestatus::parse_request(text, request, error, livestatus::find_table, k_now)) return 0;

@@ -76,10 +76,31 @@ TEST_F(LivestatusQuery, JsonStringEscaping) {
   test_hosts()[0].output =
       std::string("a\"b\\c\x01\td\x7f") + "\xc3\xa9" + "\xe2\x82\xac" + "\xf0\x9f\x98\x80" + "\x80" + "z";
   EXPECT_EQ(ask("GET hosts\nColumns: plugin_output\nOutputFormat: json\n"),
-            "[[\"a\\\"b\\\\c\\u0001\\u0009d\x7f\\u00e9\\u20ac\\ud83d\\ude00z\"]]\n");
-  test_hosts()[0].output = "cut \xe2\x82";  // a sequence the end cuts short ends the string
-  EXPECT_EQ(ask("GET hosts\nColumns: plugin_output\nOutputFormat: json\n"), "[[\"cut \"]]\n");
+            "[[\"a\\\"b\\\\c\\u0001\\u0009d\x7f\\u00e9\\u20ac\\ud83d\\ude00\\ufffdz\"]]\n");
+  test_hosts()[0].output = "cut \xe2\x82";  // a sequence the end cuts short is one U+FFFD
+  EXPECT_EQ(ask("GET hosts\nColumns: plugin_output\nOutputFormat: json\n"), "[[\"cut \\ufffd\"]]\n");
   EXPECT_EQ(ask("GET hosts\nColumns: plugin_output\n"), "cut \xe2\x82\n");  // CSV: as is
+}
+
+// What is not UTF-8 becomes U+FFFD, one per ill-formed sequence, and the bytes after it are read as they
+// are: the module took them as continuations (`\xe2\x82 ` was U+20A0, `\xc3(` was U+00E8) and turned the
+// overlong C0 80 into a NUL.
+TEST_F(LivestatusQuery, InvalidUtf8BecomesReplacementCharactersAndLosesNothingAfter) {
+  test_hosts().resize(1);
+  const auto json = [&](std::string text) {
+    test_hosts()[0].output = std::move(text);
+    return ask("GET hosts\nColumns: plugin_output\nOutputFormat: json\n");
+  };
+  EXPECT_EQ(json("a\xe2\x82 b"), "[[\"a\\ufffd b\"]]\n");
+  EXPECT_EQ(json("\xc3("), "[[\"\\ufffd(\"]]\n");
+  EXPECT_EQ(json("x\xc0\x80y"), "[[\"x\\ufffd\\ufffdy\"]]\n");                    // overlong NUL: no \u0000
+  EXPECT_EQ(json("\xe0\x80\xaf"), "[[\"\\ufffd\\ufffd\\ufffd\"]]\n");             // overlong '/'
+  EXPECT_EQ(json("\xed\xa0\x80"), "[[\"\\ufffd\\ufffd\\ufffd\"]]\n");             // a surrogate
+  EXPECT_EQ(json("\xf4\x90\x80\x80"), "[[\"\\ufffd\\ufffd\\ufffd\\ufffd\"]]\n");  // beyond U+10FFFF
+  EXPECT_EQ(json("\xf0\x9f\x98 ok"), "[[\"\\ufffd ok\"]]\n");  // cut short: one for the whole start
+  EXPECT_EQ(json("\xff\xfe"), "[[\"\\ufffd\\ufffd\"]]\n");
+  EXPECT_EQ(json("\xf4\x8f\xbf\xbf"), "[[\"\\udbff\\udfff\"]]\n");  // U+10FFFF itself is fine
+  EXPECT_EQ(ask("GET hosts\nColumns: plugin_output\nOutputFormat: python\n"), "[[u\"\\udbff\\udfff\"]]\n");
 }
 
 TEST_F(LivestatusQuery, LocaltimeShiftsPrintedTimesOnly) {
@@ -193,6 +214,65 @@ TEST_F(LivestatusQuery, AndOrNegate) {
   EXPECT_EQ(names("And: 0"), "web\ndb\nmail\napp\n");
 }
 
+// A request nests as deep as its headers say, and accepts() recurses once per level: a long chain must
+// not take the query thread's stack (it took the whole daemon down). Chains of one kind fold into one
+// level; what still nests deeper than FilterSet::k_max_depth is a 400.
+TEST_F(LivestatusQuery, LongChainsOfCombiningHeadersFoldIntoOneLevel) {
+  constexpr int k_links = 200'000;
+  const auto repeated = [](std::string_view first, std::string_view each, int n) {
+    std::string text(first);
+    for (int i = 0; i < n; ++i) text += each;
+    return text;
+  };
+  EXPECT_EQ(ask("GET hosts\nColumns: name\n" +
+                repeated("Filter: name = db\n", "Filter: name = mail\nOr: 2\n", k_links)),
+            "db\nmail\n");
+  EXPECT_EQ(ask("GET hosts\nColumns: name\n" +
+                repeated("Filter: state = 0\n", "Filter: state = 0\nAnd: 2\n", k_links)),
+            "web\napp\n");
+  EXPECT_EQ(ask("GET hosts\nColumns: name\n" + repeated("Filter: name = db\n", "Negate:\n", k_links)),
+            "db\n");  // an even number of negations
+  EXPECT_EQ(ask("GET hosts\nColumns: name\n" + repeated("Filter: name = db\n", "Negate:\n", k_links + 1)),
+            "web\nmail\napp\n");
+  EXPECT_EQ(ask("GET hosts\nColumns: name\n" + repeated("", "Filter: name = db\nNegate:\n", k_links)),
+            "web\nmail\napp\n");
+  EXPECT_EQ(ask("GET hosts\n" + repeated("Stats: name = db\n", "Stats: name = mail\nStatsOr: 2\n", k_links)),
+            "2\n");
+  EXPECT_EQ(ask("GET hosts\n" + repeated("Stats: state = 0\n", "StatsNegate:\n", k_links)), "2\n");
+  EXPECT_EQ(ask("GET hosts\nColumns: name\nLimit: 1\n" +
+                repeated("WaitCondition: name = db\n", "WaitCondition: name = mail\nWaitConditionOr: 2\n",
+                         k_links)),
+            "web\n");
+}
+
+TEST_F(LivestatusQuery, NestingDeeperThanTheLimitIsRefused) {
+  // `test` headers combined by alternating `<combine>Or: 2` and `<combine>And: 2`: one level each.
+  const auto alternating = [](std::string_view test, std::string_view combine, int levels) {
+    std::string text = std::string(test) + ": state = 0\n";
+    for (int i = 0; i < levels; ++i)
+      text +=
+          std::string(test) + ": state = 0\n" + std::string(combine) + (i % 2 == 0 ? "Or" : "And") + ": 2\n";
+    return text;
+  };
+  const std::uint32_t limit = FilterSet::k_max_depth;
+  // k_max_depth - 1 combinations over a test: exactly the limit. The next one (an And:) is too deep.
+  EXPECT_EQ(ask("GET hosts\nColumns: name\n" + alternating("Filter", "", limit - 1)), "web\napp\n");
+  EXPECT_EQ(ask("GET hosts\nColumns: name\n" + alternating("Filter", "", limit)),
+            "400 error in And header: filters nested more than 1000 levels deep");
+  EXPECT_EQ(ask("GET hosts\nColumns: name\n" + alternating("Filter", "", 200'000)),
+            "400 error in And header: filters nested more than 1000 levels deep");
+  EXPECT_EQ(ask("GET hosts\nColumns: name\n" + alternating("WaitCondition", "WaitCondition", 200'000)),
+            "400 error in WaitConditionAnd header: filters nested more than 1000 levels deep");
+  std::string stats = "Stats: state = 0\n";
+  for (int i = 0; i < 200'000; ++i) stats += i % 2 == 0 ? "Stats: state = 0\nStatsOr: 2\n" : "StatsNegate:\n";
+  EXPECT_EQ(ask("GET hosts\n" + stats),
+            "400 error in StatsNegate header: filters nested more than 1000 levels deep");
+  std::string negated = "Filter: state = 0\n";
+  for (int i = 0; i < 200'000; ++i) negated += "Filter: state = 0\nOr: 2\nNegate:\n";
+  EXPECT_EQ(ask("GET hosts\nColumns: name\n" + negated),
+            "400 error in Negate header: filters nested more than 1000 levels deep");
+}
+
 TEST_F(LivestatusQuery, SortLimitOffset) {
   EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: name\n"), "app\ndb\nmail\nweb\n");
   EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: state desc\n"), "mail\ndb\napp\nweb\n");  // ties by name
@@ -207,6 +287,11 @@ TEST_F(LivestatusQuery, SortLimitOffset) {
             "");
   EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: groups\n"),
             "app\ndb\nmail\nweb\n");  // lists: by natural order
+  // An unknown column sorts as the module's null column, equal everywhere: the keys after it decide, then
+  // the natural order (the module only logs it, at debug level).
+  EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: nosuchcolumn\n"), "app\ndb\nmail\nweb\n");
+  EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: nosuchcolumn desc\nSort: state desc\n"),
+            "mail\ndb\napp\nweb\n");
   EXPECT_EQ(ask("GET hosts\nColumns: name\nLimit: 2\nOffset: 1\n"), "db\nmail\n");
   EXPECT_EQ(ask("GET hosts\nColumns: name\nOffset: 3\n"), "app\n");
   EXPECT_EQ(ask("GET hosts\nColumns: name\nSort: name\nLimit: 1\nOutputFormat: wrapped_json\n"),

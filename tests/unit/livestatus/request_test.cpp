@@ -178,6 +178,20 @@ TEST(LivestatusRequest, HeaderErrorMessages) {
        "program."},
       {"Localtime:", "Header Localtime: missing value"},
       {"Localtime: 1700200000", "Invalid Localtime header: timezone difference greater then 24 hours"},
+      // Out of range or not a number is a 400, where the module's atoi wrapped or stopped early.
+      {"Filter: a = 1\nFilter: a = 1\nOr: 4294967298",
+       "Invalid value for Or: need non-negative integer number"},
+      {"Or: 99999999999", "Invalid value for Or: need non-negative integer number"},
+      {"And: 2x", "Invalid value for And: need non-negative integer number"},
+      {"Stats: a = 1\nStatsOr: 4294967297", "Invalid value for StatsOr: need non-negative integer number"},
+      {"WaitTimeout: 1e30", "Invalid value for WaitTimeout: must be non-negative integer"},
+      {"WaitTimeout: 2147483648", "Invalid value for WaitTimeout: must be non-negative integer"},
+      {"Limit: 4294967296", "Invalid value for Limit: must be non-negative integer"},
+      {"Offset: 10abc", "Invalid value for Offset: must be non-negative integer"},
+      {"Separators: 10 300", "Invalid value '300' for Separators: need a byte value from 0 to 255"},
+      {"Localtime: 4294967296", "Invalid Localtime header: timezone difference greater then 24 hours"},
+      {"Localtime: -9223372036854775808",
+       "Invalid Localtime header: timezone difference greater then 24 hours"},
   };
   for (const auto& [header, message] : cases) {
     const Parsed p = parse("GET hosts\n" + std::string(header) + "\n");
