@@ -238,7 +238,12 @@ void DowntimeBook::arm_timers(std::uint32_t slot) {
 
 DowntimeAdded DowntimeBook::schedule(DowntimeTarget target, state::Downtime request, Time now,
                                      std::uint32_t phase_us) {
-  if (request.start_time >= request.end_time || request.end_time <= now) return {0, DowntimeError::bad_times};
+  // Commands give times as Naemon reads them, unsigned: "-1" and 2^64-1 read as -1 here, INT64_MIN as
+  // itself. Naemon takes such a start as long past and starts the downtime at once; both are far beyond
+  // any end instead, so the downtime is refused (docs/compatibility.md).
+  if (request.start_time < 0 || request.end_time < 0 || request.start_time >= request.end_time ||
+      request.end_time <= now)
+    return {0, DowntimeError::bad_times};
   // get_next_downtime_id: the id is taken before downtime_add validates the rest.
   while (by_id_.contains(next_downtime_id_)) ++next_downtime_id_;
   const unsigned long id = next_downtime_id_++;

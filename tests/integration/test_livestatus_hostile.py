@@ -273,15 +273,29 @@ class Overflows(unittest.TestCase):
                                      % start_time), "")
         self.assertEqual(command(v, "SCHEDULE_SVC_DOWNTIME;web01;DISK;%d;%d;0;0;18446744073709551615;admin;x"
                                  % (now, now + 3600)), "")
+        # The start -1 (read unsigned: 2^64-1) is beyond any end: that one is refused (issue 33).
+        v.wait_for(r"Error: External command failed -> SCHEDULE_SVC_DOWNTIME;web01;HTTP;-1;")
         rows = ls.query_json(v.path("live"), "GET downtimes\nColumns: service_description end_time\n"
                              "Filter: service_description = HTTP")
-        self.assertEqual(rows, [["HTTP", 9223372036854775807]] * 2)
+        self.assertEqual(rows, [["HTTP", 9223372036854775807]])
         before = cpu_seconds(v.proc.pid)
         time.sleep(2)
         self.assertLess(cpu_seconds(v.proc.pid) - before, 0.5)
         self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: scheduled_downtime_depth\n"
-                                  "Filter: description = HTTP"), "2\n")
+                                  "Filter: description = HTTP"), "1\n")
         self.assertIsNone(v.proc.poll())
+
+    def test_a_downtime_starting_beyond_its_end_is_refused_not_started(self):
+        v = start(self)
+        now = int(time.time())
+        for start_time in ("-1", "18446744073709551615", "-9223372036854775808"):
+            for fixed in (1, 0):
+                command(v, "SCHEDULE_SVC_DOWNTIME;web01;HTTP;%s;%d;%d;0;600;admin;x" % (start_time, now + 3600, fixed))
+                v.wait_for(r"Error: External command failed -> SCHEDULE_SVC_DOWNTIME;web01;HTTP;%s;%d;%d;"
+                           % (start_time, now + 3600, fixed))
+        self.assertEqual(ls.query(v.path("live"), "GET downtimes\nColumns: id\n"), "")
+        self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: scheduled_downtime_depth\n"
+                                  "Filter: description = HTTP"), "0\n")
 
 
 class TcpExposure(unittest.TestCase):

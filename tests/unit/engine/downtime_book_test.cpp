@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <ctime>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -196,6 +197,19 @@ TEST_F(DowntimeBookTest, ScheduleRefusesBadTimesWithoutUsingAnId) {
   EXPECT_EQ(book_.schedule(k_host0, flexible(k_now, k_now + 10, 0), k_now).error, DowntimeError::no_duration);
   EXPECT_EQ(book_.next_downtime_id(), 3u);
   EXPECT_EQ(book_.size(), 0u);
+}
+
+// Commands read times unsigned, as Naemon does: "-1" and 18446744073709551615 arrive as -1, and a start
+// that far beyond any end must not make a downtime that starts at once.
+TEST_F(DowntimeBookTest, ScheduleRefusesTimesOutsideTheSignedRange) {
+  constexpr std::int64_t k_min = std::numeric_limits<std::int64_t>::min();
+  EXPECT_EQ(book_.schedule(k_host0, fixed(-1, k_now + 3600), k_now).error, DowntimeError::bad_times);
+  EXPECT_EQ(book_.schedule(k_host0, fixed(k_min, k_now + 3600), k_now).error, DowntimeError::bad_times);
+  EXPECT_EQ(book_.schedule(k_host0, flexible(-1, k_now + 3600, 60), k_now).error, DowntimeError::bad_times);
+  EXPECT_EQ(book_.schedule(k_host0, fixed(k_now, -1), k_now).error, DowntimeError::bad_times);
+  EXPECT_EQ(book_.size(), 0u);
+  EXPECT_TRUE(advance(k_now + 1).empty()) << "nothing started";
+  EXPECT_EQ(book_.next_downtime_id(), 1u);
 }
 
 TEST_F(DowntimeBookTest, FlexibleStartsOnAProblemInsideItsWindowOnly) {
