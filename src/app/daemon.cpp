@@ -2,10 +2,14 @@
 
 #include "app/daemonize.hpp"
 #include "app/livestatus_link.hpp"
+#include "app/lock_file.hpp"
 #include "app/privileges.hpp"
+#include "commands/command_fifo.hpp"
 #include "commands/command_reader.hpp"
 #include "engine/core.hpp"
 #include "engine/reload.hpp"
+#include "livestatus/server.hpp"
+#include "livestatus/server_options.hpp"
 #include "loop/signals.hpp"
 #include "loop/thread_name.hpp"
 #include "metrics/http_server.hpp"
@@ -21,6 +25,38 @@
 #include <vector>
 
 namespace vedette::app {
+namespace {
+
+// Another instance on the same command file or Livestatus socket would have them replaced under it, and
+// removed when this one stops, leaving it deaf: refused before anything is created or written. (The lock
+// file is checked where it is taken.)
+base::Status check_no_other_instance(const config::MainConfig& main) {
+  if (main.check_external_commands) {
+    if (base::Status s = commands::CommandFifo::check_unread(main.command_file); !s) return s;
+  }
+  std::vector<std::string> ignored;
+  if (std::optional<livestatus::ServerOptions> o = livestatus::server_options(main, ignored);
+      o && !o->unix_socket.empty()) {
+    if (base::Status s = livestatus::Server::check_unserved(o->unix_socket); !s) return s;
+  }
+  return base::Status::ok();
+}
+
+// Naemon takes lock_file in daemon mode only; Vedette in the foreground too, so that `vedette main.cfg`
+// next to a running daemon (a forgotten -v) refuses instead of taking its files over. Where no lock file
+// can be made (a test configuration whose default /run/naemon does not exist), there is none to honour
+// either, unless another user's instance holds one this user may only read.
+base::Expected<std::optional<LockFile>> lock_in_foreground(const std::string& path) {
+  base::Expected<LockFile> lock = LockFile::open(path);
+  if (!lock) {
+    if (base::Status unheld = LockFile::check_unheld(path); !unheld) return base::Error{unheld.error()};
+    return std::optional<LockFile>();
+  }
+  if (base::Status taken = lock->acquire(""); !taken) return base::Error{taken.error()};
+  return std::optional<LockFile>(std::move(*lock));
+}
+
+}  // namespace
 
 int run_daemon(config::Configuration configuration, DaemonOptions options) {
   loop::set_current_thread_name("core");
@@ -34,24 +70,40 @@ int run_daemon(config::Configuration configuration, DaemonOptions options) {
     return 1;
   }
   if (!privileges.warning.empty()) fmt::print(stderr, "{}\n", privileges.warning);
-  // Before the core creates anything (objects.cache, log, status.dat, retention.dat, the command FIFO), so
-  // all of it belongs to the daemon's user. Only the lock file is written before, as the starting user.
-  const auto drop_privileges = [&privileges] {
+  // Once the lock file is held (first, as in Naemon: its message names the other instance's PID): the
+  // command file and the socket of another instance, then the privilege drop. All before the core creates
+  // anything (objects.cache, log, status.dat, retention.dat, the command FIFO), so nothing of a running
+  // instance is touched and all of it belongs to the daemon's user; only the lock file is written before,
+  // as the starting user.
+  const auto alone_then_drop_privileges = [&] {
+    if (base::Status alone = check_no_other_instance(configuration.main); !alone)
+      return base::Status(base::Error{"Error: " + alone.error()});
     return privileges.switch_to ? switch_user(*privileges.switch_to) : base::Status::ok();
   };
   // Daemon mode forks, so it comes before the core starts any thread.
   std::optional<Daemonizer> daemon;
+  std::optional<LockFile> foreground_lock;
   if (options.daemon_mode) {
-    base::Expected<Daemonizer> started = Daemonizer::start(configuration.main.lock_file, drop_privileges);
+    base::Expected<Daemonizer> started =
+        Daemonizer::start(configuration.main.lock_file, alone_then_drop_privileges);
     if (!started) {
       fmt::print(stderr, "{}\nBailing out due to failure to daemonize. (PID={})\n", started.error(),
                  ::getpid());
       return 1;
     }
     daemon = std::move(*started);
-  } else if (base::Status s = drop_privileges(); !s) {
-    fmt::print(stderr, "{}\n", s.error());
-    return 1;
+  } else {
+    base::Expected<std::optional<LockFile>> locked = lock_in_foreground(configuration.main.lock_file);
+    if (!locked) {
+      fmt::print(stderr, "{}\n", locked.error());
+      return 1;
+    }
+    foreground_lock = std::move(*locked);
+    if (base::Status s = alone_then_drop_privileges(); !s) {
+      if (foreground_lock) foreground_lock->release();
+      fmt::print(stderr, "{}\n", s.error());
+      return 1;
+    }
   }
   loop::RealClock clock;
   engine::CoreOptions core_options;
@@ -61,6 +113,8 @@ int run_daemon(config::Configuration configuration, DaemonOptions options) {
   if (daemon) {
     core_options.on_started = [&daemon] { daemon->report_started(); };
     core_options.on_stopped = [&daemon] { daemon->release(); };
+  } else if (foreground_lock) {
+    core_options.on_stopped = [&foreground_lock] { foreground_lock->release(); };
   }
   const bool read_commands = configuration.main.check_external_commands;
   // As Naemon: objects.cache once the configuration is loaded, before the first check (and at each reload).

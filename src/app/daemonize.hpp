@@ -7,6 +7,7 @@
 //   ... start the core ...   daemon->report_started();   ... run ...   daemon->release();
 #pragma once
 
+#include "app/lock_file.hpp"
 #include "base/expected.hpp"
 
 #include <functional>
@@ -37,11 +38,9 @@ class Daemonizer {
   void release();
 
  private:
-  Daemonizer(std::string lock_file, int lock_fd, int parent_fd)
-      : lock_file_(std::move(lock_file)), lock_fd_(lock_fd), parent_fd_(parent_fd) {}
+  Daemonizer(LockFile lock, int parent_fd) : lock_(std::move(lock)), parent_fd_(parent_fd) {}
 
-  std::string lock_file_;
-  int lock_fd_ = -1;
+  LockFile lock_;
   int parent_fd_ = -1;  // write end of the pipe the parent waits on
 };
 

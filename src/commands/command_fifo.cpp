@@ -84,6 +84,20 @@ FifoOpenResult CommandFifo::open(std::string path) {
   return result;
 }
 
+base::Status CommandFifo::check_unread(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISFIFO(st.st_mode)) return base::Status::ok();
+  // Opening a FIFO for writing without blocking fails with ENXIO exactly when no process has it open for
+  // reading; a writer such as NSCA holding it open does not count.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return base::Status::ok();
+  ::close(fd);
+  return base::Error{fmt::format(
+      "command file '{}' is being read by another process (another Vedette or Naemon running with this "
+      "command_file?); refusing to start",
+      path)};
+}
+
 CommandFifo::CommandFifo(int fd, std::string path, dev_t device, ino_t inode)
     : fd_(fd),
       path_(std::move(path)),

@@ -10,6 +10,8 @@
 //   poller.add(opened.fifo->fd());  // readable → fifo.drain([&](std::string_view line) { … });
 #pragma once
 
+#include "base/expected.hpp"
+
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -45,6 +47,9 @@ class CommandFifo {
   // O_RDWR|O_NONBLOCK|O_CLOEXEC: holding a write end ourselves means reads never see EOF when the last
   // writer closes, and opening for write never blocks a submitter while we run.
   [[nodiscard]] static FifoOpenResult open(std::string path);
+  // An error when a FIFO at `path` is being read by another process: another Vedette (or Naemon) on the
+  // same command_file, which a second instance must not take over. Nothing is written to the pipe.
+  [[nodiscard]] static base::Status check_unread(const std::string& path);
 
   CommandFifo(CommandFifo&& other) noexcept;
   CommandFifo& operator=(CommandFifo&& other) noexcept;

@@ -165,9 +165,9 @@ class Core::Impl final : public loop::TimerHandler,
     // otherwise sleep until the first timer, which can be a minute away.
     before_poll();
     w_.loop.run();
-    shutdown();
+    const bool clean = shutdown();
     if (options_.on_stopped) options_.on_stopped();
-    return 0;
+    return clean ? 0 : 1;
   }
 
   // What Naemon logs when it starts, and again after each reload.
@@ -586,12 +586,19 @@ class Core::Impl final : public loop::TimerHandler,
 
   // Nothing new starts; checks already running get k_shutdown_grace to finish and be applied (logged, in
   // status.dat and retention.dat); the executor then kills what is left.
-  void shutdown() {
+  // False when retention.dat could not be saved: the daemon then exits 1.
+  bool shutdown() {
     runner_.shutdown(k_shutdown_grace);
     perfdata_.shutdown();
-    state_files_.shutdown();
-    log(fmt::format("Successfully shutdown... (PID={})", ::getpid()));
+    const base::Status saved = state_files_.shutdown();
+    if (saved) {
+      log(fmt::format("Successfully shutdown... (PID={})", ::getpid()));
+    } else {
+      log(fmt::format("Error: {}", saved.error()));
+      log(fmt::format("Shutdown with errors: retention data not saved (PID={})", ::getpid()));
+    }
     w_.log_file.flush();
+    return static_cast<bool>(saved);
   }
 
   const std::thread::id core_thread_ = std::this_thread::get_id();  // the thread that built the Core

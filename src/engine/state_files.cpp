@@ -138,15 +138,30 @@ void StateFiles::after_reload() {
   publish_status();
 }
 
-void StateFiles::shutdown() {
-  if (w_.main.retain_state_information) {
-    save_retention();
-    const bool written = retention_writer_.wait_idle(std::chrono::seconds(10)) &&
-                         retention_writer_.stats().writes > retention_writes_seen_;
-    report_retention();
-    if (written) w_.log("Retention data successfully saved.");
-  }
+base::Status StateFiles::shutdown() {
+  base::Status saved = save_final_retention();
   status_.remove_file();  // Naemon removes status.dat when it stops
+  return saved;
+}
+
+base::Status StateFiles::save_final_retention() {
+  if (!w_.main.retain_state_information) return base::Status::ok();
+  save_retention();
+  const bool idle = retention_writer_.wait_idle(k_final_save_wait);
+  const bool written = idle && retention_writer_.stats().writes > retention_writes_seen_;
+  report_retention();
+  if (written) {
+    w_.log("Retention data successfully saved.");
+    return base::Status::ok();
+  }
+  // Naemon logs its success line or nothing; an admin must learn here that what changed since the last
+  // save (comments, acknowledgements, states) will be gone at the next start.
+  const std::string why = idle ? retention_writer_.last_error()
+                               : fmt::format("not written within {} s", k_final_save_wait.count());
+  return base::Error{
+      fmt::format("Final save of retention data to '{}' failed: {}; what changed since the "
+                  "last successful save is lost",
+                  w_.main.state_retention_file, why)};
 }
 
 void StateFiles::on_timer(loop::TimerId id) {

@@ -8,9 +8,10 @@
 //   StateFiles files(world, daemon_mode);
 //   files.schedule_autosave();  files.remove_status_file();  files.publish_status();   // start-up
 //   files.report();                                        // once per loop iteration
-//   files.shutdown();                                      // retention.dat saved, status.dat removed
+//   base::Status saved = files.shutdown();                 // retention.dat saved, status.dat removed
 #pragma once
 
+#include "base/expected.hpp"
 #include "engine/core_time.hpp"
 #include "engine/status_snapshot.hpp"
 #include "engine/thread_messages.hpp"
@@ -21,6 +22,7 @@
 #include "retention/writer.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -61,8 +63,9 @@ class StateFiles final : public loop::TimerHandler {
   // After a reload swap: both periods start again; status.dat at once, retention.dat at the next auto-save
   // (a snapshot here doubled the stall).
   void after_reload();
-  // retention.dat saved (waiting for its writer up to 10 s) when retained, status.dat removed.
-  void shutdown();
+  // status.dat removed; retention.dat saved when retained, waiting for its writer up to
+  // k_final_save_wait. An error when that save failed (the core then exits non-zero).
+  [[nodiscard]] base::Status shutdown();
 
   void on_timer(loop::TimerId id) override;
 
@@ -81,6 +84,9 @@ class StateFiles final : public loop::TimerHandler {
   [[nodiscard]] std::shared_ptr<const files::StatusSnapshot> take_status(StatusSnapshotBuilder& builder);
   void report_errors(ThreadMessages& errors);
   void report_retention();
+  [[nodiscard]] base::Status save_final_retention();
+
+  static constexpr std::chrono::seconds k_final_save_wait{10};
 
   World& w_;
   const bool daemon_mode_;

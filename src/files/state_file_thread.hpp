@@ -85,6 +85,13 @@ class StateFileThread {
     return stats_;
   }
 
+  // The message of the last failed write ("" before any), also when on_error did not hear of it because
+  // the failure continued an episode already reported.
+  std::string last_error() const {
+    std::lock_guard lock(mutex_);
+    return last_error_;
+  }
+
   // Writer thread (the jobs): counts under the lock stats() takes.
   template <typename F>
   void update_stats(F&& update) {
@@ -93,6 +100,10 @@ class StateFileThread {
   }
   void failed(const std::string& message) {
     update_stats([](Stats& s) { ++s.failures; });
+    {
+      std::lock_guard lock(mutex_);
+      last_error_ = message;
+    }
     if (std::exchange(error_reported_, true)) return;
     if (on_error_) {
       on_error_(message);
@@ -160,6 +171,7 @@ class StateFileThread {
   bool sleeping_ = false;                    // guarded by mutex_
   bool idle_ = true;                         // guarded by mutex_
   Stats stats_{};                            // guarded by mutex_
+  std::string last_error_;                   // guarded by mutex_
   bool error_reported_ = false;              // writer thread only
 
   std::thread thread_;  // last

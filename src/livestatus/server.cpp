@@ -44,7 +44,12 @@ base::Expected<int> listen_unix(const std::string& path, const ServerOptions& o)
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0)
     return base::Error{fmt::format("Livestatus: cannot create a Unix socket: {}", std::strerror(errno))};
-  // A socket left by an earlier run (or Naemon's) is in the way; anything else at that path is not ours.
+  // A socket left by an earlier run (or Naemon's) is in the way; one still served belongs to a running
+  // instance, and anything else at that path is not ours.
+  if (base::Status unserved = Server::check_unserved(path); !unserved) {
+    ::close(fd);
+    return base::Error{unserved.error()};
+  }
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());
   if (::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
@@ -71,6 +76,26 @@ base::Expected<int> listen_tcp(const std::string& where, const ServerOptions& o)
 constexpr int k_query_nice = 5;
 
 }  // namespace
+
+base::Status Server::check_unserved(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISSOCK(st.st_mode)) return base::Status::ok();
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.size() >= sizeof addr.sun_path) return base::Status::ok();  // start() refuses it with its reason
+  std::memcpy(addr.sun_path, path.data(), path.size());
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return base::Status::ok();
+  // A listener answers at once (or EAGAIN: its backlog is full); nobody there is ECONNREFUSED.
+  const bool served = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0 ||
+                      errno == EAGAIN || errno == EINPROGRESS;
+  ::close(fd);
+  if (!served) return base::Status::ok();
+  return base::Error{fmt::format(
+      "Livestatus: socket '{}' is served by another process (another Vedette or Naemon running with this "
+      "socket?); refusing to start",
+      path)};
+}
 
 Server::Impl::~Impl() {
   stopping_.store(true);

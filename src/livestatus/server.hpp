@@ -22,6 +22,11 @@ namespace vedette::livestatus {
 
 class Server {
  public:
+  // An error when a process accepts connections on the Unix socket at `path`: another Vedette (or Naemon)
+  // serving Livestatus there, whose socket a second instance must not replace. A socket file nobody
+  // listens on is a leftover, which start() replaces.
+  [[nodiscard]] static base::Status check_unserved(const std::string& path);
+
   // Binds and listens (a Unix socket path longer than sun_path, a bad host:port or a bind failure is an
   // error, never truncated), then starts the threads. Raises the open-files limit to its hard maximum so
   // a thousand clients fit.

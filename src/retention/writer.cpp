@@ -478,6 +478,7 @@ class Writer::Worker {
   }
   bool wait_idle(std::chrono::milliseconds timeout) { return thread_.wait_idle(timeout); }
   WriterStats stats() const { return thread_.stats(); }
+  std::string last_error() const { return thread_.last_error(); }
 
  private:
   void write(const Snapshot& snapshot) {
@@ -522,6 +523,10 @@ bool Writer::wait_idle(std::chrono::milliseconds timeout) {
 
 WriterStats Writer::stats() const {
   return worker_->stats();
+}
+
+std::string Writer::last_error() const {
+  return worker_->last_error();
 }
 
 }  // namespace vedette::retention

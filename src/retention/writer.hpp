@@ -76,6 +76,8 @@ class Writer {
   bool wait_idle(std::chrono::milliseconds timeout);
 
   [[nodiscard]] WriterStats stats() const;
+  // Why the last write failed ("" before any failure).
+  [[nodiscard]] std::string last_error() const;
 
  private:
   class Worker;

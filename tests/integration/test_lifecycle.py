@@ -1,10 +1,15 @@
 """Stopping the real daemon: SIGTERM lets running checks finish (bounded), then cleans up as Naemon does."""
 import os
+import re
+import shutil
 import signal
+import socket
+import stat
 import subprocess
 import time
 import unittest
 
+import livestatus_client as ls
 import vedette_test
 
 from running_daemon import HOST, RunningVedette, service, wait_for_file
@@ -165,6 +170,118 @@ class DaemonMode(unittest.TestCase):
         self.assertFalse(os.path.exists(v.path("vedette.lock")), "the lock file goes at shutdown")
         self.assertFalse(os.path.exists(v.path("status.dat")))
         self.assertIn("Successfully shutdown... (PID=%d)" % pid, v.log())
+
+
+class SingleInstance(unittest.TestCase):
+    """A second instance on the same lock file, command file or Livestatus socket refuses to start, in
+    either mode, and leaves the running one's files alone (issue 33: a foreground run next to a daemon took
+    its socket and FIFO over and deleted both when it stopped)."""
+    MAIN = ("lock_file=vedette.lock\nstatus_file=status.dat\n"
+            "broker_module=/usr/lib/naemon/naemon-livestatus/livestatus.o live\n")
+
+    def assert_still_serving(self, v):
+        self.assertTrue(stat.S_ISFIFO(os.stat(v.cmd_path).st_mode), "the command file is still there")
+        self.assertEqual(ls.query(v.path("live"), "GET status\nColumns: program_version\n").strip(), "0.1.0")
+        marker = "still reading %f" % time.time()
+        v.command("LOG;" + marker)  # the FIFO still reaches the running instance
+        v.wait_for(re.escape(marker))
+
+    def run_second(self, v, *options, config=None):
+        return subprocess.run([vedette_test.vedette_bin(), "--allow-root", *options,
+                               config or v.path("vedette.cfg")],
+                              cwd=v.dir, capture_output=True, text=True, timeout=30)
+
+    def test_foreground_next_to_a_daemon_refuses_and_touches_nothing(self):
+        v = RunningVedette(self, objects=HOST, main_extra=self.MAIN, start=False)
+        first = self.run_second(v, "-d")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        with open(v.path("vedette.lock")) as f:
+            pid = int(f.read())
+        self.addCleanup(kill_quietly, pid)
+        ls.wait_for_socket(v.path("live"))
+        v.wait_for(r"starting\.\.\. \(PID=%d\)" % pid, timeout=10)
+
+        second = self.run_second(v)  # the admin forgot -v
+        self.assertEqual(second.returncode, 1)
+        self.assertIn("Lockfile '%s' looks like its already held by another instance of Vedette (PID %d)"
+                      % (v.path("vedette.lock"), pid), second.stderr)
+        self.assert_still_serving(v)
+        self.assertEqual(v.log().count("starting..."), 1, "the second one logged nothing")
+        os.kill(pid, signal.SIGTERM)
+        v.wait_for(r"Successfully shutdown\.\.\. \(PID=%d\)" % pid)
+
+    def test_a_daemon_next_to_a_foreground_instance_refuses(self):
+        v = RunningVedette(self, objects=HOST, main_extra=self.MAIN)
+        ls.wait_for_socket(v.path("live"))
+        with open(v.path("vedette.lock")) as f:
+            self.assertEqual(int(f.read()), v.proc.pid, "the foreground instance holds the lock too")
+        second = self.run_second(v, "-d")
+        self.assertEqual(second.returncode, 1)
+        self.assertIn("looks like its already held by another instance of Vedette (PID %d)" % v.proc.pid,
+                      second.stderr)
+        self.assert_still_serving(v)
+        self.assertEqual(v.stop(), 0)
+        self.assertFalse(os.path.exists(v.path("vedette.lock")), "removed at shutdown")
+
+    def test_another_lock_file_on_the_same_command_file_or_socket_refuses(self):
+        v = RunningVedette(self, objects=HOST, main_extra=self.MAIN)
+        ls.wait_for_socket(v.path("live"))
+        other = vedette_test.make_temp_dir(self)
+        with open(v.path("vedette.cfg")) as f:
+            base = f.read().replace("cfg_file=objects.cfg", "cfg_file=%s" % v.path("objects.cfg"))
+        base = base.replace("resource_file=resource.cfg", "resource_file=%s" % v.path("resource.cfg"))
+        base = base.replace("lock_file=vedette.lock", "lock_file=%s/other.lock" % other)
+        base = base.replace("log_file=vedette.log", "log_file=%s/other.log" % other)
+        base = base.replace("status_file=status.dat", "status_file=%s/status.dat" % other)
+        base = base.replace("object_cache_file=objects.cache", "object_cache_file=%s/objects.cache" % other)
+        same_fifo = base.replace("live\n", "%s/live\n" % other).replace(
+            "command_file=vedette.cmd", "command_file=%s" % v.cmd_path)
+        same_socket = base.replace("live\n", "%s\n" % v.path("live")).replace(
+            "command_file=vedette.cmd", "command_file=%s/other.cmd" % other)
+        for name, text, message in [
+                ("fifo.cfg", same_fifo, "command file '%s' is being read by another process" % v.cmd_path),
+                ("socket.cfg", same_socket, "Livestatus: socket '%s' is served by another process"
+                 % v.path("live"))]:
+            with open(os.path.join(other, name), "w") as f:
+                f.write(text)
+            for options in ([], ["-d"]):
+                second = self.run_second(v, *options, config=os.path.join(other, name))
+                self.assertEqual(second.returncode, 1, (name, options, second.stderr))
+                self.assertIn(message, second.stderr, (name, options))
+                self.assertFalse(os.path.exists(os.path.join(other, "other.lock")), "its own lock is released")
+                self.assertFalse(os.path.exists(os.path.join(other, "objects.cache")), "nothing written")
+            self.assert_still_serving(v)
+        self.assertEqual(v.stop(), 0)
+
+    def test_a_leftover_socket_and_lock_file_do_not_stop_a_start(self):
+        v = RunningVedette(self, objects=HOST, main_extra=self.MAIN, start=False)
+        leftover = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        leftover.bind(v.path("live"))  # bound, never listening: what a killed instance leaves
+        leftover.close()
+        with open(v.path("vedette.lock"), "w") as f:
+            f.write("999999\n")  # nobody holds its lock
+        v.start()
+        ls.wait_for_socket(v.path("live"))
+        self.assert_still_serving(v)
+        self.assertEqual(v.stop(), 0)
+
+
+class FinalSave(unittest.TestCase):
+    def test_a_failed_final_save_is_logged_and_the_exit_code_says_so(self):
+        main = "retain_state_information=1\nstate_retention_file=kept/retention.dat\nretention_update_interval=60\n"
+        v = RunningVedette(self, objects=HOST, main_extra=main, start=False)
+        os.mkdir(v.path("kept"))
+        v.start()
+        v.command("ADD_HOST_COMMENT;web01;1;admin;added after the last save")
+        v.wait_for(r"EXTERNAL COMMAND: ADD_HOST_COMMENT")
+        shutil.rmtree(v.path("kept"))  # as a lost or full disk: the file cannot be written
+        self.assertEqual(v.stop(), 1)
+        log = v.log()
+        self.assertRegex(log, r"Error: Final save of retention data to '.*kept/retention\.dat' failed: .+; what "
+                              r"changed since the last successful save is lost")
+        self.assertIn("Shutdown with errors: retention data not saved (PID=%d)" % v.proc.pid, log)
+        self.assertNotIn("Successfully shutdown", log)
+        self.assertNotIn("Retention data successfully saved.", log)
 
 
 def kill_quietly(pid):

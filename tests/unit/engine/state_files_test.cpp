@@ -50,7 +50,7 @@ TEST(StateFilesTest, StatusDatIsWrittenAtOnceAndRemovedAtShutdown) {
   StateFiles files(t.f.world(), /*daemon_mode=*/false);
   files.publish_status();
   ASSERT_TRUE(t.appears("status.dat"));
-  files.shutdown();
+  EXPECT_TRUE(files.shutdown());
   EXPECT_TRUE(t.goes("status.dat"));
   EXPECT_TRUE(std::filesystem::exists(t.dir / "retention.dat"));  // saved at shutdown
   EXPECT_THAT(t.f.log_lines(), Contains("Retention data successfully saved."));
@@ -71,6 +71,21 @@ TEST(StateFilesTest, TheAutoSaveRunsEveryRetentionIntervalAndIsLoggedWhenWritten
   }
   EXPECT_FALSE(files.autosave_pending());
   EXPECT_THAT(t.f.log_lines(), Contains("Auto-save of retention data completed successfully."));
+}
+
+TEST(StateFilesTest, AFailedFinalSaveIsAnErrorThatSaysWhy) {
+  Files t;
+  // The directory of retention.dat is gone, as on a full or lost disk: the writer cannot create its file.
+  testing::WorldFixture f(k_objects, "retain_state_information=1\nstate_retention_file=" +
+                                         (t.dir / "gone" / "retention.dat").string() + "\n");
+  StateFiles files(f.world(), /*daemon_mode=*/false);
+  const base::Status saved = files.shutdown();
+  ASSERT_FALSE(saved);
+  EXPECT_THAT(saved.error(),
+              ::testing::HasSubstr("Final save of retention data to '" +
+                                   (t.dir / "gone" / "retention.dat").string() + "' failed: "));
+  EXPECT_THAT(saved.error(), ::testing::HasSubstr("No such file or directory"));
+  EXPECT_THAT(f.log_lines(), ::testing::Not(Contains("Retention data successfully saved.")));
 }
 
 }  // namespace
