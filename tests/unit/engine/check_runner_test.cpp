@@ -43,6 +43,13 @@ class Finished final : public FinishedCheckSink {
 class Runner {
  public:
   explicit Runner(const std::string& main = "") : f(k_objects, main) {
+    // The executor runs the plugins for real and holds a job until its start time on the real monotonic
+    // clock: the fixture's clock reads that clock's time (at the manual clock's wall time), whatever the
+    // machine's uptime. ManualClock's 1000 s lies ahead on a machine up for less, and no job would run.
+    const loop::WallTime wall = f.clock().wall_now();
+    f.clock().set(loop::MonoTime(std::chrono::steady_clock::now().time_since_epoch()));
+    f.clock().set_wall(wall);
+    f.advance(0s);  // the loop reads its clock once per iteration
     finished.world = &f.world();
     freshness.resize(f.world().check_count());
     runner.resize(f.world().check_count());
@@ -52,13 +59,15 @@ class Runner {
     return f.world().check_of(f.world().model->find_service("web01", description));
   }
   void start(CheckId check) { runner.start(check, f.clock().wall_now(), f.world().now_instant(), false); }
-  // Collects until `n` results are in (the plugins run for real), at most 10 s.
-  void wait_for(std::size_t n) {
+  // Collects until `n` results are in (the plugins run for real), at most 10 s. Callers ASSERT on it: the
+  // results are read next.
+  [[nodiscard]] bool wait_for(std::size_t n) {
     for (int i = 0; i < 1000 && finished.results.size() < n; ++i) {
       std::this_thread::sleep_for(10ms);
       runner.collect();
     }
-    ASSERT_EQ(finished.results.size(), n);
+    EXPECT_EQ(finished.results.size(), n);
+    return finished.results.size() == n;
   }
 
   testing::WorldFixture f;
@@ -74,7 +83,7 @@ TEST(CheckRunnerTest, AStartedCheckRunsItsExpandedCommandAndComesBackAsAnOutcome
   EXPECT_TRUE(t.f.world().state_of(app).is_executing);
   EXPECT_TRUE(t.runner.expects_results());
   t.runner.submit();
-  t.wait_for(1);
+  ASSERT_TRUE(t.wait_for(1));
   const FinishedCheck& r = t.finished.results[0];
   EXPECT_EQ(r.check, app);
   EXPECT_EQ(r.outcome.type, CheckType::active);
@@ -91,7 +100,7 @@ TEST(CheckRunnerTest, HostAndServiceResultsComeBackForTheirOwnChecks) {
   t.start(db);
   t.start(host);
   t.runner.submit();
-  t.wait_for(2);
+  ASSERT_TRUE(t.wait_for(2));
   for (const FinishedCheck& r : t.finished.results) {
     if (r.check == db) {
       EXPECT_EQ(r.outcome.state, 2);
@@ -108,7 +117,7 @@ TEST(CheckRunnerTest, MaxConcurrentChecksCountsTheChecksOut) {
   t.start(t.service("APP"));
   EXPECT_TRUE(t.runner.at_concurrency_limit());
   t.runner.submit();
-  t.wait_for(1);
+  ASSERT_TRUE(t.wait_for(1));
   EXPECT_FALSE(t.runner.at_concurrency_limit());
 }
 
