@@ -9,21 +9,31 @@ else
 endif
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test bench fuzz format clean
+# make run builds only the three programs, so it needs neither GoogleTest nor Google Benchmark; make test
+# configures the same build directory with the tests and benchmarks (the objects already built stay).
+PROGRAMS := vedette vedette-worker vedettestats
+CONFIGURE = cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_FLAGS)
+
+.PHONY: all deps deps-run build build-programs run test bench fuzz format clean
 
 all: build
 
+deps-run:
+	@scripts/install-deps.sh run
+
 deps:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh test
 
-$(BUILD_DIR)/build.ninja:
-	cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_FLAGS)
-
-build: deps $(BUILD_DIR)/build.ninja
+build: deps
+	@$(CONFIGURE) -DVEDETTE_BUILD_TESTS=ON -DVEDETTE_BUILD_BENCH=ON >/dev/null
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+build-programs: deps-run
+	@$(CONFIGURE) -DVEDETTE_BUILD_TESTS=OFF -DVEDETTE_BUILD_BENCH=OFF >/dev/null
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(PROGRAMS)
+
 # Prints where the demo's files, socket and pipe are, then runs Vedette on etc/demo/ in the foreground.
-run: build
+run: build-programs
 	@scripts/demo-run.sh $(BUILD_DIR)/vedette etc/demo/vedette.cfg
 
 test: build
