@@ -29,10 +29,11 @@ struct PerfdataWriters {
   PerfdataWriters() {}
 
   WriterEndpoint graphite;
-  // Icinga 2's GraphiteWriter layout under "vedette" (its host_name_template / service_name_template without
-  // the check command, which in Naemon carries the arguments too).
-  std::string graphite_host_template = "vedette.$HOSTNAME$.host";
-  std::string graphite_service_template = "vedette.$HOSTNAME$.services.$SERVICEDESC$";
+  // Icinga 2's GraphiteWriter layout (its host_name_template / service_name_template) under "vedette". In
+  // both writers' templates $HOSTCHECKCOMMAND$ and $SERVICECHECKCOMMAND$ are the command's name, without
+  // the `!` arguments Naemon's macros carry, as Icinga 2's check_command.
+  std::string graphite_host_template = "vedette.$HOSTNAME$.host.$HOSTCHECKCOMMAND$";
+  std::string graphite_service_template = "vedette.$HOSTNAME$.services.$SERVICEDESC$.$SERVICECHECKCOMMAND$";
 
   WriterEndpoint influxdb;
   // v1 (/write): database, optional retention policy and credentials.
@@ -44,13 +45,14 @@ struct PerfdataWriters {
   std::string influxdb_org;
   std::string influxdb_bucket;
   std::string influxdb_token;
-  // The measurement: the expanded template up to its first '!' (the command's name, as Icinga 2's).
+  // The measurement: the command's name, as Icinga 2's.
   std::string influxdb_host_measurement_template = "$HOSTCHECKCOMMAND$";
   std::string influxdb_service_measurement_template = "$SERVICECHECKCOMMAND$";
 
-  // Both writers.
-  bool send_thresholds = true;
-  bool send_metadata = true;
+  // Both writers. Off unless asked, as Icinga 2's enable_send_thresholds and enable_send_metadata: each
+  // sends a series per object more (a whisper file each in Graphite).
+  bool send_thresholds = false;
+  bool send_metadata = false;
   std::size_t buffer_size = std::size_t{16} << 20;  // bytes per writer
   int flush_interval_ms = 1000;
   int timeout_s = 5;

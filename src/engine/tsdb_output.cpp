@@ -1,5 +1,7 @@
 #include "engine/tsdb_output.hpp"
 
+#include "engine/downtime_book.hpp"
+#include "model/model.hpp"
 #include "tsdb/http_exchange.hpp"
 #include "tsdb/metric_names.hpp"
 
@@ -64,7 +66,9 @@ NameTemplate::NameTemplate(std::string_view text) {
       return;
     }
     if (open > 0) parts_.push_back({std::string(text.substr(0, open)), false});
-    parts_.push_back({std::string(text.substr(open, close + 1 - open)), true});
+    const std::string_view name = text.substr(open + 1, close - open - 1);
+    const bool command_name = name.starts_with("HOSTCHECKCOMMAND") || name.starts_with("SERVICECHECKCOMMAND");
+    parts_.push_back({std::string(text.substr(open, close + 1 - open)), true, command_name});
     text.remove_prefix(close + 1);
   }
 }
@@ -77,13 +81,15 @@ void NameTemplate::expand(const MacroContext& ctx, void (*escape)(std::string_vi
       out += part.text;
       continue;
     }
-    if (escape == nullptr) {
-      process_macros(part.text, ctx, k_macro_plain, out);
-      continue;
-    }
     value.clear();
     process_macros(part.text, ctx, k_macro_plain, value);
-    escape(value, out);
+    std::string_view v = value;
+    if (part.command_name) v = v.substr(0, v.find('!'));
+    if (escape == nullptr) {
+      out += v;
+    } else {
+      escape(v, out);
+    }
   }
 }
 
@@ -119,6 +125,20 @@ void TsdbOutput::after_result(const MacroContext& ctx, const CheckState& state) 
       .state = static_cast<std::uint8_t>(state.current_state),
       .hard = state.state_type == StateType::hard,
       .current_attempt = static_cast<std::uint16_t>(state.current_attempt)};
+  if (send_metadata_) {
+    const model::Checkable& object =
+        service ? static_cast<const model::Checkable&>(ctx.model.services[model::index(ctx.service)])
+                : ctx.model.hosts[model::index(ctx.host)];
+    s.max_check_attempts = static_cast<std::uint16_t>(max_check_attempts_of(object, state));
+    const int host_state = ctx.all_hosts != nullptr ? (*ctx.all_hosts)[model::index(ctx.host)].current_state
+                           : service                ? k_host_up
+                                                    : state.current_state;
+    s.reachable = service ? host_state == k_host_up : state.current_state != k_host_unreachable;
+    if (ctx.downtimes != nullptr)
+      s.downtime_depth = static_cast<std::uint16_t>(service ? ctx.downtimes->depth(ctx.service)
+                                                            : ctx.downtimes->depth(ctx.host));
+    s.acknowledgement = state.problem_has_been_acknowledged ? state.acknowledgement_type : 0;
+  }
   if (graphite_) {
     name_.clear();
     (service ? graphite_service_ : graphite_host_).expand(ctx, tsdb::append_graphite_component, name_);

@@ -23,6 +23,8 @@ namespace vedette::engine {
 
 // A naming template split once into literal text and macros, so that each macro's value can be escaped
 // on its own (a '.' in a host name must not add a Graphite path level, the template's own dots must).
+// $HOSTCHECKCOMMAND$ and $SERVICECHECKCOMMAND$ give the command's name without its `!` arguments, as
+// Icinga 2's check_command does, in both writers.
 class NameTemplate {
  public:
   NameTemplate() = default;
@@ -35,6 +37,7 @@ class NameTemplate {
   struct Part {
     std::string text;
     bool macro = false;
+    bool command_name = false;  // a check command macro: its value up to the first '!'
   };
   std::vector<Part> parts_;
 };

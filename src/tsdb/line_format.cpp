@@ -56,15 +56,20 @@ void append_graphite_lines(const Sample& s, const LineOptions& options, std::str
     if (v.max) graphite_line(s, "perfdata", v.label, "max", *v.max, out);
   }
   if (!options.metadata) return;
+  // Icinga 2's metadata, in its order.
   graphite_line(s, "metadata", {}, "state", s.state, out);
-  graphite_line(s, "metadata", {}, "state_type", s.hard ? 1 : 0, out);
   graphite_line(s, "metadata", {}, "current_attempt", s.current_attempt, out);
+  graphite_line(s, "metadata", {}, "max_check_attempts", s.max_check_attempts, out);
+  graphite_line(s, "metadata", {}, "state_type", s.hard ? 1 : 0, out);
+  graphite_line(s, "metadata", {}, "reachable", s.reachable ? 1 : 0, out);
+  graphite_line(s, "metadata", {}, "downtime_depth", s.downtime_depth, out);
+  graphite_line(s, "metadata", {}, "acknowledgement", s.acknowledgement, out);
   graphite_line(s, "metadata", {}, "latency", s.latency, out);
   graphite_line(s, "metadata", {}, "execution_time", s.execution_time, out);
 }
 
 void append_influx_lines(const Sample& s, const LineOptions& options, std::string& out) {
-  const std::string_view measurement = s.name.substr(0, s.name.find('!'));
+  const std::string_view measurement = s.name;
   if (measurement.empty() || s.host.empty()) return;  // the line protocol has no empty names
   PerfdataReader reader(s.perf_data);
   for (PerfdataValue v; reader.next(v);) {
@@ -87,8 +92,11 @@ void append_influx_lines(const Sample& s, const LineOptions& options, std::strin
   }
   if (!options.metadata) return;
   influx_series(s, measurement, out);
-  fmt::format_to(std::back_inserter(out), " state={}i,state_type={}i,current_attempt={}i", s.state,
-                 s.hard ? 1 : 0, s.current_attempt);
+  fmt::format_to(std::back_inserter(out),
+                 " state={}i,current_attempt={}i,max_check_attempts={}i,state_type={}i,reachable={},"
+                 "downtime_depth={}i,acknowledgement={}i",
+                 s.state, s.current_attempt, s.max_check_attempts, s.hard ? 1 : 0,
+                 s.reachable ? "true" : "false", s.downtime_depth, s.acknowledgement);
   influx_field("latency", s.latency, out);
   influx_field("execution_time", s.execution_time, out);
   fmt::format_to(std::back_inserter(out), " {}\n", s.time);

@@ -15,8 +15,12 @@ struct Header {
   double latency;
   double execution_time;
   std::uint16_t current_attempt;
+  std::uint16_t max_check_attempts;
+  std::uint16_t downtime_depth;
   std::uint8_t state;
   std::uint8_t hard;
+  std::uint8_t reachable;
+  std::uint8_t acknowledgement;
 };
 
 }  // namespace
@@ -34,8 +38,12 @@ void encode_sample(const Sample& s, std::string& out) {
                  s.latency,
                  s.execution_time,
                  s.current_attempt,
+                 s.max_check_attempts,
+                 s.downtime_depth,
                  s.state,
-                 static_cast<std::uint8_t>(s.hard ? 1 : 0)};
+                 static_cast<std::uint8_t>(s.hard ? 1 : 0),
+                 static_cast<std::uint8_t>(s.reachable ? 1 : 0),
+                 s.acknowledgement};
   out.append(reinterpret_cast<const char*>(&h), sizeof h);
   out.append(s.name);
   out.append(s.host);
@@ -63,8 +71,12 @@ bool decode_sample(std::string_view& in, Sample& out) {
   out.latency = h.latency;
   out.execution_time = h.execution_time;
   out.current_attempt = h.current_attempt;
+  out.max_check_attempts = h.max_check_attempts;
+  out.downtime_depth = h.downtime_depth;
   out.state = h.state;
   out.hard = h.hard != 0;
+  out.reachable = h.reachable != 0;
+  out.acknowledgement = h.acknowledgement;
   in.remove_prefix(sizeof h + texts);
   return true;
 }

@@ -20,6 +20,13 @@ struct Sample {
   std::uint8_t state = 0;      // Naemon's state number (0 OK/UP …)
   bool hard = true;            // state_type
   std::uint16_t current_attempt = 1;
+  std::uint16_t max_check_attempts = 1;
+  // Icinga 2's metadata: whether what the object depends on is up (a host that is not UNREACHABLE, a
+  // service whose host is UP), its scheduled_downtime_depth, and its acknowledgement (0 none, 1 normal,
+  // 2 sticky).
+  bool reachable = true;
+  std::uint16_t downtime_depth = 0;
+  std::uint8_t acknowledgement = 0;
 };
 
 // The bytes encode_sample() appends for `s`, so that the queue's bound can be checked before copying.

@@ -65,11 +65,14 @@ class GraphiteWriterTest(unittest.TestCase):
 process_performance_data=1
 graphite_writer=127.0.0.1:%d
 perfdata_writer_flush_interval=100
+perfdata_writer_send_thresholds=1
+perfdata_writer_send_metadata=1
 """ % carbon.port
         with RunningVedette(self, objects=objects(carbon.port), main_extra=main) as v:
             v.command("PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;1;HTTP WARNING|time=0.5s;1;2;0;10 'used space'=42%")
             v.command("PROCESS_SERVICE_CHECK_RESULT;web01;QUIET;0;quiet|x=1")  # process_perf_data 0
-            prefix = "vedette.web01.services.HTTP."
+            # Icinga 2's default layout: the check command's name ends the path, its arguments cut off.
+            prefix = "vedette.web01.services.HTTP.check_dummy."
             values = wait_for("the HTTP time in carbon",
                               lambda: carbon.values(prefix + "perfdata.time.value"))
             self.assertEqual([p[1] for p in values], [0.5])
@@ -78,11 +81,12 @@ perfdata_writer_flush_interval=100
             for metric, value in [("perfdata.time.warn", 1), ("perfdata.time.crit", 2), ("perfdata.time.min", 0),
                                   ("perfdata.time.max", 10), ("perfdata.used_space.value", 42),
                                   ("metadata.state", 1), ("metadata.state_type", 0),
-                                  ("metadata.current_attempt", 1)]:
+                                  ("metadata.current_attempt", 1), ("metadata.max_check_attempts", 2),
+                                  ("metadata.reachable", 1), ("metadata.downtime_depth", 0)]:
                 got = wait_for(metric, lambda: carbon.values(prefix + metric))
                 self.assertEqual([p[1] for p in got], [value], metric)
             # The real plugin's result, every second: its time and a metadata execution_time.
-            tcp = "vedette.web01.services.TCP_port."
+            tcp = "vedette.web01.services.TCP_port.check_tcp."
             points = wait_for("three check_tcp times", lambda: len(carbon.values(tcp + "perfdata.time.value")) >= 3 and
                               carbon.values(tcp + "perfdata.time.value"))
             self.assertTrue(all(0 <= value < 10 for _, value in points), points)
@@ -209,6 +213,8 @@ process_performance_data=1
 influxdb_writer=http://127.0.0.1:%d
 influxdb_database=perf
 perfdata_writer_flush_interval=100
+perfdata_writer_send_thresholds=1
+perfdata_writer_send_metadata=1
 """ % influx.port
         with RunningVedette(self, objects=objects(influx.port), main_extra=main) as v:
             v.command("PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;1;HTTP WARNING|time=0.5s;1;2;0;10 'used space'=42%")
@@ -221,9 +227,11 @@ perfdata_writer_flush_interval=100
             rows = influx.rows("SELECT value FROM check_dummy WHERE metric = 'used space'", "perf")
             self.assertEqual([r["value"] for r in rows], [42])
             meta = wait_for("the metadata point", lambda: influx.rows(
-                "SELECT state, state_type, current_attempt FROM check_dummy WHERE service = 'HTTP' "
-                "AND metric = ''", "perf"))
-            self.assertEqual((meta[0]["state"], meta[0]["state_type"], meta[0]["current_attempt"]), (1, 0, 1))
+                "SELECT state, state_type, current_attempt, max_check_attempts, reachable, downtime_depth, "
+                "acknowledgement FROM check_dummy WHERE service = 'HTTP' AND metric = ''", "perf"))
+            self.assertEqual([meta[0][k] for k in ("state", "state_type", "current_attempt", "max_check_attempts",
+                                                    "reachable", "downtime_depth", "acknowledgement")],
+                             [1, 0, 1, 2, True, 0, 0])
             # The real plugin: measurement check_tcp (the command's name, its arguments cut off).
             points = wait_for("check_tcp points", lambda: influx.rows(
                 "SELECT value FROM check_tcp WHERE metric = 'time'", "perf"))
@@ -257,7 +265,7 @@ influxdb_org=my org
 influxdb_bucket=perf/autogen
 influxdb_token=s3cr3t==
 perfdata_writer_flush_interval=100
-perfdata_writer_send_metadata=0
+perfdata_writer_send_thresholds=1
 """ % server.server_address[1]
         with RunningVedette(self, objects=objects(free_port()), main_extra=main) as v:
             v.command("PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;0;OK|time=0.25s;1;2")

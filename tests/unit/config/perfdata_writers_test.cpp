@@ -46,11 +46,11 @@ TEST_F(PerfdataWritersConfigTest, DefaultsFollowIcingaLayout) {
   const PerfdataWriters w = load("").perfdata_writers;
   EXPECT_FALSE(w.graphite.is_set());
   EXPECT_FALSE(w.influxdb.is_set());
-  EXPECT_EQ(w.graphite_service_template, "vedette.$HOSTNAME$.services.$SERVICEDESC$");
-  EXPECT_EQ(w.graphite_host_template, "vedette.$HOSTNAME$.host");
+  EXPECT_EQ(w.graphite_service_template, "vedette.$HOSTNAME$.services.$SERVICEDESC$.$SERVICECHECKCOMMAND$");
+  EXPECT_EQ(w.graphite_host_template, "vedette.$HOSTNAME$.host.$HOSTCHECKCOMMAND$");
   EXPECT_EQ(w.influxdb_service_measurement_template, "$SERVICECHECKCOMMAND$");
-  EXPECT_TRUE(w.send_thresholds);
-  EXPECT_TRUE(w.send_metadata);
+  EXPECT_FALSE(w.send_thresholds);  // Icinga 2's enable_send_thresholds and enable_send_metadata
+  EXPECT_FALSE(w.send_metadata);
   EXPECT_EQ(w.buffer_size, std::size_t{16} << 20);
   EXPECT_TRUE(diags_.all().empty());
 }
@@ -87,41 +87,49 @@ TEST_F(PerfdataWritersConfigTest, EndpointsAndOptions) {
 }
 
 TEST_F(PerfdataWritersConfigTest, BadValuesAreRefusedWithFileAndLine) {
-  load("graphite_writer=localhost\n"
-       "graphite_writer=localhost:99999\n"
-       "graphite_writer=::1:2003\n"
-       "graphite_service_template=vedette.$HOSTNAME.x\n"
-       "influxdb_writer=https://db:8086\n"
-       "perfdata_writer_buffer_size=10\n"
-       "perfdata_writer_send_metadata=yes\n");
-  EXPECT_EQ(messages(),
-            (std::vector<std::string>{
-                "Error: option 'graphite_writer': invalid address 'localhost': expected host:port" + at(1),
-                "Error: option 'graphite_writer': invalid port '99999': expected 1 to 65535" + at(2),
-                "Error: option 'graphite_writer': invalid address '::1:2003': write an IPv6 address as "
-                "[address]:port" + at(3),
-                "Error: option 'graphite_service_template': unbalanced '$' in template 'vedette.$HOSTNAME.x'" +
-                    at(4),
-                "Error: option 'influxdb_writer': 'https://db:8086': https is not supported; use http:// "
-                "(through a local TLS proxy if needed)" + at(5),
-                "Error: option 'perfdata_writer_buffer_size': invalid value '10': expected an integer from "
-                "65536 to 4294967296" + at(6),
-                "Error: option 'perfdata_writer_send_metadata': invalid value 'yes': expected 0 or 1" + at(7),
-            }));
+  load(
+      "graphite_writer=localhost\n"
+      "graphite_writer=localhost:99999\n"
+      "graphite_writer=::1:2003\n"
+      "graphite_service_template=vedette.$HOSTNAME.x\n"
+      "influxdb_writer=https://db:8086\n"
+      "perfdata_writer_buffer_size=10\n"
+      "perfdata_writer_send_metadata=yes\n");
+  EXPECT_EQ(
+      messages(),
+      (std::vector<std::string>{
+          "Error: option 'graphite_writer': invalid address 'localhost': expected host:port" + at(1),
+          "Error: option 'graphite_writer': invalid port '99999': expected 1 to 65535" + at(2),
+          "Error: option 'graphite_writer': invalid address '::1:2003': write an IPv6 address as "
+          "[address]:port" +
+              at(3),
+          "Error: option 'graphite_service_template': unbalanced '$' in template 'vedette.$HOSTNAME.x'" +
+              at(4),
+          "Error: option 'influxdb_writer': 'https://db:8086': https is not supported; use http:// "
+          "(through a local TLS proxy if needed)" +
+              at(5),
+          "Error: option 'perfdata_writer_buffer_size': invalid value '10': expected an integer from "
+          "65536 to 4294967296" +
+              at(6),
+          "Error: option 'perfdata_writer_send_metadata': invalid value 'yes': expected 0 or 1" + at(7),
+      }));
 }
 
 TEST_F(PerfdataWritersConfigTest, InfluxdbNeedsADatabaseOrABucket) {
   load("influxdb_writer=http://127.0.0.1:8086\n");
-  EXPECT_EQ(messages(), (std::vector<std::string>{
-                            "Error: influxdb_writer: needs influxdb_database (InfluxDB 1.x) or influxdb_bucket "
-                            "and influxdb_org (2.x)" + at(1)}));
-  load("influxdb_database=a\ninfluxdb_writer=http://127.0.0.1:8086\ninfluxdb_bucket=b\n");
   EXPECT_EQ(messages(),
             (std::vector<std::string>{
-                "Error: influxdb_writer: set influxdb_database (InfluxDB 1.x) or influxdb_bucket (2.x), not both" +
-                    at(2),
-                "Error: influxdb_writer: influxdb_bucket needs influxdb_org" + at(2),
-                "Error: influxdb_writer: influxdb_bucket needs influxdb_token" + at(2)}));
+                "Error: influxdb_writer: needs influxdb_database (InfluxDB 1.x) or influxdb_bucket "
+                "and influxdb_org (2.x)" +
+                at(1)}));
+  load("influxdb_database=a\ninfluxdb_writer=http://127.0.0.1:8086\ninfluxdb_bucket=b\n");
+  EXPECT_EQ(
+      messages(),
+      (std::vector<std::string>{
+          "Error: influxdb_writer: set influxdb_database (InfluxDB 1.x) or influxdb_bucket (2.x), not both" +
+              at(2),
+          "Error: influxdb_writer: influxdb_bucket needs influxdb_org" + at(2),
+          "Error: influxdb_writer: influxdb_bucket needs influxdb_token" + at(2)}));
 }
 
 }  // namespace

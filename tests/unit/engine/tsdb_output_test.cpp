@@ -23,6 +23,7 @@ struct Fixture {
     model::Service s;
     s.host = model::HostId{0};
     s.description = "disk /var";
+    s.check_command.raw = "check_disk!20%!10%!/var";
     model.services.push_back(s);
   }
   MacroContext ctx() const {
@@ -43,13 +44,25 @@ TEST(NameTemplate, EscapesEachMacroValueAndKeepsTheTemplatesDots) {
   std::string out;
   NameTemplate(f.main.perfdata_writers.graphite_service_template)
       .expand(f.ctx(), tsdb::append_graphite_component, out);
-  EXPECT_EQ(out, "vedette.web01_example_com.services.disk__var");
+  EXPECT_EQ(out, "vedette.web01_example_com.services.disk__var.check_disk");
   out.clear();
   NameTemplate("a.$HOSTNAME$-$SERVICEDESC$.$UNKNOWNMACRO$.b$").expand(f.ctx(), nullptr, out);
   EXPECT_EQ(out, "a.web01.example.com-disk /var.$UNKNOWNMACRO$.b$");
   out.clear();
   NameTemplate("").expand(f.ctx(), nullptr, out);
   EXPECT_EQ(out, "");
+}
+
+// Icinga 2's check_command is the command's name: one rule for both writers, the arguments Naemon's macro
+// carries are cut at the first '!' (a '!' elsewhere in a value, or in the template, stays).
+TEST(NameTemplate, CheckCommandMacrosGiveTheCommandsName) {
+  const Fixture f;
+  std::string out;
+  NameTemplate("$SERVICECHECKCOMMAND$|$SERVICEDESC$!x").expand(f.ctx(), nullptr, out);
+  EXPECT_EQ(out, "check_disk|disk /var!x");
+  out.clear();
+  NameTemplate("$SERVICECHECKCOMMAND$").expand(f.ctx(), tsdb::append_graphite_component, out);
+  EXPECT_EQ(out, "check_disk");
 }
 
 TEST(TsdbOutput, NoWritersUnlessConfigured) {

@@ -90,8 +90,13 @@ Sample http_sample() {
 }
 
 TEST(LineFormat, GraphiteLayout) {
+  Sample s = http_sample();
+  s.max_check_attempts = 3;
+  s.reachable = false;
+  s.downtime_depth = 1;
+  s.acknowledgement = 2;
   std::string out;
-  append_graphite_lines(http_sample(), LineOptions{}, out);
+  append_graphite_lines(s, LineOptions{}, out);
   EXPECT_EQ(out,
             "vedette.web01.services.HTTP.perfdata.time.value 0.5 1700000000\n"
             "vedette.web01.services.HTTP.perfdata.time.warn 1 1700000000\n"
@@ -99,8 +104,12 @@ TEST(LineFormat, GraphiteLayout) {
             "vedette.web01.services.HTTP.perfdata.time.min 0 1700000000\n"
             "vedette.web01.services.HTTP.perfdata.size.value 42 1700000000\n"
             "vedette.web01.services.HTTP.metadata.state 1 1700000000\n"
-            "vedette.web01.services.HTTP.metadata.state_type 0 1700000000\n"
             "vedette.web01.services.HTTP.metadata.current_attempt 2 1700000000\n"
+            "vedette.web01.services.HTTP.metadata.max_check_attempts 3 1700000000\n"
+            "vedette.web01.services.HTTP.metadata.state_type 0 1700000000\n"
+            "vedette.web01.services.HTTP.metadata.reachable 0 1700000000\n"
+            "vedette.web01.services.HTTP.metadata.downtime_depth 1 1700000000\n"
+            "vedette.web01.services.HTTP.metadata.acknowledgement 2 1700000000\n"
             "vedette.web01.services.HTTP.metadata.latency 0.25 1700000000\n"
             "vedette.web01.services.HTTP.metadata.execution_time 0.5 1700000000\n");
   out.clear();
@@ -112,22 +121,26 @@ TEST(LineFormat, GraphiteLayout) {
 
 TEST(LineFormat, InfluxLineProtocol) {
   Sample s = http_sample();
-  s.name = "check_http!-H!x";
+  s.name = "check_http";
   std::string out;
   append_influx_lines(s, LineOptions{}, out);
-  EXPECT_EQ(out,
-            "check_http,hostname=web\\ 01,service=HTTP,metric=time value=0.5,warn=1,crit=2,min=0,unit=\"s\" "
-            "1700000000\n"
-            "check_http,hostname=web\\ 01,service=HTTP,metric=size value=42,unit=\"B\" 1700000000\n"
-            "check_http,hostname=web\\ 01,service=HTTP state=1i,state_type=0i,current_attempt=2i,latency=0.25,"
-            "execution_time=0.5 1700000000\n");
+  EXPECT_EQ(
+      out,
+      "check_http,hostname=web\\ 01,service=HTTP,metric=time value=0.5,warn=1,crit=2,min=0,unit=\"s\" "
+      "1700000000\n"
+      "check_http,hostname=web\\ 01,service=HTTP,metric=size value=42,unit=\"B\" 1700000000\n"
+      "check_http,hostname=web\\ 01,service=HTTP state=1i,current_attempt=2i,max_check_attempts=1i,"
+      "state_type=0i,reachable=true,downtime_depth=0i,acknowledgement=0i,latency=0.25,execution_time=0.5 "
+      "1700000000\n");
   s.service = {};
   s.perf_data = {};
+  s.acknowledgement = 1;
   out.clear();
   append_influx_lines(s, LineOptions{}, out);
-  EXPECT_EQ(out,
-            "check_http,hostname=web\\ 01 state=1i,state_type=0i,current_attempt=2i,latency=0.25,"
-            "execution_time=0.5 1700000000\n");
+  EXPECT_EQ(
+      out,
+      "check_http,hostname=web\\ 01 state=1i,current_attempt=2i,max_check_attempts=1i,state_type=0i,"
+      "reachable=true,downtime_depth=0i,acknowledgement=1i,latency=0.25,execution_time=0.5 1700000000\n");
 }
 
 TEST(SampleCodec, RoundTripsBackToBack) {
