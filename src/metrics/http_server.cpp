@@ -4,6 +4,7 @@
 #include "loop/tcp_listen.hpp"
 #include "loop/thread_name.hpp"
 #include "metrics/core_metrics.hpp"
+#include "metrics/process_metrics.hpp"
 
 #include <fmt/format.h>
 
@@ -86,6 +87,8 @@ std::string render_core_metrics() {
   Exposition out;
   const std::vector<ThreadCpu> threads = read_thread_cpu();
   write_core_metrics(core_metrics(), threads, out);
+  if (const std::optional<ProcessStats> process = read_process_stats()) write_process_metrics(*process, out);
+  write_build_info(VEDETTE_VERSION, out);
   return out.text();
 }
 

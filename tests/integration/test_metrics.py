@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 import unittest
 
 import vedette_test
@@ -75,6 +76,7 @@ class MetricsEndpoint(unittest.TestCase):
         if text_string_to_metric_families is None:
             self.skipTest("python3-prometheus-client is not installed (scripts/install-deps.sh)")
         self.port = free_port()
+        self.started = time.time()
         self.v = RunningVedette(self, objects=OBJECTS, main_extra="""\
             metrics_listen=127.0.0.1:%d
             livestatus_socket=live
@@ -138,6 +140,19 @@ class MetricsEndpoint(unittest.TestCase):
         for name in ("core", "metrics", "livestatus", "exec-0", "status"):
             self.assertIn(name, threads)
         self.assertIsNotNone(value(parsed, "vedette_thread_cpu_seconds_total", thread="core", mode="user"))
+
+    def test_process_metrics_and_build_info(self):
+        parsed = samples(self.scrape())
+        self.assertEqual(value(parsed, "vedette_build_info", version="0.1.0"), 1)
+        self.assertGreater(value(parsed, "process_resident_memory_bytes"), 1 << 20)
+        self.assertGreaterEqual(value(parsed, "process_virtual_memory_bytes"),
+                                value(parsed, "process_resident_memory_bytes"))
+        fds = len(os.listdir("/proc/%d/fd" % self.v.proc.pid))
+        self.assertLessEqual(abs(value(parsed, "process_open_fds") - fds), 5)
+        self.assertGreaterEqual(value(parsed, "process_max_fds"), value(parsed, "process_open_fds"))
+        self.assertGreaterEqual(value(parsed, "process_cpu_seconds_total"), 0)
+        started = value(parsed, "process_start_time_seconds")
+        self.assertLessEqual(abs(started - self.started), 5, "the daemon's own start time")
 
     def test_other_paths_and_methods(self):
         self.assertEqual(request(self.port, path="/")[0], 404)
