@@ -2,84 +2,183 @@
 
 #include "app/daemon.hpp"
 #include "app/native_check_cli.hpp"
+#include "app/privileges.hpp"
 #include "app/verify_report.hpp"
 #include "config/loader.hpp"
 #include "engine/distribution.hpp"
+#include "engine/reload.hpp"
 #include "livestatus/server_options.hpp"
 #include "metrics/http_server.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <unistd.h>
 
 namespace vedette::app {
 
 namespace {
 
 void print_usage(std::FILE* out, const char* argv0) {
-  fmt::print(out,
-             "Usage: {} [options] <main_config_file>\n\n"
-             "Options:\n\n"
-             "  -v, --verify-config          Verify all configuration data and exit\n"
-             "  -d, --daemon                 Start in daemon mode instead of in the foreground\n"
-             "  --allow-root                 Run as root when started as root with no naemon_user set.\n"
-             "                               NOT RECOMMENDED.\n"
-             "  -h, --help                   Print this help and exit\n"
-             "  -V, --version                Print the version and exit\n"
-             "  --native-check PLUGIN [ARG...]  Run one check_dummy/tcp/ping/icmp command line natively,\n"
-             "                               print what the plugin would (docs/native-checks.md)\n\n"
-             "Naemon's -T, -x, -p, -u and -W are accepted for compatibility and ignored.\n"
-             "Started as root, Vedette switches to naemon_user/naemon_group from the main config file.\n"
-             "The main config file is an unchanged naemon.cfg or nagios.cfg.\n",
-             argv0);
+  fmt::print(
+      out,
+      "Usage: {} [options] <main_config_file>\n\n"
+      "Options:\n\n"
+      "  -v, --verify-config          Verify all configuration data and exit\n"
+      "  -p, --precache-objects       Write the objects, as objects.cache, to precached_object_file\n"
+      "                               and exit (with -v: once verified)\n"
+      "  -d, --daemon                 Start in daemon mode instead of in the foreground\n"
+      "  --allow-root                 Run as root when started as root with no naemon_user set.\n"
+      "                               NOT RECOMMENDED.\n"
+      "  -h, --help                   Print this help and exit\n"
+      "  -V, --version, -L, --license Print the version and exit\n"
+      "  --native-check PLUGIN [ARG...]  Run one check_dummy/tcp/ping/icmp command line natively,\n"
+      "                               print what the plugin would (docs/native-checks.md)\n\n"
+      "Short options combine (-vp). Naemon's -u, -T, -x, -s and -W are accepted for compatibility and\n"
+      "ignored (-u: the object files are always read, docs/compatibility.md).\n"
+      "Started as root, Vedette switches to naemon_user/naemon_group from the main config file.\n"
+      "The main config file is an unchanged naemon.cfg or nagios.cfg.\n",
+      argv0);
+}
+
+// Appends each diagnostic and the refusal to the log, as "[epoch] text" lines; nothing if it cannot be
+// opened (the report on stderr still says it all). A log this creates as root belongs to the user the
+// daemon would switch to, who must write it at the next start.
+void log_refusal(const config::MainConfig& main, bool allow_root, const config::Diagnostics& diags) {
+  const std::string& log_file = main.log_file;
+  if (log_file.empty()) return;
+  const bool existed = ::access(log_file.c_str(), F_OK) == 0;
+  std::FILE* log = std::fopen(log_file.c_str(), "a");
+  if (log == nullptr) return;
+  if (!existed && started_as_root()) {
+    if (const PrivilegePlan plan = plan_privileges(main, allow_root, true); plan.switch_to)
+      (void)::fchown(::fileno(log), plan.switch_to->uid, plan.switch_to->gid);
+  }
+  const long now = static_cast<long>(std::time(nullptr));
+  for (const config::Diagnostic& d : diags.all())
+    fmt::print(log, "[{}] {}\n", now, config::Diagnostics::format(d));
+  fmt::print(log, "[{}] Bailing out due to {} error(s) in the configuration (PID={})\n", now,
+             diags.error_count(), static_cast<int>(::getpid()));
+  std::fclose(log);
+}
+
+struct Options {
+  bool verify = false;
+  bool precache = false;
+  bool daemon_mode = false;
+  bool allow_root = false;
+  std::string config_path;
+};
+
+enum class Parsed { run, exit_ok, exit_error };
+
+// As Naemon's getopt_long("hLVvdspuxTW"): short options may combine (-vp, -vv), -W takes the rest of its
+// word or the next one; long options stand alone. Unlike getopt's "+", options may also follow the file.
+Parsed parse_options(int argc, char** argv, Options& o) {
+  const auto version = [] {
+    fmt::print("Vedette {}\nA drop-in replacement for the Naemon monitoring core.\n", VEDETTE_VERSION);
+    return Parsed::exit_ok;
+  };
+  const auto usage_error = [&](std::string_view message) {
+    fmt::print(stderr, "vedette: {}\n\n", message);
+    print_usage(stderr, argv[0]);
+    return Parsed::exit_error;
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.starts_with("--")) {
+      if (arg == "--verify-config") {
+        o.verify = true;
+      } else if (arg == "--precache-objects") {
+        o.precache = true;
+      } else if (arg == "--daemon") {
+        o.daemon_mode = true;
+      } else if (arg == "--allow-root") {
+        o.allow_root = true;
+      } else if (arg == "--help") {
+        print_usage(stdout, argv[0]);
+        return Parsed::exit_ok;
+      } else if (arg == "--version" || arg == "--license") {
+        return version();
+      } else if (arg == "--use-precached-objects" || arg == "--enable-timing-point" ||
+                 arg == "--dont-verify-paths") {
+      } else if (arg == "--worker") {
+        ++i;
+      } else if (arg.starts_with("--worker=")) {
+      } else {
+        return usage_error(fmt::format("unknown option '{}'", arg));
+      }
+      continue;
+    }
+    if (arg.size() < 2 || arg.front() != '-') {
+      if (!o.config_path.empty())
+        return usage_error(
+            fmt::format("more than one main config file given ('{}' and '{}')", o.config_path, arg));
+      o.config_path = arg;
+      continue;
+    }
+    for (std::size_t k = 1; k < arg.size(); ++k) {
+      switch (arg[k]) {
+        case 'v':
+          o.verify = true;
+          break;
+        case 'p':
+          o.precache = true;
+          break;
+        case 'd':
+          o.daemon_mode = true;
+          break;
+        case 'h':
+          print_usage(stdout, argv[0]);
+          return Parsed::exit_ok;
+        case 'V':
+        case 'L':
+          return version();
+        case 's':
+        case 'x':
+          fmt::print("Warning: -{} is deprecated and will be removed\n", arg[k]);
+          break;
+        case 'u':
+        case 'T':
+          break;
+        case 'W':  // a worker socket: the rest of this word, or the next one
+          if (k + 1 == arg.size()) ++i;
+          k = arg.size();
+          break;
+        default:
+          return usage_error(fmt::format("unknown option '-{}'", arg[k]));
+      }
+    }
+  }
+  if (o.config_path.empty()) {
+    print_usage(stderr, argv[0]);
+    return Parsed::exit_error;
+  }
+  return Parsed::run;
 }
 
 }  // namespace
 
 int run_cli(int argc, char** argv) {
-  bool verify = false;
-  bool daemon_mode = false;
-  bool allow_root = false;
-  std::string config_path;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (arg == "--native-check") return run_native_check(argc - i - 1, argv + i + 1);
-    if (arg == "-v" || arg == "--verify-config" || arg == "-vv") {
-      verify = true;
-    } else if (arg == "-h" || arg == "--help") {
-      print_usage(stdout, argv[0]);
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--native-check") return run_native_check(argc - i - 1, argv + i + 1);
+  Options o;
+  switch (parse_options(argc, argv, o)) {
+    case Parsed::exit_ok:
       return 0;
-    } else if (arg == "-V" || arg == "--version") {
-      fmt::print("Vedette {}\nA drop-in replacement for the Naemon monitoring core.\n", VEDETTE_VERSION);
-      return 0;
-    } else if (arg == "-d" || arg == "--daemon") {
-      daemon_mode = true;
-    } else if (arg == "--allow-root") {
-      allow_root = true;
-    } else if (arg == "-T" || arg == "--enable-timing-point" || arg == "-x" || arg == "--dont-verify-paths" ||
-               arg == "-p" || arg == "--precache-objects" || arg == "-u" ||
-               arg == "--use-precached-objects") {
-      // Accepted for command-line compatibility; nothing to do yet.
-    } else if (arg == "-W" || arg == "--worker") {
-      ++i;
-    } else if (!arg.empty() && arg.front() == '-') {
-      fmt::print(stderr, "vedette: unknown option '{}'\n\n", arg);
-      print_usage(stderr, argv[0]);
+    case Parsed::exit_error:
       return 1;
-    } else if (config_path.empty()) {
-      config_path = arg;
-    } else {
-      fmt::print(stderr, "vedette: more than one main config file given ('{}' and '{}')\n", config_path, arg);
-      return 1;
-    }
+    case Parsed::run:
+      break;
   }
-  if (config_path.empty()) {
-    print_usage(stderr, argv[0]);
-    return 1;
-  }
+  const bool verify = o.verify || o.precache;
+  const bool daemon_mode = o.daemon_mode;
+  const bool allow_root = o.allow_root;
+  std::string config_path = o.config_path;
 
   // The daemon changes to / (as Naemon does): relative paths in the config must not depend on where it was
   // started, and they are resolved against the main config file's directory.
@@ -105,10 +204,27 @@ int run_cli(int argc, char** argv) {
   if (verify && cfg.main_config_ok)
     if (std::optional<std::string> warning = metrics::exposure_warning(cfg.main.metrics_listen))
       diags.warning(std::move(*warning));
-  if (verify) return print_verify_report(cfg, diags, stdout);
+  if (verify) {
+    // -p alone is quiet, as Naemon's, unless the configuration has errors.
+    const int rc =
+        o.verify || diags.has_errors() || cfg.model == nullptr ? print_verify_report(cfg, diags, stdout) : 0;
+    if (rc != 0 || !o.precache) return rc;
+    const std::string& path = cfg.main.precached_object_file;
+    if (const std::string error = engine::write_object_cache(cfg, std::time(nullptr), &path);
+        !error.empty()) {
+      fmt::print("Failed to precache objects to '{}': {}\n", path, error);
+      return 1;
+    }
+    fmt::print("Object precache file created:\n{}\n", path);
+    return 0;
+  }
 
-  // A configuration with errors is refused with the same report -v prints, as Naemon refuses to start.
-  if (diags.has_errors() || cfg.model == nullptr) return print_verify_report(cfg, diags, stderr);
+  // A configuration with errors is refused with the same report -v prints, as Naemon refuses to start;
+  // and, as Naemon, the errors go to log_file too (with -d, stderr is often nowhere anyone looks).
+  if (diags.has_errors() || cfg.model == nullptr) {
+    log_refusal(cfg.main, allow_root, diags);
+    return print_verify_report(cfg, diags, stderr);
+  }
   for (const config::Diagnostic& d : diags.all()) fmt::print(stderr, "{}\n", config::Diagnostics::format(d));
   std::fflush(stderr);
   return run_daemon(std::move(cfg), DaemonOptions{.config_path = config_path,

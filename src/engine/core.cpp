@@ -159,6 +159,8 @@ class Core::Impl final : public loop::TimerHandler,
     // As Naemon: status.dat exists as soon as the core runs, then is rewritten every status_update_interval.
     state_files_.remove_status_file();
     state_files_.publish_status();
+    // Naemon's readiness line ("Naemon successfully initialized"), which tools and its tests wait for.
+    log(fmt::format("Vedette successfully initialized (PID={})", ::getpid()));
     w_.log_file.flush();
     if (options_.on_started) options_.on_started();
     // What start-up queued is handed over, and the tick armed, before the first poll: that poll may

@@ -35,10 +35,11 @@ void initial_states(const model::Model& model, std::vector<HostState>& hosts,
   }
 }
 
-std::string write_object_cache(const config::Configuration& configuration, Time now) {
+std::string write_object_cache(const config::Configuration& configuration, Time now,
+                               const std::string* path) {
   const config::MainConfig& main = configuration.main;
   const files::ObjectCacheResult r = files::write_object_cache(
-      main.object_cache_file, *configuration.model, now,
+      path != nullptr ? *path : main.object_cache_file, *configuration.model, now,
       main.object_cache_format == config::ObjectCacheFormat::nagios ? files::ObjectCacheFormat::nagios
                                                                     : files::ObjectCacheFormat::naemon);
   return r.error;

@@ -114,6 +114,8 @@ void keep_current_state(PreparedConfig& p, const CheckMapping& mapping, const mo
                         const std::vector<state::ContactState>& contacts);
 
 // objects.cache for `configuration` (object_cache_file, in object_cache_format): empty, or why it failed.
-[[nodiscard]] std::string write_object_cache(const config::Configuration& configuration, Time now);
+// `path` given: that file instead (-p writes the same text to precached_object_file).
+[[nodiscard]] std::string write_object_cache(const config::Configuration& configuration, Time now,
+                                             const std::string* path = nullptr);
 
 }  // namespace vedette::engine
