@@ -256,10 +256,12 @@ class LogFile::Writer {
     return false;
   }
 
-  // As Naemon's open_log_file(): no symlinks, and only a regular file with one link.
+  // As Naemon's open_log_file(): no symlinks, and only a regular file with one link. A new file gets the
+  // mode Naemon's first fopen() at start gives it, 0666 less the umask (0644 as a daemon): the CGIs and
+  // log shippers that run as another user read it.
   bool open_log() {
     const int fd =
-        ::open(options_.path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        ::open(options_.path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0) {
       report_file_error(
           fmt::format("log file '{}': cannot open for writing: {}", options_.path, errno_text(errno)));

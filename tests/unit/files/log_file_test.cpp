@@ -276,6 +276,20 @@ TEST(LogFile, RotationKeepsModeAndAppendsToAnExistingArchive) {
   EXPECT_EQ(st.st_mode & 07777, 0640u);
 }
 
+// Naemon creates its log with fopen(): 0666 less the umask, so that readers running as another user (the
+// CGIs as www-data, log shippers) can read it.
+TEST(LogFile, ANewLogIsReadableByOthersAsNaemonsIs) {
+  TempDir dir;
+  const mode_t old_mask = ::umask(S_IWGRP | S_IWOTH);  // a daemon's, as Naemon's and Vedette's -d set it
+  LogFile log({.path = dir.file("naemon.log")});
+  log.write(1, "line");
+  ASSERT_TRUE(log.wait_idle(5s));
+  ::umask(old_mask);
+  struct stat st {};
+  ASSERT_EQ(::stat(dir.file("naemon.log").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+}
+
 TEST(LogFile, ReopenAfterExternalRotation) {
   TempDir dir;
   const std::string log_path = dir.file("naemon.log");
