@@ -8,10 +8,7 @@ wherever it means to.
 Takes diff_fuzz.py's options unchanged (--fuzzer PATH if it is not at ../shared/tools/naemon-diff). The
 Naemon it compares with is one you built yourself from its public sources, outside this repository.
 
-Expected differences:
-- acknowledgement_type after REMOVE_*_ACKNOWLEDGEMENT: Naemon keeps the old type behind the cleared flag
-  (status.dat says problem_has_been_acknowledged=0, acknowledgement_type=2); Vedette writes 0. Accepted only
-  when both sides say the problem is not acknowledged.
+Expected differences: none.
 
 Tolerated input timing (not a difference of the cores, reported as "tolerated"): the fuzzer writes each
 command to Naemon, then to Vedette, a fraction of a millisecond apart, and now and then that straddles a
@@ -27,15 +24,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_FUZZER = os.path.join(HERE, "..", "..", "shared", "tools", "naemon-diff")
-
-
-def expected(what, naemon, vedette, snaps):
-    """Whether a status.dat difference is one of the documented ones."""
-    obj, _, field = what.rpartition(" ")
-    if field == "acknowledgement_type":
-        a, b = snaps[0].get(obj, {}), snaps[1].get(obj, {})
-        return a.get("problem_has_been_acknowledged") == "0" and b.get("problem_has_been_acknowledged") == "0"
-    return False
 
 
 def logged_commands(path):
@@ -93,14 +81,6 @@ def main():
     sys.path.insert(0, os.path.abspath(fuzzer))
     import diff_fuzz
 
-    original = diff_fuzz.diff_status
-
-    def diff_status(a, b):
-        for what, naemon, vedette in original(a, b):
-            if not expected(what, naemon, vedette, (a, b)):
-                yield what, naemon, vedette
-
-    diff_fuzz.diff_status = diff_status
     compare_steps = diff_fuzz.Run.compare_steps
     diff_fuzz.Run.compare_steps = lambda run: tolerate_straddles(run, compare_steps)
     sys.argv[0] = os.path.join(fuzzer, "diff_fuzz.py")

@@ -39,7 +39,12 @@ void Annotations::acknowledge(CheckId check, const Acknowledgement& ack) {
 }
 
 void Annotations::remove_acknowledgement(CheckId check) {
-  w_.state_of(check).clear_acknowledgement();
+  // Naemon's remove_*_acknowledgement (the command and the expiry) clears the flag and the end time but
+  // keeps acknowledgement_type, which status.dat, retention.dat and Livestatus show until a later result
+  // resets it (state_machine.cpp: a state change for a normal one, the recovery for a sticky one).
+  CheckState& st = w_.state_of(check);
+  st.problem_has_been_acknowledged = false;
+  st.acknowledgement_end_time = 0;
   acknowledgement_ended(check);
 }
 

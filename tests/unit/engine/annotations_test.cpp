@@ -54,6 +54,27 @@ TEST_F(AnnotationsTest, AnAcknowledgementWithAnEndTimeExpiresOnItsTimerWithItsCo
   EXPECT_EQ(f_.world().comments->size(), 0u);  // not persistent: it goes with the acknowledgement
 }
 
+// As Naemon: removing an acknowledgement (by command or at its end time) leaves acknowledgement_type, which
+// the next result that would end such an acknowledgement resets.
+TEST_F(AnnotationsTest, RemovingAnAcknowledgementKeepsItsTypeUntilAResultResetsIt) {
+  critical();
+  annotations_.acknowledge(service(),
+                           {.sticky = true, .author = "alice", .comment = "on it", .end_time = now() + 600});
+  ServiceState& st = f_.world().services[0];
+  ASSERT_EQ(st.acknowledgement_type, 2);
+  annotations_.remove_acknowledgement(service());
+  EXPECT_FALSE(st.problem_has_been_acknowledged);
+  EXPECT_EQ(st.acknowledgement_end_time, 0);
+  EXPECT_EQ(st.acknowledgement_type, 2);
+  EXPECT_EQ(f_.world().comments->size(), 0u);
+
+  annotations_.acknowledge(service(), {.author = "bob", .comment = "again", .end_time = now() + 60});
+  ASSERT_EQ(st.acknowledgement_type, 1);
+  f_.advance(std::chrono::seconds(61));  // expired: the same as removed
+  EXPECT_FALSE(st.problem_has_been_acknowledged);
+  EXPECT_EQ(st.acknowledgement_type, 1);
+}
+
 TEST_F(AnnotationsTest, AFixedDowntimeStartsAndEndsOnItsTimerAndLogsBoth) {
   const unsigned long id = annotations_.schedule_downtime(service(), {.entry_time = now(),
                                                                       .start_time = now() + 10,
