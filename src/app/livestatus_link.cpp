@@ -17,6 +17,7 @@ base::Expected<std::unique_ptr<LivestatusLink>> LivestatusLink::start(engine::Co
   if (!server) return base::Error{server.error()};
   link->server_ = std::move(*server);
   core.loop().watch(link->channel_.fd(), loop::Interest::read, *link);
+  core.log_timeperiod_transitions();
   return link;
 }
 

@@ -30,6 +30,7 @@
 #include "engine/result_pipeline.hpp"
 #include "engine/state_files.hpp"
 #include "engine/state_machine.hpp"
+#include "engine/timeperiod_transitions.hpp"
 #include "engine/world.hpp"
 #include "exec/executor.hpp"
 #include "files/log_file.hpp"
@@ -161,6 +162,7 @@ class Core::Impl final : public loop::TimerHandler,
     state_files_.publish_status();
     // Naemon's readiness line ("Naemon successfully initialized"), which tools and its tests wait for.
     log(fmt::format("Vedette successfully initialized (PID={})", ::getpid()));
+    if (log_timeperiod_transitions_) timeperiod_transitions_.start();
     w_.log_file.flush();
     if (options_.on_started) options_.on_started();
     // What start-up queued is handed over, and the tick armed, before the first poll: that poll may
@@ -250,6 +252,7 @@ class Core::Impl final : public loop::TimerHandler,
   void flush_log() { w_.log_file.flush(); }
 
   void reopen_log() { w_.log_file.reopen(w_.now_epoch()); }
+  void log_timeperiod_transitions() { log_timeperiod_transitions_ = true; }
 
  private:
   // retention.dat at start-up: states, outputs and check times back in place before the INITIAL state
@@ -576,6 +579,7 @@ class Core::Impl final : public loop::TimerHandler,
     log_rotation_.schedule();
     freshness_.schedule();
     state_files_.after_reload();
+    if (log_timeperiod_transitions_) timeperiod_transitions_.start();  // as the module, loaded anew
 
     reloader_.dispose(std::move(replaced));
     const auto swap_ms = std::chrono::duration<double, std::milli>(w_.clock.now() - began).count();
@@ -622,6 +626,8 @@ class Core::Impl final : public loop::TimerHandler,
   CheckScheduler scheduler_{w_, schedule_};
   CheckGate gate_{w_};
   PassiveResults passive_{w_};
+  TimeperiodTransitions timeperiod_transitions_{w_};
+  bool log_timeperiod_transitions_ = false;  // Livestatus runs: its module logs them
   Reloader reloader_;
   bool reload_again_ = false;                                     // SIGHUP while a reload was under way
   std::pair<std::uint64_t, std::uint64_t> reload_book_versions_;  // the books' versions at the last SIGHUP
@@ -783,6 +789,9 @@ void Core::count_external_command() {
 }
 void Core::reopen_log() {
   on_core_thread()->reopen_log();
+}
+void Core::log_timeperiod_transitions() {
+  on_core_thread()->log_timeperiod_transitions();
 }
 void Core::flush_log() {
   on_core_thread()->flush_log();
