@@ -13,10 +13,13 @@ namespace vedette::engine {
 namespace {
 
 // Filled in place: the FinishedCheck is the only copy of the output (no move per result).
-inline void fill_outcome(CheckOutcome& r, const PassiveResult& p, Time now) {
+inline void fill_outcome(CheckOutcome& r, const PassiveResult& p, loop::WallTime at) {
+  const Time now = to_epoch(at);
   r.type = CheckType::passive;
   r.start = r.finish = p.check_time != 0 ? p.check_time : now;
-  r.latency = std::max<double>(0, static_cast<double>(now - r.start));
+  // As Naemon: from the result's [timestamp] to now, with the fraction of the current second.
+  const double now_s = std::chrono::duration<double>(at.time_since_epoch()).count();
+  r.latency = std::max(0.0, now_s - static_cast<double>(r.start));
   // As Naemon: a "\n" in a passive result stays two characters, in the output or the perfdata (the
   // command file has no escapes; the result is one line, so it has no long output).
   exec::PluginOutput out = exec::parse_plugin_output(p.output);
@@ -58,7 +61,7 @@ bool PassiveResults::accept(const PassiveResult& p, FinishedCheck& f) {
   f.check = w_.check_of(host_it->second);
   f.now = to_epoch(at.wall);
   f.ended = at;
-  fill_outcome(f.outcome, p, f.now);
+  fill_outcome(f.outcome, p, at.wall);
   f.source = source_of(p);
   w_.check_stats.count(files::CheckStat::passive_host, f.outcome.start, f.now);
   metrics::core_metrics().count_check(metrics::CheckKind::passive, metrics::ObjectKind::host);
@@ -73,7 +76,7 @@ bool PassiveResults::accept_service(model::ServiceId sid, const PassiveResult& p
   f.check = w_.check_of(sid);
   f.now = to_epoch(at.wall);
   f.ended = at;
-  fill_outcome(f.outcome, p, f.now);
+  fill_outcome(f.outcome, p, at.wall);
   if (f.outcome.state < 0 || f.outcome.state > 3) f.outcome.state = k_state_unknown;
   f.source = source_of(p);
   w_.check_stats.count(files::CheckStat::passive_service, f.outcome.start, f.now);

@@ -50,6 +50,28 @@ TEST(PassiveResultsTest, AServiceResultBecomesAPassiveOutcomeOfItsCheck) {
   EXPECT_EQ(t.f.world().check_sources.names()->at(r->source), "nsca");
 }
 
+// As Naemon: the latency is from the result's [timestamp] to its processing, with the fraction of the
+// current second (a result stamped this second still has one).
+TEST(PassiveResultsTest, TheLatencyCountsTheFractionOfTheSecond) {
+  Passive t;
+  const Time stamped = t.f.world().now_epoch();
+  t.f.advance(std::chrono::milliseconds(1250));
+  const std::optional<FinishedCheck> r = t.accept({.host_name = "web01",
+                                                   .service_description = "APP",
+                                                   .return_code = 0,
+                                                   .output = "ok",
+                                                   .check_time = stamped});
+  ASSERT_TRUE(r);
+  EXPECT_NEAR(r->outcome.latency, 1.25, 1e-3);
+  const std::optional<FinishedCheck> future = t.accept({.host_name = "web01",
+                                                        .service_description = "APP",
+                                                        .return_code = 0,
+                                                        .output = "ok",
+                                                        .check_time = stamped + 60});
+  ASSERT_TRUE(future);
+  EXPECT_EQ(future->outcome.latency, 0.0);  // a timestamp ahead of the clock is no negative latency
+}
+
 TEST(PassiveResultsTest, OutOfRangeCodesAreUnknownForServicesAndRefusedForHosts) {
   Passive t;
   const std::optional<FinishedCheck> s =
