@@ -30,6 +30,9 @@ namespace {
 constexpr std::chrono::milliseconds k_longest_wait_poll{500};
 constexpr std::size_t k_fixed16_size = 16;  // "200 " + 11 digits + "\n"
 constexpr std::string_view k_shutting_down = "Query canceled, core is shutting down.";
+// The command file's longest line (CommandFifo::k_max_line_bytes): a COMMAND longer than it would put a
+// plugin output or comment of up to a request's 16 MB into the state, and into every answer that shows it.
+constexpr std::size_t k_max_command_line = 64 * 1024;
 // An answer is made k_piece bytes (and a row) at a time: what a client that reads nothing holds of a long
 // answer. A query thread makes k_pieces_a_turn of them, then takes the requests that came meanwhile: 1 MB
 // of log lines is a few ms (bench/livestatus/log_memory.py).
@@ -166,6 +169,10 @@ std::optional<Server::Impl::Answer> Server::Impl::answer_request(Job& job) {
       // As the module: a command keeps the connection open, and only a failure is answered, with the
       // query handler's "400: <reason>" line (Monitoring::Livestatus reads it so).
       answer.keep_alive = true;
+      if (request.command.size() > k_max_command_line)
+        return framed(answer, request.fixed16, 400,
+                      fmt::format("400: COMMAND of {} bytes is longer than the {} the command file takes",
+                                  request.command.size(), k_max_command_line));
       if (std::optional<std::string> refused = refused_over_tcp(job, request.command))
         return framed(answer, request.fixed16, 400, fmt::format("400: {}", *refused));
       if (std::optional<std::string> failed = channel_.run_command(request.command))

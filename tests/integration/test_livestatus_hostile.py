@@ -208,6 +208,15 @@ class Limits(unittest.TestCase):
             self.assertEqual(ls.read_all(s), full)
             s.close()
 
+    def test_a_command_longer_than_the_command_file_takes_is_refused(self):
+        v = start(self)
+        line = "PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;2;" + "x" * 70000
+        self.assertEqual(command(v, line), "400: COMMAND of %d bytes is longer than the 65536 the command file "
+                         "takes\n" % (len("[%d] " % int(time.time())) + len(line)))
+        self.assertEqual(command(v, "PROCESS_SERVICE_CHECK_RESULT;web01;HTTP;2;" + "x" * 60000), "")
+        self.assertEqual(ls.query(v.path("live"), "GET services\nColumns: state plugin_output\n"
+                                  "Filter: description = HTTP"), "2;%s\n" % ("x" * 60000))
+
     def test_accepting_at_the_fd_limit_does_not_spin(self):
         v = start(self)
         # Fully up first (the socket is there before the core's other threads have opened their fds; slow
