@@ -13,10 +13,6 @@
 namespace vedette::livestatus {
 namespace {
 
-// A chunk's text stays below 4 GiB so that entries can point into it with 32 bits; files larger than
-// this come as several chunks.
-constexpr std::size_t k_max_chunk_text = std::size_t{1} << 30;
-
 struct Identity {
   dev_t dev = 0;
   ino_t ino = 0;
@@ -96,6 +92,13 @@ std::size_t parse_lines(LogChunk& chunk, std::uint32_t& lines, std::size_t max_l
   return at;
 }
 
+// What a chunk keeps of the block it read: the bytes of its lines, without the rest of the block when
+// that is more than an eighth (a file past max_lines_per_logfile, whose other lines are not kept).
+void shrink(LogChunk& chunk, std::size_t used) {
+  chunk.text.resize(used);
+  if (chunk.text.capacity() - used > used / 8) chunk.text.shrink_to_fit();
+}
+
 std::shared_ptr<const LogChunk> merge(const LogChunk& a, const LogChunk& b) {
   auto merged = std::make_shared<LogChunk>();
   merged->text.reserve(a.text.size() + b.text.size());
@@ -141,23 +144,52 @@ struct LogCache::File {
   std::int64_t end_size = 0;
   std::int64_t end = 0;
 
+  // How far the file is parsed, and its lines.
+  struct Parsed {
+    Identity id;
+    std::uint64_t bytes = 0;     // lines read up to here
+    std::int64_t seen_size = 0;  // the file's size at the last read
+    std::int64_t seen_mtime_ns = 0;
+    std::uint32_t lines = 0;
+    bool full = false;  // max_lines_per_file reached
+    std::vector<std::shared_ptr<const LogChunk>> chunks;
+  };
   // Guarded by `load`.
   std::mutex load;
-  Identity parsed_id;
-  std::uint64_t parsed_bytes = 0;  // lines read up to here
-  std::int64_t seen_size = 0;      // the file's size at the last read
-  std::int64_t seen_mtime_ns = 0;
-  std::uint32_t lines = 0;
-  bool full = false;  // max_lines_per_file reached
-  std::vector<std::shared_ptr<const LogChunk>> chunks;
+  Parsed parsed;
+  // What evict() dropped, without its chunks, and the chunks as queries may still hold them: a query that
+  // still does gives them back (take_back), so that a file is never in memory twice.
+  Parsed dropped;
+  std::vector<std::weak_ptr<const LogChunk>> dropped_chunks;
 
   void forget_lines() {
-    chunks.clear();
-    parsed_bytes = 0;
-    seen_size = 0;
-    seen_mtime_ns = 0;
-    lines = 0;
-    full = false;
+    parsed = Parsed{};
+    dropped = Parsed{};
+    dropped_chunks.clear();
+  }
+  void drop_lines() {
+    std::vector<std::shared_ptr<const LogChunk>> chunks = std::move(parsed.chunks);
+    dropped = std::move(parsed);
+    parsed = Parsed{};
+    dropped_chunks.assign(chunks.begin(), chunks.end());
+  }
+  // Whether the dropped lines came back: only all of them, as a query holds all of a file it read.
+  bool take_back() {
+    if (dropped_chunks.empty()) return false;
+    std::vector<std::shared_ptr<const LogChunk>> chunks;
+    for (const std::weak_ptr<const LogChunk>& weak : dropped_chunks) {
+      std::shared_ptr<const LogChunk> chunk = weak.lock();
+      if (chunk == nullptr) {
+        forget_lines();
+        return false;
+      }
+      chunks.push_back(std::move(chunk));
+    }
+    parsed = std::move(dropped);
+    parsed.chunks = std::move(chunks);
+    dropped = Parsed{};
+    dropped_chunks.clear();
+    return true;
   }
 };
 
@@ -283,82 +315,97 @@ std::vector<std::shared_ptr<const LogChunk>> LogCache::lines(const LogFilePlan& 
     f->last_used = ++tick_;
   }
   std::lock_guard load(f->load);
+  File::Parsed& p = f->parsed;
+  if (p.chunks.empty()) f->take_back();
   struct stat st {};
   if (::stat(plan.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
   const std::int64_t mtime_ns = st.st_mtim.tv_sec * 1'000'000'000LL + st.st_mtim.tv_nsec;
-  const bool same_file = f->parsed_id == identity_of(st) && st.st_size >= f->seen_size;
-  if (same_file && st.st_size == f->seen_size && mtime_ns == f->seen_mtime_ns) return f->chunks;
+  const bool same_file = p.id == identity_of(st) && st.st_size >= p.seen_size;
+  if (same_file && st.st_size == p.seen_size && mtime_ns == p.seen_mtime_ns)
+    return recount(*f, st.st_size, limits);
 
   const int fd = ::open(plan.path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return {};
   std::uint64_t read_bytes = 0;
   std::uint64_t parsed = 0;
   if (::fstat(fd, &st) == 0) {
-    if (f->parsed_id != identity_of(st) || static_cast<std::uint64_t>(st.st_size) < f->parsed_bytes) {
+    if (p.id != identity_of(st) || static_cast<std::uint64_t>(st.st_size) < p.bytes) {
       f->forget_lines();
-      f->parsed_id = identity_of(st);
+      p.id = identity_of(st);
     }
     const auto size = static_cast<std::uint64_t>(st.st_size);
-    while (!f->full && f->parsed_bytes < size) {
+    while (!p.full && p.bytes < size) {
       auto chunk = std::make_shared<LogChunk>();
       const std::size_t want =
-          static_cast<std::size_t>(std::min<std::uint64_t>(size - f->parsed_bytes, k_max_chunk_text));
-      if (!read_range(fd, f->parsed_bytes, want, chunk->text) || chunk->text.empty()) break;
+          static_cast<std::size_t>(std::min<std::uint64_t>(size - p.bytes, k_max_log_chunk));
+      if (!read_range(fd, p.bytes, want, chunk->text) || chunk->text.empty()) break;
       read_bytes += chunk->text.size();
       // Only the current log is being written; the last line of an archive counts without its newline. A
-      // chunk cut at k_max_chunk_text leaves its last partial line for the next one.
-      const bool cut = chunk->text.size() == k_max_chunk_text;
-      const std::uint32_t lines_before = f->lines;
+      // chunk cut at k_max_log_chunk leaves its last partial line for the next one.
+      const bool cut = chunk->text.size() == k_max_log_chunk;
+      const std::uint32_t lines_before = p.lines;
       const std::size_t used =
-          parse_lines(*chunk, f->lines, limits.max_lines_per_file, plan.current || cut, f->full);
-      parsed += f->lines - lines_before;
+          parse_lines(*chunk, p.lines, limits.max_lines_per_file, plan.current || cut, p.full);
+      parsed += p.lines - lines_before;
       // What is left of the current log is a line being written: read it again when it grew.
       const bool rest_is_partial = !cut && used < chunk->text.size();
       if (used == 0) break;
-      chunk->text.resize(used);
-      f->parsed_bytes += used;
-      if (!chunk->entries.empty()) f->chunks.push_back(std::move(chunk));
+      shrink(*chunk, used);
+      p.bytes += used;
+      if (!chunk->entries.empty()) p.chunks.push_back(std::move(chunk));
       // Like a binary counter: the last two merge while the older is no larger, so a log that grows a
-      // little per query stays a few chunks (O(log n)) and each line is copied O(log n) times.
-      while (f->chunks.size() >= 2) {
-        const LogChunk& older = *f->chunks[f->chunks.size() - 2];
-        const LogChunk& newer = *f->chunks.back();
+      // little per query stays a few chunks (O(log n)) and each line is copied O(log n) times. Chunks of
+      // k_max_log_chunk stay as they are: queries that hold them share them with the cache.
+      while (p.chunks.size() >= 2) {
+        const LogChunk& older = *p.chunks[p.chunks.size() - 2];
+        const LogChunk& newer = *p.chunks.back();
         if (older.entries.size() > newer.entries.size() ||
-            older.text.size() + newer.text.size() > k_max_chunk_text)
+            older.text.size() + newer.text.size() > k_max_log_chunk)
           break;
         std::shared_ptr<const LogChunk> merged = merge(older, newer);
-        f->chunks.pop_back();
-        f->chunks.back() = std::move(merged);
+        p.chunks.pop_back();
+        p.chunks.back() = std::move(merged);
       }
       if (rest_is_partial) break;
     }
-    f->seen_size = st.st_size;
-    f->seen_mtime_ns = st.st_mtim.tv_sec * 1'000'000'000LL + st.st_mtim.tv_nsec;
+    p.seen_size = st.st_size;
+    p.seen_mtime_ns = st.st_mtim.tv_sec * 1'000'000'000LL + st.st_mtim.tv_nsec;
   }
   ::close(fd);
+  {
+    std::lock_guard lock(mutex_);
+    counters_.opens += 1;
+    counters_.bytes_read += read_bytes;
+    counters_.lines_parsed += parsed;
+  }
+  return recount(*f, st.st_size, limits);
+}
 
+// Under f.load: counts f's lines in the cache again (after a read, or lines taken back), notes the latest
+// time they reach when they are all of the file's `size` bytes, and keeps the cache's bound. Returns f's
+// chunks.
+std::vector<std::shared_ptr<const LogChunk>> LogCache::recount(File& f, std::int64_t size,
+                                                               const Limits& limits) {
+  const File::Parsed& p = f.parsed;
   std::size_t entries = 0;
   std::int64_t latest = 0;
-  for (const auto& chunk : f->chunks) {
+  for (const auto& chunk : p.chunks) {
     entries += chunk->entries.size();
     if (!chunk->entries.empty()) latest = std::max(latest, chunk->entries.back().time);
   }
   std::lock_guard lock(mutex_);
-  counters_.opens += 1;
-  counters_.bytes_read += read_bytes;
-  counters_.lines_parsed += parsed;
-  if (!f->erased) {
-    cached_lines_ = cached_lines_ - f->counted_lines + entries;
-    f->counted_lines = entries;
-    if (f->parsed_bytes == static_cast<std::uint64_t>(st.st_size) || f->full) {
-      f->has_end = true;
-      f->end_id = f->parsed_id;
-      f->end_size = st.st_size;
-      f->end = latest;
+  if (!f.erased) {
+    cached_lines_ = cached_lines_ - f.counted_lines + entries;
+    f.counted_lines = entries;
+    if (p.bytes == static_cast<std::uint64_t>(size) || p.full) {
+      f.has_end = true;
+      f.end_id = p.id;
+      f.end_size = size;
+      f.end = latest;
     }
-    evict(limits.max_cached_lines, f.get());
+    evict(limits.max_cached_lines, &f);
   }
-  return f->chunks;
+  return p.chunks;
 }
 
 // Under mutex_. Drops whole files, least recently used first, until the cache holds at most max_lines; the
@@ -380,7 +427,7 @@ void LogCache::evict(std::size_t max_lines, const File* loading) {
     }
     cached_lines_ -= victim->counted_lines;
     victim->counted_lines = 0;
-    victim->forget_lines();
+    victim->drop_lines();
     victim->load.unlock();
   }
 }
@@ -408,6 +455,25 @@ void LogCache::clear() {
     std::lock_guard load(f->load);
     f->forget_lines();
   }
+}
+
+LogReading::LogReading(LogCache& cache, const LogSources& sources, LogCache::Limits limits,
+                       std::int64_t since, std::int64_t until)
+    : cache_(cache),
+      limits_(limits),
+      since_(since),
+      until_(until),
+      files_(cache.plan(sources, since, until)),
+      read_(files_.size()) {}
+
+LogReading::Range LogReading::lines(std::size_t file) {
+  if (read_[file]) return *read_[file];
+  Range range{.first = chunks_.size(), .last = chunks_.size()};
+  for (std::shared_ptr<const LogChunk>& chunk : cache_.lines(files_[file], limits_))
+    chunks_.push_back(std::move(chunk));
+  range.last = chunks_.size();
+  read_[file] = range;
+  return range;
 }
 
 }  // namespace vedette::livestatus

@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
 #include <unordered_map>
 
 namespace vedette::livestatus {
@@ -30,7 +33,7 @@ std::optional<Query> Query::compile(const Request& request, const Table& table, 
   query.filter_ = *filter;
   // The module's findTimeLimits("time") and optimizeBitmask("class"): a table read from files reads only
   // what the filter can accept.
-  if (table.scan != nullptr) {
+  if (table.open != nullptr) {
     query.filters_.narrow_range(query.filter_, table.find("time"), query.hints_.time_from,
                                 query.hints_.time_until);
     if (const Column* log_class = table.find("class"))
@@ -60,6 +63,9 @@ std::optional<Query> Query::compile(const Request& request, const Table& table, 
         query.sort_.push_back(SortKey{.column = column, .descending = false});
   }
 
+  // Sorted rows and the groups' first rows are read again at the end; every other row is done with once
+  // the next one is asked for.
+  query.hints_.rows_kept = query.sort_requested_ || (!query.stats_.empty() && !query.columns_.empty());
   query.limit_ = request.limit;
   query.offset_ = request.offset;
   query.format_ = request.output_format;
@@ -76,26 +82,26 @@ std::optional<Query> Query::compile(const Request& request, const Table& table, 
 
 namespace {
 
-// Hands each row to `take` (which returns false to stop), from `rows` or from `scan`; a scan that cannot
-// answer calls `fail(code, message)`.
-template <typename Take, typename Fail>
-void for_each_row(const Table& table, const View& view, const RowHints& hints, Take&& take, Fail&& fail) {
-  if (table.scan != nullptr) {
-    struct Sink final : RowSink {
-      Sink(Take& t, Fail& f) : take_fn(t), fail_fn(f) {}
-      bool take(Row row) override { return take_fn(row); }
-      void fail(int code, std::string message) override { fail_fn(code, std::move(message)); }
-      Take& take_fn;
-      Fail& fail_fn;
-    };
-    Sink sink(take, fail);
-    table.scan(view, hints, sink);
-    return;
+// A table's rows as the table has them: its own cursor, or the rows it lists.
+class ListedRows final : public RowCursor {
+ public:
+  ListedRows(const Table& table, const View& view) {
+    if (table.rows != nullptr) table.rows(view, rows_);
   }
-  std::vector<Row> rows;
-  if (table.rows != nullptr) table.rows(view, rows);
-  for (Row row : rows)
-    if (!take(row)) return;
+  bool next(Row& row) override {
+    if (at_ == rows_.size()) return false;
+    row = rows_[at_++];
+    return true;
+  }
+
+ private:
+  std::vector<Row> rows_;
+  std::size_t at_ = 0;
+};
+
+std::unique_ptr<RowCursor> open_rows(const Table& table, const View& view, const RowHints& hints) {
+  if (table.open != nullptr) return table.open(view, hints);
+  return std::make_unique<ListedRows>(table, view);
 }
 
 }  // namespace
@@ -106,17 +112,9 @@ bool Query::wait_condition_holds(const View& view) const {
   if (has_wait_object_) {
     if (table_->find_row == nullptr || !table_->find_row(view, wait_object_, row)) return true;
   } else {
-    bool found = false;
     // A table that cannot answer without more of the request has no first row: the run answers why.
-    for_each_row(
-        *table_, view, hints_,
-        [&](Row first) {
-          row = first;
-          found = true;
-          return false;
-        },
-        [](int, const std::string&) {});
-    if (!found) return true;
+    const std::unique_ptr<RowCursor> rows = open_rows(*table_, view, hints_);
+    if (!rows->next(row)) return true;
   }
   FilterScratch scratch;
   return filters_.accepts(*wait_condition_, view, row, scratch);
@@ -150,44 +148,74 @@ void for_each_key_part(std::string_view key, Visit visit) {
 
 }  // namespace
 
-// The state of one run(): the module's Query::start(), processDataset() per row and finish().
-class Query::Run {
+// The state of one Run: the module's Query::start(), processDataset() per row and finish(), each of which
+// may stop when the piece is full and go on at the next step.
+class Query::Run::State {
  public:
-  Run(const Query& query, const View& view, const Limits& limits, std::string& out, RequestError& error)
+  State(const Query& query, const View& view, const Limits& limits)
       : q_(query),
         view_(view),
         limits_(limits),
-        out_(out),
-        error_(error),
-        body_start_(out.size()),
-        writer_(query.format_, query.separators_, out),
+        writer_(query.format_, query.separators_, buf_),
         sorter_(query.sort_) {}
 
-  int answer() {
-    if (q_.has_wait_object_) {
-      Row row;
-      if (q_.table_->find_row == nullptr || !q_.table_->find_row(view_, q_.wait_object_, row))
-        return fail(400, fmt::format("WaitObject: object '{}' not found or not supported by this table",
-                                     q_.wait_object_));
-    }
-    resolve_auth_user();
-    resolve_deadline();
-    start();
-    for_each_row(
-        *q_.table_, view_, q_.hints_, [this](Row row) { return process(row); },
-        [this](int code, std::string message) { fail(code, std::move(message)); });
-    if (failed_) return error_.code;
-    finish();
-    if (failed_) return error_.code;
-    return 200;
+  Step step(std::string& out, std::size_t piece, RequestError& error) {
+    // The writer appends to buf_: the caller's string is swapped in and out, so nothing is copied.
+    buf_.swap(out);
+    step_start_ = buf_.size();
+    const Step result = advance(piece);
+    produced_ += buf_.size() - step_start_;
+    buf_.swap(out);
+    if (result == Step::failed) error = error_;
+    return result;
   }
 
+  [[nodiscard]] std::size_t produced() const { return produced_; }
+  [[nodiscard]] const Query& query() const { return q_; }
+  [[nodiscard]] const View& view() const { return view_; }
+
  private:
-  int fail(int code, std::string message) {
+  enum class Stage : std::uint8_t { start, rows, finish, done };
+
+  Step advance(std::size_t piece) {
+    const auto full = [&] { return buf_.size() - step_start_ >= piece; };
+    if (stage_ == Stage::start) {
+      if (q_.has_wait_object_) {
+        Row row;
+        if (q_.table_->find_row == nullptr || !q_.table_->find_row(view_, q_.wait_object_, row))
+          return fail(400, fmt::format("WaitObject: object '{}' not found or not supported by this table",
+                                       q_.wait_object_));
+      }
+      resolve_auth_user();
+      resolve_deadline();
+      start();
+      rows_ = open_rows(*q_.table_, view_, q_.hints_);
+      stage_ = Stage::rows;
+    }
+    while (stage_ == Stage::rows) {
+      if (full()) return Step::more;
+      Row row;
+      if (!rows_->next(row)) {
+        if (rows_->error_code() != 0) return fail(rows_->error_code(), rows_->error_message());
+        stage_ = Stage::finish;
+      } else if (!process(row)) {
+        if (failed_) return Step::failed;
+        stage_ = Stage::finish;
+      }
+    }
+    if (stage_ == Stage::finish) {
+      rows_.reset();  // the cursor's own state; the rows it handed out live in the View
+      if (!finish(full)) return failed_ ? Step::failed : Step::more;
+      stage_ = Stage::done;
+    }
+    return Step::done;
+  }
+
+  Step fail(int code, std::string message) {
     failed_ = true;
     error_ = RequestError{.code = code, .message = std::move(message)};
-    out_.resize(body_start_);
-    return code;
+    buf_.resize(step_start_);
+    return Step::failed;
   }
 
   // AuthUser: a name the model lacks is no error; that user sees nothing of the tables that check.
@@ -224,7 +252,7 @@ class Query::Run {
 
   [[nodiscard]] bool is_stats() const { return !q_.stats_.empty(); }
   [[nodiscard]] bool is_grouped() const { return is_stats() && !q_.columns_.empty(); }
-  [[nodiscard]] std::size_t body_size() const { return out_.size() - body_start_; }
+  [[nodiscard]] std::size_t body_size() const { return produced_ + buf_.size() - step_start_; }
 
   bool response_too_large(std::size_t size) {
     if (limits_.max_response_size == 0 || size <= limits_.max_response_size) return false;
@@ -377,26 +405,32 @@ class Query::Run {
     return window;
   }
 
-  void finish() {
-    if (is_grouped()) {
-      for (std::uint32_t index : sorted_window()) {
-        if (response_too_large(body_size()) || out_of_time(/*row_accepted=*/false)) return;
-        print_group(index);
+  // What the rows made (Stats:, Sort:), then the answer's end; false when the piece is full first, or it
+  // failed (failed_).
+  template <typename Full>
+  bool finish(const Full& full) {
+    const bool windowed = is_grouped() || (q_.sort_requested_ && !is_stats());
+    if (windowed && !window_) window_ = sorted_window();
+    for (; window_ && printed_ < window_->size(); ++printed_) {
+      if (full()) return false;
+      if (response_too_large(body_size()) || out_of_time(/*row_accepted=*/false)) return false;
+      const std::uint32_t at = (*window_)[printed_];
+      if (is_grouped()) {
+        print_group(at);
+      } else {
+        print_row(sorted_rows_[at]);
       }
-    } else if (is_stats()) {
+    }
+    if (is_stats() && !is_grouped()) {
       writer_.begin_row();
       for (std::size_t i = 0; i < q_.stats_.size(); ++i) {
         if (i > 0) writer_.field_separator();
         accumulators_[i].write(q_.stats_[i], writer_);
       }
       writer_.end_row();
-    } else if (q_.sort_requested_) {
-      for (std::uint32_t id : sorted_window()) {
-        if (response_too_large(body_size()) || out_of_time(/*row_accepted=*/false)) return;
-        print_row(sorted_rows_[id]);
-      }
     }
     writer_.finish(current_line_);
+    return true;
   }
 
   struct Group {
@@ -406,15 +440,20 @@ class Query::Run {
 
   const Query& q_;
   View view_;
-  const Limits& limits_;
-  std::string& out_;
-  RequestError& error_;
-  std::size_t body_start_;
+  const Limits limits_;
+  std::string buf_;  // the caller's string during a step
   OutputWriter writer_;
   RowSorter sorter_;
   FilterScratch scratch_;
   static constexpr std::uint64_t k_rows_per_look = 64;
 
+  Stage stage_ = Stage::start;
+  std::unique_ptr<RowCursor> rows_;
+  std::size_t step_start_ = 0;  // the size of buf_ when this step began
+  std::size_t produced_ = 0;    // what the earlier steps appended
+  RequestError error_;
+  std::optional<std::vector<std::uint32_t>> window_;  // sorted rows or groups to print, once computed
+  std::size_t printed_ = 0;                           // of window_
   bool failed_ = false;
   bool check_visible_ = false;
   std::uint64_t rows_read_ = 0;  // rows no answer took, for out_of_time()
@@ -431,8 +470,28 @@ class Query::Run {
 };
 
 int Query::run(const View& view, const Limits& limits, std::string& out, RequestError& error) const {
-  Run run(*this, view, limits, out, error);
-  return run.answer();
+  const std::unique_ptr<Run> run = start(view, limits);
+  if (run->step(out, std::numeric_limits<std::size_t>::max(), error) == Step::failed) return error.code;
+  return 200;
+}
+
+std::unique_ptr<Query::Run> Query::start(const View& view, const Limits& limits) const {
+  return std::make_unique<Run>(std::make_unique<Run::State>(*this, view, limits));
+}
+
+Query::Run::Run(std::unique_ptr<State> state) : state_(std::move(state)) {}
+Query::Run::~Run() = default;
+
+Query::Step Query::Run::step(std::string& out, std::size_t piece, RequestError& error) {
+  return state_->step(out, piece, error);
+}
+
+std::size_t Query::Run::produced() const {
+  return state_->produced();
+}
+
+std::unique_ptr<Query::Run> Query::Run::again(const Limits& limits) const {
+  return state_->query().start(state_->view(), limits);
 }
 
 }  // namespace vedette::livestatus

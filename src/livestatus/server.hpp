@@ -1,9 +1,10 @@
 // The Livestatus server: a Unix socket and/or a TCP port, one I/O thread ("livestatus") that accepts, reads
 // requests and writes answers for every connection without blocking on any of them, and query threads
 // ("livestatus-N") that answer complete requests from a fresh snapshot (core_channel.hpp). A slow reader or
-// a client that vanishes mid-answer costs the I/O thread a buffer, never a query thread or the core; a
-// waiting query holds no thread between its polls. What all clients together may hold is bounded
-// (max_connections, max_pending_bytes), and the server's warnings go to the core's log, rate-limited.
+// a client that vanishes mid-answer costs a piece of its answer, never a query thread or the core: an
+// answer too long for the memory budget is made a piece at a time as it is read; a waiting query holds no
+// thread between its polls. What all clients together may hold is bounded (max_connections,
+// max_pending_bytes), and the server's warnings go to the core's log, rate-limited.
 //
 //   auto server = Server::start(options, channel);  // or server.error() says why not
 //   ...

@@ -1,7 +1,8 @@
 // The Livestatus server's I/O thread ("livestatus", Server::Impl in server_internal.hpp): one epoll over the
 // listeners and every connection. It accepts (within max_connections, pausing when out of fds), reads
 // until a request is complete and hands it to the query threads (server_queries.cpp), writes their
-// answers without blocking on a slow reader, and closes connections idle, stuck or holding too much
+// answers without blocking on a slow reader (an answer in pieces goes back to them for its next piece once
+// the client has read the last one), and closes connections idle, stuck or holding too much
 // (idle_timeout, query_timeout, max_pending_bytes). It never parses a request or runs a query.
 #include "livestatus/server_internal.hpp"
 
@@ -102,6 +103,7 @@ void Server::Impl::accept_all(const Listener& listener) {
     c.fd = fd;
     c.tcp = listener.tcp;
     c.since = SteadyClock::now();
+    c.held = MemoryBudget::Share(budget_);
     interest(c, id, EPOLLIN | EPOLLRDHUP);
     counters.connections.fetch_add(1, std::memory_order_relaxed);
     counters.active_connections.fetch_add(1, std::memory_order_relaxed);
@@ -119,15 +121,19 @@ void Server::Impl::pause_accepts(int error) {
                                     connections_.size(), std::strerror(error), k_accept_pause.count()));
 }
 
-// Keeps pending_bytes_ the sum of every connection's unread answer and unfinished request.
+// Keeps pending_bytes_, and the connection's share of the budget, what every connection holds for its
+// answer (or its piece of it) and its unfinished requests: the buffers' capacity, their memory.
 void Server::Impl::account(Connection& c) {
-  const std::size_t now = c.in.size() + (c.out.size() - c.written);
+  std::size_t now = c.in.capacity();
+  for (const std::string& piece : c.out) now += piece.capacity();
   pending_bytes_ = pending_bytes_ - c.pending + now;
   c.pending = now;
+  c.held.resize(now);
 }
 
 // Over max_pending_bytes: closes the connections that made no progress for the longest time (a client
-// that reads its answer moves its `since` on) until the rest fit.
+// that reads its answer moves its `since` on) until the rest fit. Answers too large for the budget come in
+// pieces, so this takes many clients that read nothing, or huge requests.
 void Server::Impl::shed_pending(SteadyClock::time_point now) {
   while (pending_bytes_ > options_.max_pending_bytes) {
     auto stalest = connections_.end();
@@ -152,7 +158,7 @@ void Server::Impl::close_connection(std::uint64_t id) {
   if (c.hung_up != nullptr) c.hung_up->store(true, std::memory_order_relaxed);  // a query still runs
   ::close(c.fd);  // also drops it from the epoll set
   pending_bytes_ -= c.pending;
-  buffers_.give(std::move(c.out));
+  for (std::string& piece : c.out) buffers_.give(std::move(piece));  // the rest of a stream goes as well
   connections_.erase(it);
   counters.active_connections.fetch_sub(1, std::memory_order_relaxed);
 }
@@ -247,19 +253,31 @@ void Server::Impl::take_answers() {
     auto it = connections_.find(a.id);
     if (it == connections_.end()) continue;
     Connection& c = it->second;
-    c.hung_up.reset();
-    c.out = std::move(a.bytes);
+    if (a.stream == nullptr) c.hung_up.reset();  // else the next piece's query may still be cancelled
+    c.out = std::move(a.pieces);
     c.written = 0;
     c.keep_alive = a.keep_alive && !c.eof;
+    c.stream = std::move(a.stream);
     c.phase = Phase::writing;
     c.since = SteadyClock::now();
+    account(c);
     write_some(a.id, c);
   }
 }
 
+// A piece is given back as soon as it is written, so a slow reader of a long answer frees it as it reads.
 void Server::Impl::write_some(std::uint64_t id, Connection& c) {
-  while (c.written < c.out.size()) {
-    const ssize_t n = ::send(c.fd, c.out.data() + c.written, c.out.size() - c.written, MSG_NOSIGNAL);
+  bool wrote_pieces = false;
+  while (!c.out.empty()) {
+    std::string& piece = c.out.front();
+    if (c.written == piece.size()) {
+      buffers_.give(std::move(piece));
+      c.out.pop_front();
+      c.written = 0;
+      wrote_pieces = true;
+      continue;
+    }
+    const ssize_t n = ::send(c.fd, piece.data() + c.written, piece.size() - c.written, MSG_NOSIGNAL);
     if (n > 0) {
       c.written += static_cast<std::size_t>(n);
       c.since = SteadyClock::now();
@@ -267,17 +285,21 @@ void Server::Impl::write_some(std::uint64_t id, Connection& c) {
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN) {
-      account(c);
+      if (wrote_pieces) account(c);
       interest(c, id, EPOLLOUT);
       return;
     }
     return close_connection(id);
   }
-  if (!c.keep_alive) return close_connection(id);
-  buffers_.give(std::move(c.out));
-  c.out = std::string();
-  c.written = 0;
   account(c);
+  if (c.stream != nullptr) {
+    // The next piece, made while the client reads what the socket buffer holds of this one.
+    c.phase = Phase::busy;
+    interest(c, id, EPOLLRDHUP | EPOLLET);
+    queue(std::move(c.stream));
+    return;
+  }
+  if (!c.keep_alive) return close_connection(id);
   c.phase = Phase::reading;
   c.since = SteadyClock::now();
   interest(c, id, EPOLLIN | EPOLLRDHUP);

@@ -30,9 +30,10 @@ struct ServerOptions {
   int max_backlog = 256;
   unsigned socket_mode = 0660;
   // Vedette's own limits against clients that hold the server's memory (docs/livestatus.md): connections
-  // open at once, and the bytes kept for all of them together (answers not read yet, requests not ended).
+  // open at once, and the memory budget of all of them together (answers made and not read yet, requests
+  // not ended); an answer larger than what is left of it is counted, then made in pieces as it is read.
   std::size_t max_connections = 4096;
-  std::size_t max_pending_bytes = std::size_t{1} << 30;
+  std::size_t max_pending_bytes = std::size_t{64} << 20;
   // What COMMAND may do over TCP, which has no authentication (tcp_commands=all|no_process_file|none).
   enum class TcpCommands : std::uint8_t { all, no_process_file, none };
   TcpCommands tcp_commands = TcpCommands::all;

@@ -6,16 +6,19 @@
 //   hosts->rows(view, rows);
 //   const Column* name = hosts->find("name");
 //   name->read(view, rows[0], cell);
-// A table read from files (log, statehist) has no `rows` but a `scan`, which hands its rows to a RowSink
-// one by one within the RowHints the query's filter allows, and stops when the sink has enough.
+// A table read from files (log, statehist) has no `rows` but `open`, a RowCursor that hands out its rows
+// one by one within the RowHints the query's filter allows, as the query asks for them: a query answered
+// in pieces (server_queries.cpp) reads on where its last piece ended, and one that has enough stops asking.
 #pragma once
 
 #include "livestatus/cell.hpp"
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace vedette::livestatus {
@@ -117,19 +120,33 @@ struct RowHints {
   std::int64_t time_from = std::numeric_limits<std::int64_t>::min();
   std::int64_t time_until = std::numeric_limits<std::int64_t>::max();
   std::uint32_t classes = 0xFFFF'FFFFu;
+  // Whether the query holds rows after asking for the next one (Sort:, Stats: groups). Without, a table
+  // that computes its rows (statehist) may reuse the memory of those handed out, so that a long answer
+  // costs no more than its rows in flight.
+  bool rows_kept = true;
 };
 
-// Receives a scanned table's rows in the table's order.
-class RowSink {
+// A table's rows in the table's order, handed out as asked for. A row stays valid while the cursor lives
+// (or, when RowHints::rows_kept is false, until the next call of next()). One thread at a time.
+class RowCursor {
  public:
-  // False: the query needs no more rows (Limit: reached, or an error).
-  virtual bool take(Row row) = 0;
-  // The query cannot be answered (statehist without a start time): `code` and the module's message are
-  // answered instead of the rows. The scan returns after calling it.
-  virtual void fail(int code, std::string message) = 0;
+  virtual ~RowCursor() = default;
+  // False at the end of the rows, or when the query cannot be answered: then error_code() is not 0.
+  [[nodiscard]] virtual bool next(Row& row) = 0;
+  // The code and the module's message answered instead of the rows (statehist without a start time).
+  [[nodiscard]] int error_code() const { return error_code_; }
+  [[nodiscard]] const std::string& error_message() const { return error_message_; }
 
  protected:
-  ~RowSink() = default;
+  bool fail(int code, std::string message) {
+    error_code_ = code;
+    error_message_ = std::move(message);
+    return false;
+  }
+
+ private:
+  int error_code_ = 0;
+  std::string error_message_;
 };
 
 struct Table {
@@ -143,10 +160,10 @@ struct Table {
   std::vector<Column> columns;  // sorted by name, as the module lists them
   // Appends every row, in the order Naemon's livestatus lists them. Null for a table with `scan`.
   void (*rows)(const View& view, std::vector<Row>& out) = nullptr;
-  // Instead of `rows`: hands the rows to `sink`, in the module's order, until it refuses one; it may leave
-  // out rows `hints` excludes. The rows may point into storage the table keeps in the View (log_chunks),
-  // valid until the next scan of that View.
-  void (*scan)(const View& view, const RowHints& hints, RowSink& sink) = nullptr;
+  // Instead of `rows`: a cursor over the rows in the module's order, which may leave out rows `hints`
+  // excludes. The cursor may keep what it read in the View (View::log_reading), so that a second cursor
+  // over the same View hands out the same rows; it must not outlive the View.
+  std::unique_ptr<RowCursor> (*open)(const View& view, const RowHints& hints) = nullptr;
   // AuthUser: whether the contact (an index into the model's contacts, or k_unknown_auth_user for a name
   // that is none) may see the row. The module shows an unknown user nothing but the log's lines of no
   // host or service; every other table answers false for k_unknown_auth_user. Null: every row.

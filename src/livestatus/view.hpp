@@ -19,7 +19,7 @@
 namespace vedette::livestatus {
 
 struct TableIndex;    // tables.hpp
-struct LogChunk;      // log_cache.hpp
+class LogReading;     // log_cache.hpp
 struct StateHistory;  // tables/statehist.cpp
 
 // View::auth_user without an AuthUser header, and for a name that is no contact (the user sees nothing).
@@ -71,10 +71,11 @@ struct View {
   // Whether each timeperiod holds at `now`, filled as columns ask (-1: not evaluated yet). One View belongs
   // to one query on one thread, so the tables may fill these while reading.
   mutable std::vector<std::int8_t> in_period;
-  // The parsed log lines the rows of a log or statehist scan point into (Row::group indexes this list),
-  // held for the query even when the process-wide cache drops them; a scan replaces them.
-  mutable std::vector<std::shared_ptr<const LogChunk>> log_chunks;
-  // The rows a statehist scan computed (Row::index indexes them); a scan replaces them.
+  // What the log and statehist tables read of the log (Row::group indexes its chunks), held for the query
+  // even when the process-wide cache drops it. A copy of the View shares it: a second cursor over the
+  // same range (the query's answer counted, then produced: Query::Run::again) reads the same lines.
+  mutable std::shared_ptr<LogReading> log_reading;
+  // The rows a statehist cursor computed (Row::index indexes them); a cursor replaces them.
   mutable std::shared_ptr<StateHistory> state_history;
 
   [[nodiscard]] const model::Model& model() const { return *status->model; }

@@ -5,15 +5,17 @@
 #include "livestatus/tables/tables_internal.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 
 namespace vedette::livestatus::tables {
 namespace {
 
 using T = ColumnType;
 
-// Rows: index = the entry in its chunk, group = the chunk in View::log_chunks.
+// Rows: index = the entry in its chunk, group = the chunk in View::log_reading.
 const LogChunk& chunk_of(const View& v, Row r) {
-  return *v.log_chunks[r.group];
+  return v.log_reading->chunk(r.group);
 }
 const LogEntry& entry_of(const View& v, Row r) {
   return chunk_of(v, r).entries[r.index];
@@ -109,9 +111,9 @@ bool log_visible(const View& v, Row r, std::uint32_t contact) {
 // The entries of one file, newest first (by time, then line, as the module's map), merged over its chunks.
 class NewestFirst {
  public:
-  NewestFirst(const View& v, std::size_t first_chunk, std::int64_t until) {
-    for (std::size_t c = first_chunk; c < v.log_chunks.size(); ++c) {
-      const std::vector<LogEntry>& entries = v.log_chunks[c]->entries;
+  NewestFirst(const LogReading& reading, LogReading::Range chunks, std::int64_t until) {
+    for (std::size_t c = chunks.first; c < chunks.last; ++c) {
+      const std::vector<LogEntry>& entries = reading.chunk(c).entries;
       // Entries up to `until` itself: the module starts at the key (until, 999999999).
       const auto end = std::upper_bound(entries.begin(), entries.end(), until,
                                         [](std::int64_t t, const LogEntry& e) { return t < e.time; });
@@ -151,32 +153,47 @@ class NewestFirst {
 
 // The module's TableLog::answerQuery: from the newest file whose first line is before `until` back to
 // older ones, each file's lines from `until` down; the first line older than `since` ends the query.
-// Without a time filter the range is [0, now + 1]: lines from the future stay hidden, as there.
-void log_scan(const View& v, const RowHints& hints, RowSink& sink) {
-  v.log_chunks.clear();
-  const Settings& settings = settings_of(v);
-  const std::uint32_t classes = hints.classes & k_all_log_classes;
-  if (settings.log_file.empty() || classes == 0) return;
-  const std::int64_t since = std::max<std::int64_t>(hints.time_from, 0);
-  const std::int64_t until = std::min<std::int64_t>(hints.time_until, static_cast<std::int64_t>(v.now) + 1);
-  if (since > until) return;
-  LogCache& cache = LogCache::shared();
-  const LogCache::Limits limits{.max_cached_lines = settings.max_cached_messages,
-                                .max_lines_per_file = settings.max_lines_per_logfile};
-  const LogSources sources{.log_file = settings.log_file, .archive_path = settings.log_archive_path};
-  for (const LogFilePlan& file : cache.plan(sources, since, until)) {
-    const std::size_t first = v.log_chunks.size();
-    for (std::shared_ptr<const LogChunk>& chunk : cache.lines(file, limits))
-      v.log_chunks.push_back(std::move(chunk));
-    NewestFirst entries(v, first, until);
-    Row row;
-    const LogEntry* entry = nullptr;
-    while (entries.next(row, entry)) {
-      if (entry->time < since) return;
-      if ((classes & (1u << static_cast<unsigned>(entry->log_class))) == 0) continue;
-      if (!sink.take(row)) return;
-    }
+// Without a time filter the range is [0, now + 1]: lines from the future stay hidden, as there. A file is
+// read when the query reaches it, so a query that stops early never reads the older ones.
+class LogCursor final : public RowCursor {
+ public:
+  LogCursor(const View& v, const RowHints& hints)
+      : classes_(hints.classes & k_all_log_classes),
+        since_(std::max<std::int64_t>(hints.time_from, 0)),
+        until_(std::min<std::int64_t>(hints.time_until, static_cast<std::int64_t>(v.now) + 1)) {
+    if (settings_of(v).log_file.empty() || classes_ == 0 || since_ > until_) return;
+    reading_ = &log_reading(v, since_, until_);
   }
+
+  bool next(Row& row) override {
+    while (reading_ != nullptr) {
+      if (!entries_) {
+        if (file_ == reading_->files().size()) break;
+        entries_.emplace(*reading_, reading_->lines(file_++), until_);
+      }
+      const LogEntry* entry = nullptr;
+      if (!entries_->next(row, entry)) {
+        entries_.reset();
+        continue;
+      }
+      if (entry->time < since_) break;
+      if ((classes_ & (1u << static_cast<unsigned>(entry->log_class))) != 0) return true;
+    }
+    reading_ = nullptr;
+    return false;
+  }
+
+ private:
+  const std::uint32_t classes_;
+  const std::int64_t since_;
+  const std::int64_t until_;
+  LogReading* reading_ = nullptr;  // null: no (more) rows
+  std::size_t file_ = 0;           // the next file to read
+  std::optional<NewestFirst> entries_;
+};
+
+std::unique_ptr<RowCursor> open_log(const View& v, const RowHints& hints) {
+  return std::make_unique<LogCursor>(v, hints);
 }
 
 void add_log_columns(ColumnAdder& add) {
@@ -208,6 +225,19 @@ void add_log_columns(ColumnAdder& add) {
 
 }  // namespace
 
+LogReading& log_reading(const View& v, std::int64_t since, std::int64_t until) {
+  if (v.log_reading == nullptr || !v.log_reading->reads(since, until)) {
+    const Settings& settings = settings_of(v);
+    v.log_reading = std::make_shared<LogReading>(
+        LogCache::shared(),
+        LogSources{.log_file = settings.log_file, .archive_path = settings.log_archive_path},
+        LogCache::Limits{.max_cached_lines = settings.max_cached_messages,
+                         .max_lines_per_file = settings.max_lines_per_logfile},
+        since, until);
+  }
+  return *v.log_reading;
+}
+
 const Table& log_table() {
   static const Table table = [] {
     Table t;
@@ -227,7 +257,7 @@ const Table& log_table() {
     ColumnAdder command(t.columns, "current_command_", current_command);
     add_command_columns(command);
     sort_columns(t.columns);
-    t.scan = log_scan;
+    t.open = open_log;
     t.visible = log_visible;
     return t;
   }();

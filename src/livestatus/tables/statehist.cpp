@@ -9,13 +9,15 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 namespace vedette::livestatus {
 
 // One row: what an object was like from `from` to `until`. Strings point into the model (names, periods)
-// and into View::log_chunks (log_output), which the View keeps for the query.
+// and into View::log_reading (log_output), which the View keeps for the query.
 struct StateHistoryRow {
   std::int64_t time = 0;
   std::int64_t from = 0;
@@ -99,10 +101,14 @@ bool starts_started(std::string_view state_type) {
 // The walk over the log: the module's TableStateHistory::answerQuery and updateHostServiceState.
 class Walk {
  public:
-  Walk(const View& v, StateHistory& out, RowSink& sink, std::int64_t since, std::int64_t until)
-      : v_(v), out_(out), sink_(sink), since_(since), until_(until), timeframe_(until - since - 1) {}
+  // Rows go to out.rows as they are made.
+  Walk(const View& v, StateHistory& out, std::int64_t since, std::int64_t until)
+      : v_(v), out_(out), since_(since), until_(until), timeframe_(until - since - 1) {}
 
-  // False when the query needs no more rows, or the range has ended.
+  [[nodiscard]] const View& view() const { return v_; }
+  [[nodiscard]] std::int64_t since() const { return since_; }
+
+  // False when the range has ended.
   bool handle(const Line& line) {
     const LogEntry& e = *line.entry;
     if (e.time >= until_) return false;
@@ -134,7 +140,7 @@ class Walk {
         int to = 0;
         if (!timeperiod_transition(line.field(e.options), name, to)) break;
         periods_[std::string(name)] = to;
-        for (std::size_t i = 0; i < tracked_.size() && !aborted_; ++i) update(line, tracked_[i]);
+        for (Tracked& t : tracked_) update(line, t);
         break;
       }
       case LogType::log_initial_states:
@@ -148,25 +154,25 @@ class Walk {
       default:
         break;
     }
-    return !aborted_;
+    return true;
   }
 
   // The rows at the end of the range, one per object (two for one that vanished), in the order the
-  // objects first appeared; none once the query has what it needs.
-  void finish() {
-    for (Tracked& t : tracked_) {
-      if (aborted_) return;
-      if (t.may_no_longer_exist) {
-        t.row.time = t.row.until = t.last_known_time;
-        emit(t);
-        t.row.state = -1;
-        t.row.until = t.row.time;
-        t.row.debug_info = "UNMONITORED";
-        t.row.log_output = {};
-      }
-      t.row.time = t.row.until = until_ - 1;
+  // objects first appeared: those of the next object; false when there is none.
+  bool finish_next() {
+    if (finished_ == tracked_.size()) return false;
+    Tracked& t = tracked_[finished_++];
+    if (t.may_no_longer_exist) {
+      t.row.time = t.row.until = t.last_known_time;
       emit(t);
+      t.row.state = -1;
+      t.row.until = t.row.time;
+      t.row.debug_info = "UNMONITORED";
+      t.row.log_output = {};
     }
+    t.row.time = t.row.until = until_ - 1;
+    emit(t);
+    return true;
   }
 
  private:
@@ -185,10 +191,7 @@ class Walk {
     if (changed && (e.type == LogType::alert_host || e.type == LogType::state_host ||
                     e.type == LogType::downtime_alert_host)) {
       const std::vector<std::uint32_t> services = tracked_[at].services;
-      for (std::uint32_t s : services) {
-        if (aborted_) return;
-        update(line, tracked_[s]);
-      }
+      for (std::uint32_t s : services) update(line, tracked_[s]);
     }
   }
 
@@ -375,22 +378,18 @@ class Walk {
       row.durations[static_cast<std::size_t>(row.state + 1)] = row.duration;
       row.parts[static_cast<std::size_t>(row.state + 1)] = row.duration_part;
     }
-    if (!aborted_) {
-      out_.rows.push_back(row);
-      aborted_ = !sink_.take(Row{static_cast<std::uint32_t>(out_.rows.size() - 1), 0});
-    }
+    out_.rows.push_back(row);
     row.from = row.until;
   }
 
   const View& v_;
   StateHistory& out_;
-  RowSink& sink_;
   const std::int64_t since_;
   const std::int64_t until_;
   const std::int64_t timeframe_;
   bool only_update_ = true;  // before the range: states are followed, nothing is printed
   bool in_initial_states_ = false;
-  bool aborted_ = false;
+  std::size_t finished_ = 0;                                 // tracked_ objects finish_next() is done with
   std::vector<Tracked> tracked_;                             // in the order the objects appeared
   std::unordered_map<std::uint64_t, std::uint32_t> by_key_;  // host index, or 1 << 32 | service index
   std::unordered_map<std::string, int> periods_;             // TIMEPERIOD TRANSITION: period -> in (0/1)
@@ -400,9 +399,8 @@ class Walk {
 // table reads.
 class OldestFirst {
  public:
-  OldestFirst(const View& v, std::size_t first_chunk) {
-    for (std::size_t c = first_chunk; c < v.log_chunks.size(); ++c)
-      cursors_.push_back(Cursor{v.log_chunks[c].get(), 0});
+  OldestFirst(const LogReading& reading, LogReading::Range chunks) {
+    for (std::size_t c = chunks.first; c < chunks.last; ++c) cursors_.push_back(Cursor{&reading.chunk(c), 0});
   }
   const LogEntry* next(const LogChunk*& chunk) {
     for (;;) {
@@ -464,60 +462,104 @@ std::uint32_t service_named(const View& v, std::string_view host, std::string_vi
 // The module's TableStateHistory::answerQuery. The range needs a start; it starts at the newest file
 // whose first line is before it (the states at the start come from that file's earlier lines), skips that
 // file's first line (as the module's walk does) or the whole file when it ends before the range, and goes
-// on to newer files until a line at or after the range's end.
-void statehist_scan(const View& v, const RowHints& hints, RowSink& sink) {
-  v.log_chunks.clear();
-  auto history = std::make_shared<StateHistory>();
-  v.state_history = history;
-  const std::int64_t since = std::max<std::int64_t>(hints.time_from, 0);
-  const std::int64_t until = std::min<std::int64_t>(hints.time_until, static_cast<std::int64_t>(v.now) + 1);
-  if (since == 0) return sink.fail(400, "Start of timeframe required. e.g. Filter: time > 1234567890");
-  if (until < since) return;  // the filter accepts no time at all (`Or: 0`): no rows
-  if (until - since == 1) return sink.fail(400, "Query timeframe is 0 seconds");
-  const Settings& settings = settings_of(v);
-  if (settings.log_file.empty() || v.status == nullptr || v.status->model == nullptr) return;
-  LogCache& cache = LogCache::shared();
-  const LogCache::Limits limits{.max_cached_lines = settings.max_cached_messages,
-                                .max_lines_per_file = settings.max_lines_per_logfile};
-  const std::vector<LogFilePlan> files =
-      cache.plan({.log_file = settings.log_file, .archive_path = settings.log_archive_path}, since, until);
-  if (files.empty()) return;
-  std::size_t start = files.size() - 1;  // newest first: the oldest unless one begins before `since`
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (files[i].since < since) {
-      start = i;
-      break;
+// on to newer files until a line at or after the range's end. The walk goes as far as the rows asked for
+// need: a query that stops early reads no further.
+class StatehistCursor final : public RowCursor {
+ public:
+  StatehistCursor(const View& v, const RowHints& hints)
+      : history_(std::make_shared<StateHistory>()), rows_kept_(hints.rows_kept) {
+    v.state_history = history_;
+    const std::int64_t since = std::max<std::int64_t>(hints.time_from, 0);
+    const std::int64_t until = std::min<std::int64_t>(hints.time_until, static_cast<std::int64_t>(v.now) + 1);
+    if (since == 0) {
+      fail(400, "Start of timeframe required. e.g. Filter: time > 1234567890");
+      return;
+    }
+    if (until < since) return;  // the filter accepts no time at all (`Or: 0`): no rows
+    if (until - since == 1) {
+      fail(400, "Query timeframe is 0 seconds");
+      return;
+    }
+    if (settings_of(v).log_file.empty() || v.status == nullptr || v.status->model == nullptr) return;
+    reading_ = &log_reading(v, since, until);
+    const std::vector<LogFilePlan>& files = reading_->files();
+    if (files.empty()) return;
+    start_ = files.size() - 1;  // newest first: the oldest unless one begins before `since`
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (files[i].since < since) {
+        start_ = i;
+        break;
+      }
+    }
+    next_file_ = start_ + 1;
+    walk_.emplace(v, *history_, since, until);
+    stage_ = Stage::walking;
+  }
+
+  bool next(Row& row) override {
+    std::vector<StateHistoryRow>& rows = history_->rows;
+    for (;;) {
+      if (handed_out_ < rows.size()) {
+        row = Row{static_cast<std::uint32_t>(handed_out_++), 0};
+        return true;
+      }
+      if (stage_ == Stage::done) return false;
+      if (!rows_kept_) {
+        rows.clear();
+        handed_out_ = 0;
+      }
+      if (stage_ == Stage::walking && !walk_on()) stage_ = Stage::finishing;
+      if (stage_ == Stage::finishing && !walk_->finish_next()) stage_ = Stage::done;
     }
   }
 
-  Walk walk(v, *history, sink, since, until);
-  bool walking = true;
-  for (std::size_t f = start + 1; walking && f-- > 0;) {
-    const std::size_t first = v.log_chunks.size();
-    for (std::shared_ptr<const LogChunk>& chunk : cache.lines(files[f], limits))
-      v.log_chunks.push_back(std::move(chunk));
-    OldestFirst entries(v, first);
-    if (f == start) {
-      const LogEntry* last = entries.last();
-      if (f != 0 && last != nullptr && last->time < since) continue;
+ private:
+  enum class Stage : std::uint8_t { done, walking, finishing };
+
+  // One line of the walk, or the next file's first; false when the walk is over.
+  bool walk_on() {
+    while (!entries_) {
+      if (next_file_ == 0) return false;
+      const std::size_t f = --next_file_;
+      entries_.emplace(*reading_, reading_->lines(f));
+      if (f != start_) break;
+      const LogEntry* last = entries_->last();
+      if (f != 0 && last != nullptr && last->time < walk_->since()) {
+        entries_.reset();
+        continue;
+      }
       const LogChunk* skipped = nullptr;
-      (void)entries.next(skipped);
+      (void)entries_->next(skipped);
     }
     const LogChunk* chunk = nullptr;
-    while (walking) {
-      const LogEntry* e = entries.next(chunk);
-      if (e == nullptr) break;
-      Line line{.entry = e, .chunk = chunk};
-      const std::string_view host_name = line.field(e->host_name);
-      if (!host_name.empty()) {
-        line.host = host_named(v, host_name);
-        if (line.host != k_none)
-          line.service = service_named(v, host_name, line.field(e->service_description));
-      }
-      walking = walk.handle(line);
+    const LogEntry* e = entries_->next(chunk);
+    if (e == nullptr) {
+      entries_.reset();
+      return true;
     }
+    const View& v = walk_->view();
+    Line line{.entry = e, .chunk = chunk};
+    const std::string_view host_name = line.field(e->host_name);
+    if (!host_name.empty()) {
+      line.host = host_named(v, host_name);
+      if (line.host != k_none) line.service = service_named(v, host_name, line.field(e->service_description));
+    }
+    return walk_->handle(line);
   }
-  walk.finish();
+
+  std::shared_ptr<StateHistory> history_;
+  const bool rows_kept_;
+  Stage stage_ = Stage::done;
+  std::size_t handed_out_ = 0;  // history_->rows before this are handed out
+  LogReading* reading_ = nullptr;
+  std::size_t start_ = 0;      // the file that holds the range's start
+  std::size_t next_file_ = 0;  // files are walked from start_ down to 0: the one after this
+  std::optional<OldestFirst> entries_;
+  std::optional<Walk> walk_;
+};
+
+std::unique_ptr<RowCursor> open_statehist(const View& v, const RowHints& hints) {
+  return std::make_unique<StatehistCursor>(v, hints);
 }
 
 const StateHistoryRow& row_of(const View& v, Row r) {
@@ -620,7 +662,7 @@ const Table& statehist_table() {
     ColumnAdder service(t.columns, "current_service_", current_service);
     add_service_columns(service);
     sort_columns(t.columns);
-    t.scan = statehist_scan;
+    t.open = open_statehist;
     t.visible = statehist_visible;
     return t;
   }();

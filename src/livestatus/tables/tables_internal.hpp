@@ -105,6 +105,9 @@ namespace tables {
 }
 
 [[nodiscard]] const Settings& settings_of(const View& v);
+// What the log and statehist tables read of the log for [since, until]: the reading an earlier cursor over
+// this View made for that range (so that it reads the same lines), else a new one, kept in the View.
+[[nodiscard]] LogReading& log_reading(const View& v, std::int64_t since, std::int64_t until);
 
 // Naemon's object order as model indexes, without the index (rows of the plain tables).
 template <typename Id>

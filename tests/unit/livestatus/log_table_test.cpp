@@ -9,12 +9,14 @@
 #include "livestatus/log_entry.hpp"
 #include "livestatus/query.hpp"
 #include "livestatus/request.hpp"
+#include "livestatus/table.hpp"
 #include "livestatus/tables.hpp"
 #include "livestatus/view.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -309,6 +311,28 @@ const std::vector<std::pair<int, std::string>> k_current{
     {19, "HOST DOWNTIME ALERT: db;STARTED; Host has entered a period of scheduled downtime"},
 };
 
+// Every step of `run` with `piece`: the pieces, and "<code> <message>" as the last when it fails.
+std::vector<std::string> pieces_of(Query::Run& run, std::size_t piece) {
+  std::vector<std::string> pieces;
+  RequestError error;
+  for (;;) {
+    std::string out;
+    const Query::Step step = run.step(out, piece, error);
+    if (step == Query::Step::failed) {
+      pieces.push_back(fmt::format("{} {}", error.code, error.message));
+      return pieces;
+    }
+    pieces.push_back(std::move(out));
+    if (step == Query::Step::done) return pieces;
+  }
+}
+
+std::string joined(const std::vector<std::string>& pieces) {
+  std::string all;
+  for (const std::string& piece : pieces) all += piece;
+  return all;
+}
+
 class LogTable : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -364,12 +388,21 @@ class LogTable : public ::testing::Test {
 
   // The body of the answer, or "<code> <message>".
   std::string ask(const std::string& text) {
-    Request request;
     RequestError error;
-    if (!parse_request(text, request, error, &find_table, static_cast<std::time_t>(program_.now)))
-      return std::to_string(error.code) + " " + error.message;
-    std::optional<Query> query = Query::compile(request, *find_table(request.table), error);
+    std::optional<Query> query = compile(text, error);
     if (!query) return std::to_string(error.code) + " " + error.message;
+    std::string body;
+    const int code = query->run(view(), {}, body, error);
+    if (code != 200) return std::to_string(code) + " " + error.message;
+    return body;
+  }
+  std::optional<Query> compile(const std::string& text, RequestError& error) {
+    Request request;
+    if (!parse_request(text, request, error, &find_table, static_cast<std::time_t>(program_.now)))
+      return std::nullopt;
+    return Query::compile(request, *find_table(request.table), error);
+  }
+  View view() {
     View view;
     view.status = engine::make_status_snapshot({.model = *cfg_.model,
                                                 .main = cfg_.main,
@@ -379,12 +412,25 @@ class LogTable : public ::testing::Test {
                                                 .keep_alive = keep_alive_});
     view.now = static_cast<std::time_t>(program_.now);
     view.settings = &settings_;
-    std::string body;
-    const int code = query->run(view, {}, body, error);
-    if (code != 200) return std::to_string(code) + " " + error.message;
-    return body;
+    return view;
   }
   static std::uint64_t opens() { return LogCache::shared().stats().opens; }
+
+  // The pieces of an answer (Query::Run) add up to the answer run() gives whole, each but the last at least
+  // `piece` bytes long, whatever the size of the pieces.
+  void expect_pieces_make_the_answer(const std::string& q) {
+    const std::string whole = ask(q);
+    RequestError error;
+    const std::optional<Query> query = compile(q, error);
+    ASSERT_TRUE(query) << q << error.message;
+    for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{100}, std::size_t{100'000}}) {
+      const std::unique_ptr<Query::Run> run = query->start(view(), {});
+      const std::vector<std::string> pieces = pieces_of(*run, piece);
+      EXPECT_EQ(joined(pieces), whole) << q << "in pieces of " << piece;
+      EXPECT_EQ(run->produced(), whole.size()) << q;
+      for (std::size_t i = 0; i + 1 < pieces.size(); ++i) EXPECT_GE(pieces[i].size(), piece) << q;
+    }
+  }
 
   std::filesystem::path dir_;
   config::Configuration cfg_;
@@ -604,6 +650,131 @@ TEST_F(LogTable, QueryThreadsShareTheCacheWhileTheLogGrows) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Answers in pieces, and the log in memory once (issue 33)
+
+TEST_F(LogTable, AnAnswerInPiecesIsTheWholeAnswer) {
+  for (const std::string q : {
+           "GET log\nColumns: time lineno class message\n",
+           "GET log\nColumns: lineno host_name\nSort: host_name asc\nSort: lineno desc\n",
+           "GET log\nColumns: class\nStats: time > 0\nStats: state = 2\n",
+           "GET log\nStats: time > 0\nStats: class = 1\n",
+           "GET log\nColumns: lineno\nOutputFormat: wrapped_json\nLimit: 3\n",
+           "GET log\nColumns: lineno type current_host_address\nOutputFormat: json\nFilter: class = 1\n",
+       }) {
+    expect_pieces_make_the_answer(q);
+  }
+  // Headers alone fill a piece of one byte, then each row another.
+  RequestError error;
+  const std::optional<Query> query =
+      compile("GET log\nColumns: lineno\nColumnHeaders: on\nLimit: 2\n", error);
+  const std::unique_ptr<Query::Run> run = query->start(view(), {});
+  EXPECT_EQ(pieces_of(*run, 1), (std::vector<std::string>{"lineno\n", "17\n", "15\n", ""}));
+}
+
+TEST_F(LogTable, LimitsHoldOverEveryPieceOfAnAnswer) {
+  const std::string q = "GET log\nColumns: message\n";
+  const std::size_t whole = ask(q).size();
+  RequestError error;
+  const std::optional<Query> query = compile(q, error);
+  Query::Limits limits;
+  limits.max_response_size = whole / 2;
+  std::unique_ptr<Query::Run> run = query->start(view(), limits);
+  const std::vector<std::string> pieces = pieces_of(*run, 10);
+  EXPECT_GT(pieces.size(), 3u);
+  EXPECT_EQ(pieces.back(), fmt::format("413 Maximum response size of {} reached", whole / 2));
+  // A client that hangs up between two pieces stops the run.
+  std::atomic<bool> gone{false};
+  limits = Query::Limits{};
+  limits.cancelled = &gone;
+  run = query->start(view(), limits);
+  std::string out;
+  ASSERT_EQ(run->step(out, 10, error), Query::Step::more);
+  gone = true;
+  EXPECT_EQ(run->step(out, 10, error), Query::Step::failed);
+  EXPECT_EQ(error.code, 400);
+}
+
+TEST_F(LogTable, AnAnswerMadeAgainReadsTheSameLinesThoughTheLogGrew) {
+  const std::string q = "GET log\nColumns: lineno message\n";
+  RequestError error;
+  const std::optional<Query> query = compile(q, error);
+  const std::unique_ptr<Query::Run> counted = query->start(view(), {});
+  const std::string first = joined(pieces_of(*counted, 50));
+  append(fmt::format("[{}] SERVICE ALERT: web;HTTP;OK;HARD;1;later\n", k_t0 + 7222));
+  LogCache::shared().clear();
+  const std::unique_ptr<Query::Run> again = counted->again({});
+  EXPECT_EQ(joined(pieces_of(*again, 50)), first);
+  EXPECT_EQ(ask(q), "18;[1700007222] SERVICE ALERT: web;HTTP;OK;HARD;1;later\n" + first);
+}
+
+TEST_F(LogTable, AFileIsInMemoryOnceWhileAQueryHoldsItsLines) {
+  LogCache& cache = LogCache::shared();
+  const LogCache::Limits limits{.max_cached_lines = 4, .max_lines_per_file = 1'000'000};
+  const std::vector<LogFilePlan> files = cache.plan(
+      {.log_file = settings_.log_file, .archive_path = settings_.log_archive_path}, 0, k_t0 + 8000);
+  ASSERT_EQ(files.size(), 3u);
+  // A query holds the current log's lines while others read the archives: the cache drops the current log
+  // to keep its bound.
+  std::vector<std::shared_ptr<const LogChunk>> held = cache.lines(files[0], limits);
+  ASSERT_FALSE(held.empty());
+  (void)cache.lines(files[1], limits);
+  (void)cache.lines(files[2], limits);
+  EXPECT_EQ(cache.stats().cached_lines, 2u);
+  const std::uint64_t parsed = cache.stats().lines_parsed;
+  // The current log again: its lines come back from the query that still holds them, not from the file.
+  const std::vector<std::shared_ptr<const LogChunk>> again = cache.lines(files[0], limits);
+  EXPECT_EQ(cache.stats().lines_parsed, parsed);
+  ASSERT_EQ(again.size(), held.size());
+  for (std::size_t i = 0; i < held.size(); ++i) EXPECT_EQ(again[i].get(), held[i].get());
+  // Once nobody holds them, they are read again.
+  held.clear();
+  (void)cache.lines(files[1], limits);
+  EXPECT_EQ(again.front().use_count(), 1);  // ours alone: the cache dropped them again
+}
+
+TEST_F(LogTable, AFileKeepsTheTextOfTheLinesItReadsAndNoMore) {
+  // 40,000 lines, of which max_lines_per_logfile takes the first 10,000.
+  std::string text;
+  for (int i = 0; i < 40'000; ++i)
+    text += fmt::format("[{}] SERVICE ALERT: web;HTTP;OK;HARD;1;line {:06}\n", k_t0 + 7200 + i / 50, i);
+  std::ofstream(dir_ / "naemon.log") << text;
+  LogCache& cache = LogCache::shared();
+  const std::vector<LogFilePlan> files = cache.plan(
+      {.log_file = settings_.log_file, .archive_path = settings_.log_archive_path}, 0, k_t0 + 8000);
+  ASSERT_FALSE(files.empty());
+  ASSERT_TRUE(files[0].current);
+  std::size_t lines = 0;
+  std::size_t capacity = 0;
+  for (const auto& chunk :
+       cache.lines(files[0], {.max_cached_lines = 500'000, .max_lines_per_file = 10'000})) {
+    lines += chunk->entries.size();
+    capacity += chunk->text.capacity();
+  }
+  EXPECT_EQ(lines, 10'000u);
+  EXPECT_LT(capacity, text.size() * 3 / 10);  // a quarter of the file, not all of it
+}
+
+TEST_F(LogTable, ALargeFileComesInChunksThatStayAsTheLogGrows) {
+  std::string text;
+  const std::string output(1000, 'x');
+  for (int i = 0; i < 17'000; ++i)
+    text += fmt::format("[{}] SERVICE ALERT: web;HTTP;OK;HARD;1;{}\n", k_t0 + 7200 + i / 100, output);
+  std::ofstream(dir_ / "naemon.log") << text;
+  LogCache& cache = LogCache::shared();
+  const LogSources sources{.log_file = settings_.log_file, .archive_path = settings_.log_archive_path};
+  const LogFilePlan current = cache.plan(sources, 0, k_t0 + 8000).front();
+  const std::vector<std::shared_ptr<const LogChunk>> before = cache.lines(current, {});
+  ASSERT_GE(before.size(), 2u);
+  for (const auto& chunk : before) EXPECT_LE(chunk->text.size(), std::size_t{16} << 20);
+  // What a query holds of the log stays the cache's as well when the log grows: the full chunk is not
+  // copied into a merged one.
+  append(fmt::format("[{}] SERVICE ALERT: web;HTTP;OK;HARD;1;later\n", k_t0 + 7400));
+  const std::vector<std::shared_ptr<const LogChunk>> after = cache.lines(current, {});
+  EXPECT_EQ(after.front().get(), before.front().get());
+  EXPECT_EQ(ask("GET log\nStats: time > 0\n"), "17006\n");  // and the archives' five
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // statehist
 
 class StateHistTable : public LogTable {
@@ -716,6 +887,44 @@ TEST_F(StateHistTable, StatesBeforeTheRangeComeFromTheFileThatHoldsItsStart) {
                 "Filter: time >= {}\nFilter: time < {}\nLimit: 1\n",
                 k_t0 + 3605, k_t0 + 7250)),
             fmt::format("{};{};-1;UNMONITORED \n", k_t0 + 3605, k_t0 + 7203));
+}
+
+TEST_F(StateHistTable, AnAnswerInPiecesIsTheWholeAnswer) {
+  write_log(k_history);
+  for (const std::string q : {
+           "GET statehist\nColumns: host_name service_description from until state debug_info\n",
+           "GET statehist\nColumns: host_name from state\nSort: state desc\nSort: from asc\n",
+           "GET statehist\nColumns: host_name service_description\nStats: sum duration_ok\n",
+           "GET statehist\nStats: sum duration\nStats: state = 0\n",
+       }) {
+    expect_pieces_make_the_answer(q + range(50, 1000));
+  }
+}
+
+TEST_F(StateHistTable, RowsThatAreNotKeptAreNotHeld) {
+  std::vector<std::pair<int, std::string>> lines{{0, "LOG VERSION: 2.0"},
+                                                 {0, "CURRENT SERVICE STATE: web;HTTP;OK;HARD;1;fine"}};
+  for (int i = 1; i <= 1000; ++i)
+    lines.emplace_back(i, fmt::format("SERVICE ALERT: web;HTTP;{};HARD;1;x", i % 2 == 1 ? "CRITICAL" : "OK"));
+  write_log(lines);
+  const Table& statehist = *find_table("statehist");
+  for (const bool kept : {false, true}) {
+    const View v = view();
+    RowHints hints;
+    hints.time_from = k_s + 1;
+    hints.time_until = k_s + 2000;
+    hints.rows_kept = kept;
+    const std::unique_ptr<RowCursor> rows = statehist.open(v, hints);
+    Row row;
+    std::size_t count = 0;
+    std::size_t most_held = 0;  // a row's index is its place among the rows the table holds
+    while (rows->next(row)) {
+      ++count;
+      most_held = std::max<std::size_t>(most_held, row.index + 1);
+    }
+    EXPECT_EQ(count, 1001u);  // a row per change, and one at the end
+    EXPECT_EQ(most_held, kept ? count : 1u);
+  }
 }
 
 }  // namespace

@@ -326,7 +326,7 @@ TEST_F(LivestatusTables, EveryTableHasDistinctDescribedSortedColumns) {
     EXPECT_EQ(all_tables()[i]->name, names[i]);
     EXPECT_EQ(find_table(names[i]), all_tables()[i]);
     const Table& t = *all_tables()[i];
-    EXPECT_NE(t.rows == nullptr, t.scan == nullptr) << t.name << ": rows or scan";
+    EXPECT_NE(t.rows == nullptr, t.open == nullptr) << t.name << ": rows or open";
     std::set<std::string> seen;
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
       const Column& col = t.columns[c];
