@@ -1,5 +1,7 @@
 #include "config/command_compiler.hpp"
 
+#include "config/byte_set.hpp"
+
 #include <cstdint>
 #include <optional>
 
@@ -503,51 +505,39 @@ model::CommandTemplate compile_command_line(std::string_view line, model::String
   return out;
 }
 
+namespace {
+
+using namespace std::string_view_literals;
+// The bytes that steer runcmd's split in each context; NUL everywhere, as runcmd would cut the line there.
+// `blank` variants: where a counted blank undoes a later '=' (CommandPiece::blank_resplits).
+constexpr ByteSet k_resplits_unquoted{" \t\r\n\\'\"|~&;`()$*?\0"sv};
+constexpr ByteSet k_resplits_unquoted_before_space{" \t\r\n\\'\"|~&;`()$*?=\0"sv};
+constexpr ByteSet k_resplits_single_quoted{"'\0"sv};
+constexpr ByteSet k_resplits_single_quoted_blank{"' \t\r\n\0"sv};
+constexpr ByteSet k_resplits_double_quoted{"\"\\$`~\0"sv};
+constexpr ByteSet k_resplits_double_quoted_blank{"\"\\$`~ \t\r\n\0"sv};
+constexpr ByteSet k_nul{"\0"sv};
+
+const ByteSet& resplitting_bytes(const model::CommandPiece& macro) {
+  switch (macro.context) {
+    case model::MacroContext::unquoted:
+      return macro.before_space ? k_resplits_unquoted_before_space : k_resplits_unquoted;
+    case model::MacroContext::single_quoted:
+      return macro.blank_resplits ? k_resplits_single_quoted_blank : k_resplits_single_quoted;
+    case model::MacroContext::double_quoted:
+      return macro.blank_resplits ? k_resplits_double_quoted_blank : k_resplits_double_quoted;
+    case model::MacroContext::settled:
+      break;
+  }
+  return k_nul;
+}
+
+}  // namespace
+
 bool value_needs_resplit(std::string_view value, const model::CommandPiece& macro) {
-  if (value.find('\0') != std::string_view::npos) return true;  // runcmd would cut the line there
   if (macro.env_start && !env_scan_stops_within(value)) return true;
   if (macro.blank_resplits && value.empty() && macro.context == model::MacroContext::unquoted) return true;
-  for (char c : value) {
-    switch (macro.context) {
-      case model::MacroContext::settled:
-        break;
-      case model::MacroContext::single_quoted:
-        if (c == '\'' || (macro.blank_resplits && is_blank(c))) return true;
-        break;
-      case model::MacroContext::double_quoted:
-        if (c == '"' || c == '\\' || c == '$' || c == '`' || c == '~') return true;
-        if (macro.blank_resplits && is_blank(c)) return true;
-        break;
-      case model::MacroContext::unquoted:
-        switch (c) {
-          case ' ':
-          case '\t':
-          case '\r':
-          case '\n':
-          case '\\':
-          case '\'':
-          case '"':
-          case '|':
-          case '~':
-          case '&':
-          case ';':
-          case '`':
-          case '(':
-          case ')':
-          case '$':
-          case '*':
-          case '?':
-            return true;
-          case '=':
-            if (macro.before_space) return true;
-            break;
-          default:
-            break;
-        }
-        break;
-    }
-  }
-  return false;
+  return resplitting_bytes(macro).any_in(value);
 }
 
 bool value_needs_resplit(std::string_view value) {
