@@ -1,6 +1,7 @@
 // expand_command on the typical `$USER1$/check_ping -H $HOSTADDRESS$ -w $ARG1$ -c $ARG2$`: ns and heap
 // allocations per expansion (counted by replacing the global operator new), for the fast path, the
-// buffer-reusing overload, and an argument with blanks that takes the expand-then-split path.
+// buffer-reusing overload, and an argument with blanks that takes the expand-then-split path; and on an
+// OCSP command for send_nsca, a shell line that carries the plugin output after every check.
 //
 //   build/<dir>/macros_bench
 #include "../allocation_counter.hpp"
@@ -16,6 +17,7 @@ struct Fixture {
   model::Model model;
   config::MainConfig main;
   model::CommandTemplate tmpl;
+  model::CommandTemplate ocsp;
   std::vector<HostState> hosts{1};
   std::vector<ServiceState> services{1};
 
@@ -29,8 +31,13 @@ struct Fixture {
     s.host = model::HostId{0};
     s.description = "PING";
     model.services.push_back(s);
+    services[0].plugin_output = "PING OK - Packet loss = 0%, RTA = 0.80 ms";
     tmpl = config::compile_command_line("$USER1$/check_ping -H $HOSTADDRESS$ -w $ARG1$ -c $ARG2$",
                                         model.strings);
+    ocsp = config::compile_command_line(
+        R"(/usr/bin/printf "%s\t%s\t%s\t%s\n" "$HOSTNAME$" "$SERVICEDESC$" "$SERVICESTATEID$" "$SERVICEOUTPUT$" )"
+        R"(| /usr/sbin/send_nsca -H 10.0.0.5 -c /etc/send_nsca.cfg)",
+        model.strings);
   }
   MacroContext ctx() const {
     return {.model = model,
@@ -87,6 +94,20 @@ void BM_ExpandResplit(benchmark::State& state) {
   report(state, g_allocations.load() - before);
 }
 BENCHMARK(BM_ExpandResplit);
+
+void BM_ExpandOcspReused(benchmark::State& state) {
+  const Fixture f;
+  const MacroContext ctx = f.ctx();
+  ExpandedCommand out;
+  expand_command(f.ocsp, ctx, {}, out);
+  const std::uint64_t before = g_allocations.load();
+  for (auto _ : state) {
+    expand_command(f.ocsp, ctx, {}, out);
+    benchmark::DoNotOptimize(out);
+  }
+  report(state, g_allocations.load() - before);
+}
+BENCHMARK(BM_ExpandOcspReused);
 
 }  // namespace
 }  // namespace vedette::engine

@@ -1,5 +1,8 @@
 #include "config/command_compiler.hpp"
 
+#include "config/byte_set.hpp"
+#include "config/shell_quoting.hpp"
+
 #include <cstdint>
 #include <optional>
 
@@ -41,6 +44,8 @@ class TextInput {
   [[nodiscard]] std::size_t size() const { return text_.size(); }
   [[nodiscard]] bool is_macro(std::size_t) const { return false; }
   [[nodiscard]] std::size_t macro(std::size_t) const { return 0; }
+  [[nodiscard]] bool is_outside(std::size_t) const { return false; }
+  [[nodiscard]] std::string_view outside(std::size_t) const { return {}; }
   [[nodiscard]] char at(std::size_t i) const { return text_[i]; }
 
  private:
@@ -59,11 +64,68 @@ class UnitInput {
   [[nodiscard]] std::size_t size() const { return units_.size(); }
   [[nodiscard]] bool is_macro(std::size_t i) const { return units_[i].macro >= 0; }
   [[nodiscard]] std::size_t macro(std::size_t i) const { return static_cast<std::size_t>(units_[i].macro); }
+  [[nodiscard]] bool is_outside(std::size_t) const { return false; }
+  [[nodiscard]] std::string_view outside(std::size_t) const { return {}; }
   [[nodiscard]] char at(std::size_t i) const { return units_[i].ch; }
 
  private:
   const std::vector<Unit>& units_;
 };
+
+// An expanded line at run time: configured bytes up to the first NUL among them, and each value from
+// outside as one unit, its NUL bytes dropped. Read as placeholders, such a unit is one plain byte ('/': part
+// of a word, never of a NAME=), so that the configured bytes alone decide what runcmd would do.
+class SpanInput {
+ public:
+  SpanInput(std::string_view line, std::span<const OutsideSpan> outside) {
+    std::size_t pos = 0;
+    const auto take_configured = [&](std::size_t end) {
+      for (; pos < end; ++pos) {
+        if (line[pos] == '\0') return false;
+        units_.push_back({line[pos], -1});
+      }
+      return true;
+    };
+    for (const OutsideSpan& span : outside) {
+      if (!take_configured(span.begin)) return;
+      std::string value;
+      for (char c : line.substr(span.begin, span.end - span.begin))
+        if (c != '\0') value += c;
+      units_.push_back({0, static_cast<std::int32_t>(values_.size())});
+      values_.push_back(std::move(value));
+      pos = span.end;
+    }
+    take_configured(line.size());
+  }
+
+  void read_values_as_placeholders(bool on) { placeholders_ = on; }
+
+  [[nodiscard]] std::size_t size() const { return units_.size(); }
+  [[nodiscard]] bool is_macro(std::size_t) const { return false; }
+  [[nodiscard]] std::size_t macro(std::size_t) const { return 0; }
+  [[nodiscard]] bool is_outside(std::size_t i) const { return !placeholders_ && units_[i].macro >= 0; }
+  [[nodiscard]] std::string_view outside(std::size_t i) const {
+    return values_[static_cast<std::size_t>(units_[i].macro)];
+  }
+  [[nodiscard]] char at(std::size_t i) const { return units_[i].macro >= 0 ? '/' : units_[i].ch; }
+
+ private:
+  std::vector<Unit> units_;  // macro: index into values_
+  std::vector<std::string> values_;
+  bool placeholders_ = false;
+};
+
+// The next unit from `i` on that is not an empty value from outside (such a value leaves a backslash before
+// it to act on what follows).
+template <class Input>
+std::size_t skip_empty_values(const Input& in, std::size_t i) {
+  while (i < in.size() && in.is_outside(i) && in.outside(i).empty()) ++i;
+  return i;
+}
+
+bool escapes_in_double_quotes(char c) {
+  return c == '"' || c == '\\' || c == '$' || c == '`';
+}
 
 // Sink interface used by split_like_runcmd (both sinks below implement it):
 //   env(name, value)              a committed leading NAME=value
@@ -73,7 +135,27 @@ class UnitInput {
 //   bare_equals_forced_shell()    an unquoted '=' before any counted blank asked for /bin/sh
 //   start_arg(by_macro), touch(), append(c), append_macro(index)
 
-// Returns whether runcmd would fall back to /bin/sh.
+// A value from outside in the argv scan: plain bytes of the current word; unquoted, its blanks end words as
+// runcmd's do (but a first byte a configured backslash escaped).
+template <class Sink>
+void append_outside(std::string_view value, bool first_escaped, unsigned& state, Sink& sink) {
+  const bool quoted = (state & (k_in_sq | k_in_dq)) != 0;
+  for (std::size_t j = 0; j < value.size(); ++j) {
+    const char c = value[j];
+    if (!quoted && is_blank(c) && !(j == 0 && first_escaped)) {
+      if (state == k_in_arg) state = k_none;
+      continue;
+    }
+    if (state == k_none) {
+      state = k_in_arg;
+      sink.start_arg(/*by_macro=*/false);
+    }
+    sink.append(c);
+  }
+}
+
+// Returns whether runcmd would fall back to /bin/sh; meaningless when the input has values from outside
+// that are not read as placeholders (SpanInput).
 template <class Input, class Sink>
 bool split_like_runcmd(const Input& in, Sink& sink) {
   const std::size_t n = in.size();
@@ -88,6 +170,11 @@ bool split_like_runcmd(const Input& in, Sink& sink) {
     if (in.is_macro(i)) {
       sink.macro_in_env(in.macro(i), state == k_none);
       break;
+    }
+    if (in.is_outside(i)) {  // plain bytes of a value, never a name or an assignment of their own
+      if ((state & k_in_val) == 0) break;
+      value += in.outside(i);
+      continue;
     }
     const char c = in.at(i);
     const bool quoted = (state & (k_in_sq | k_in_dq)) != 0;
@@ -153,6 +240,13 @@ bool split_like_runcmd(const Input& in, Sink& sink) {
       sink.append_macro(in.macro(i));
       continue;
     }
+    if (in.is_outside(i)) {
+      const std::string_view value = in.outside(i);
+      if (value.empty()) continue;
+      state &= ~k_bslash;
+      append_outside(value, /*first_escaped=*/false, state, sink);
+      continue;
+    }
     char c = in.at(i);
     bool end_of_text = false;  // a trailing unquoted backslash escapes the terminating NUL
     const bool quoted = (state & (k_in_sq | k_in_dq)) != 0;
@@ -172,24 +266,40 @@ bool split_like_runcmd(const Input& in, Sink& sink) {
       case '\\':
         if ((state & k_in_sq) || (state & k_bslash)) break;
         if (state & k_in_dq) {
-          if (i + 1 < n && in.is_macro(i + 1)) {
+          const std::size_t next_at = skip_empty_values(in, i + 1);
+          if (next_at < n && in.is_macro(next_at)) {
             sink.unpredictable();
             break;
           }
-          const char next = i + 1 < n ? in.at(i + 1) : '\0';
-          if (next == '"' || next == '\\' || next == '$' || next == '`') {
+          if (next_at < n && in.is_outside(next_at)) {
+            // It acts on the value's first byte as on any byte there; that byte stays plain.
+            const std::string_view value = in.outside(next_at);
+            if (escapes_in_double_quotes(value.front())) {
+              sink.touch();
+            } else {
+              sink.append('\\');
+            }
+            append_outside(value, /*first_escaped=*/true, state, sink);
+            i = next_at;
+            continue;
+          }
+          const char next = next_at < n ? in.at(next_at) : '\0';
+          if (escapes_in_double_quotes(next)) {
             state |= k_bslash;
             sink.touch();
             continue;
           }
           break;
         }
-        ++i;
+        i = skip_empty_values(in, i + 1);
         if (i >= n) {
           end_of_text = true;
         } else if (in.is_macro(i)) {
           sink.unpredictable();
           --i;
+          continue;
+        } else if (in.is_outside(i)) {
+          append_outside(in.outside(i), /*first_escaped=*/true, state, sink);
           continue;
         } else {
           c = in.at(i);
@@ -297,6 +407,7 @@ struct MacroRef {
   bool before_space = false;
   bool env_start = false;
   bool blank_resplits = false;
+  model::ShellQuoting shell = model::ShellQuoting::bare;
 };
 
 class TemplateSink {
@@ -375,7 +486,8 @@ class TemplateSink {
             .before_space = ref.before_space,
             .env_start = ref.env_start,
             .unterminated = ref.unterminated,
-            .blank_resplits = ref.blank_resplits};
+            .blank_resplits = ref.blank_resplits,
+            .shell = ref.shell};
   }
 
  private:
@@ -446,6 +558,39 @@ model::CommandArg whole_line(const std::vector<Unit>& units, const std::vector<M
   return arg;
 }
 
+// How /bin/sh reads each macro's spot of a line that runs under it. False if that depends on a value beyond
+// is_shell_inert (a '$' or backslash right before a macro, a '#' right after one).
+bool read_shell_quoting(const std::vector<Unit>& units, std::vector<MacroRef>& macros) {
+  ShellLexer lexer;
+  bool predictable = true;
+  for (const Unit& unit : units) {
+    if (unit.macro < 0) {
+      lexer.feed(unit.ch);
+      continue;
+    }
+    const ShellSlot at = lexer.slot();
+    macros[static_cast<std::size_t>(unit.macro)].shell = at.quoting;
+    if (at.after != ShellSlot::After::other) predictable = false;
+    lexer.fill_slot(/*emitted=*/1);
+  }
+  return predictable && !lexer.saw_hash_after_slot();
+}
+
+// The line /bin/sh runs: configured bytes as they are, each value from outside escaped where it lands.
+std::string shell_line(const SpanInput& in) {
+  std::string line;
+  ShellLexer lexer;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in.is_outside(i)) {
+      lexer.fill_slot(append_shell_escaped(line, in.outside(i), lexer.slot()));
+      continue;
+    }
+    lexer.feed(in.at(i));
+    line += in.at(i);
+  }
+  return line;
+}
+
 // Does the NAME=value scan, entering `value` between words, stop inside it as it stops at the slot? Otherwise
 // it could go on into the following text and commit an assignment the template does not have.
 bool env_scan_stops_within(std::string_view value) {
@@ -495,6 +640,7 @@ model::CommandTemplate compile_command_line(std::string_view line, model::String
   out.needs_shell = split_like_runcmd(UnitInput(units), sink);
   out.always_resplit = sink.unpredictable_seen();
   out.env = sink.take_env();
+  if (out.needs_shell && !out.always_resplit && !read_shell_quoting(units, macros)) out.always_resplit = true;
   if (out.needs_shell || out.always_resplit) {
     out.argv.push_back(whole_line(units, macros, pool));
   } else {
@@ -503,51 +649,45 @@ model::CommandTemplate compile_command_line(std::string_view line, model::String
   return out;
 }
 
+namespace {
+
+using namespace std::string_view_literals;
+// The bytes that steer runcmd's split in each context; NUL everywhere, as runcmd would cut the line there.
+// `blank` variants: where a counted blank undoes a later '=' (CommandPiece::blank_resplits).
+constexpr ByteSet k_resplits_unquoted{" \t\r\n\\'\"|~&;`()$*?\0"sv};
+constexpr ByteSet k_resplits_unquoted_before_space{" \t\r\n\\'\"|~&;`()$*?=\0"sv};
+constexpr ByteSet k_resplits_single_quoted{"'\0"sv};
+constexpr ByteSet k_resplits_single_quoted_blank{"' \t\r\n\0"sv};
+constexpr ByteSet k_resplits_double_quoted{"\"\\$`~\0"sv};
+constexpr ByteSet k_resplits_double_quoted_blank{"\"\\$`~ \t\r\n\0"sv};
+constexpr ByteSet k_nul{"\0"sv};
+
+const ByteSet& resplitting_bytes(const model::CommandPiece& macro) {
+  switch (macro.context) {
+    case model::MacroContext::unquoted:
+      return macro.before_space ? k_resplits_unquoted_before_space : k_resplits_unquoted;
+    case model::MacroContext::single_quoted:
+      return macro.blank_resplits ? k_resplits_single_quoted_blank : k_resplits_single_quoted;
+    case model::MacroContext::double_quoted:
+      return macro.blank_resplits ? k_resplits_double_quoted_blank : k_resplits_double_quoted;
+    case model::MacroContext::settled:
+      break;
+  }
+  return k_nul;
+}
+
+}  // namespace
+
 bool value_needs_resplit(std::string_view value, const model::CommandPiece& macro) {
-  if (value.find('\0') != std::string_view::npos) return true;  // runcmd would cut the line there
   if (macro.env_start && !env_scan_stops_within(value)) return true;
   if (macro.blank_resplits && value.empty() && macro.context == model::MacroContext::unquoted) return true;
-  for (char c : value) {
-    switch (macro.context) {
-      case model::MacroContext::settled:
-        break;
-      case model::MacroContext::single_quoted:
-        if (c == '\'' || (macro.blank_resplits && is_blank(c))) return true;
-        break;
-      case model::MacroContext::double_quoted:
-        if (c == '"' || c == '\\' || c == '$' || c == '`' || c == '~') return true;
-        if (macro.blank_resplits && is_blank(c)) return true;
-        break;
-      case model::MacroContext::unquoted:
-        switch (c) {
-          case ' ':
-          case '\t':
-          case '\r':
-          case '\n':
-          case '\\':
-          case '\'':
-          case '"':
-          case '|':
-          case '~':
-          case '&':
-          case ';':
-          case '`':
-          case '(':
-          case ')':
-          case '$':
-          case '*':
-          case '?':
-            return true;
-          case '=':
-            if (macro.before_space) return true;
-            break;
-          default:
-            break;
-        }
-        break;
-    }
-  }
-  return false;
+  return resplitting_bytes(macro).any_in(value);
+}
+
+bool outside_value_fits(std::string_view value, const model::CommandPiece& macro) {
+  if (value.find('\0') != std::string_view::npos) return false;  // dropped on the slow path
+  return macro.context != model::MacroContext::unquoted ||
+         value.find_first_of(" \t\r\n") == std::string_view::npos;
 }
 
 bool value_needs_resplit(std::string_view value) {
@@ -572,6 +712,23 @@ std::vector<std::string> split_expanded_line(std::string_view expanded, bool& ne
   TextSink sink(env);
   needs_shell = split_like_runcmd(TextInput(expanded), sink);
   if (needs_shell) return {std::string(expanded)};
+  return sink.take();
+}
+
+std::vector<std::string> split_expanded_line(std::string_view expanded, std::span<const OutsideSpan> outside,
+                                             bool& needs_shell, std::vector<EnvVar>& env) {
+  if (outside.empty()) return split_expanded_line(expanded, needs_shell, env);
+  SpanInput input(expanded, outside);
+  input.read_values_as_placeholders(true);
+  std::vector<EnvVar> same_env;
+  TextSink decision(same_env);
+  needs_shell = split_like_runcmd(input, decision);
+
+  input.read_values_as_placeholders(false);
+  env.clear();
+  TextSink sink(env);
+  (void)split_like_runcmd(input, sink);
+  if (needs_shell) return {shell_line(input)};
   return sink.take();
 }
 

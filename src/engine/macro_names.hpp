@@ -138,6 +138,36 @@ constexpr bool is_cleaned(M c) {
   }
 }
 
+// Macros whose values come from outside the configuration: plugins (also through passive results) and
+// whoever acknowledges, schedules a downtime or sends a custom notification. Their values never change how
+// a command line is split or whether it runs under /bin/sh (docs/compatibility.md, "Macros"); neither do
+// custom variables CHANGE_CUSTOM_*_VAR set (Resolver tells those apart by value, not by name).
+constexpr bool is_outside(M c) {
+  switch (c) {
+    case M::HOSTOUTPUT:
+    case M::LONGHOSTOUTPUT:
+    case M::HOSTPERFDATA:
+    case M::HOSTACKAUTHOR:
+    case M::HOSTACKAUTHORNAME:
+    case M::HOSTACKAUTHORALIAS:
+    case M::HOSTACKCOMMENT:
+    case M::SERVICEOUTPUT:
+    case M::LONGSERVICEOUTPUT:
+    case M::SERVICEPERFDATA:
+    case M::SERVICEACKAUTHOR:
+    case M::SERVICEACKAUTHORNAME:
+    case M::SERVICEACKAUTHORALIAS:
+    case M::SERVICEACKCOMMENT:
+    case M::NOTIFICATIONAUTHOR:
+    case M::NOTIFICATIONAUTHORNAME:
+    case M::NOTIFICATIONAUTHORALIAS:
+    case M::NOTIFICATIONCOMMENT:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // The code of a standard macro's name ("HOSTSTATE"; no arguments), nullopt for any other name.
 [[nodiscard]] std::optional<M> find_code(std::string_view name);
 

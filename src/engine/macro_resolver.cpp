@@ -14,11 +14,15 @@ namespace {
 template <class Ids, class ValueOf>
 void join_members(const Ids& ids, std::string_view delimiter, Delimit delimit, Value& v, ValueOf&& value_of) {
   std::string joined, item_buf;
+  config::OutsideSpans item_outside;
   bool any = false;
   for (const auto id : ids) {
-    Value item{{}, item_buf};
+    item_outside.clear();
+    Value item{{}, item_buf, false, false, v.outside != nullptr ? &item_outside : nullptr};
     if (!value_of(id, item) || item.null) continue;
     if (delimit == Delimit::after_text ? !joined.empty() : any) joined += delimiter;
+    for (const config::OutsideSpan& span : item_outside)
+      v.outside->push_back({joined.size() + span.begin, joined.size() + span.end});
     joined += item.view;
     any = true;
   }
@@ -76,6 +80,8 @@ bool Resolver::resolve(std::string_view name, Value& v, bool& cleanable) {
     if (n <= 0 || n > static_cast<long>(config::k_max_command_args)) return false;
     const auto i = static_cast<std::size_t>(n - 1);
     v.set(i < ctx_.args.size() ? ctx_.args[i] : std::string_view{});
+    if (v.outside != nullptr && i < ctx_.args_outside.size() && !ctx_.args_outside[i].empty())
+      v.outside->assign(ctx_.args_outside[i].begin(), ctx_.args_outside[i].end());
     return true;
   }
   if (name.starts_with("USER")) {
@@ -108,12 +114,14 @@ bool Resolver::resolve(std::string_view name, Value& v, bool& cleanable) {
 
   if (const std::optional<M> code = find_code(base)) {
     cleanable = is_cleaned(*code);
+    v.from_outside = is_outside(*code);
     return keyed(*code, a1, a2, v);
   }
   if (base.starts_with("CONTACTADDRESS")) return contact_address(base, a1, a2, v);
   if (base.starts_with('_')) {
     const bool known = custom(base, a1, a2, v);
     cleanable = changed_at_run_time_;
+    v.from_outside = changed_at_run_time_;
     return known;
   }
   return false;
@@ -256,7 +264,7 @@ void Resolver::expand_nested(std::string_view text, unsigned options, Value& v) 
     return;
   }
   std::string expanded;
-  expand_at_depth(text, ctx_, options, expanded, depth_ + 1);
+  expand_at_depth(text, ctx_, options, expanded, depth_ + 1, v.outside);
   v.buf = std::move(expanded);
   v.set_owned();
 }

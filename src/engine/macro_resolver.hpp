@@ -19,9 +19,10 @@ namespace vedette::engine::macro_internal {
 constexpr int k_max_nesting = 8;  // notes that name themselves would recurse forever in Naemon
 
 // process_macros at a nesting depth (defined in macros.cpp): the notes and URLs of objects are themselves
-// expanded, each level with its own scratch buffers.
+// expanded, each level with its own scratch buffers. `outside`, if set, gets the spans of `out` (from its
+// size on entry) whose text came from outside the configuration.
 void expand_at_depth(std::string_view text, const MacroContext& ctx, unsigned options, std::string& out,
-                     int depth);
+                     int depth, config::OutsideSpans* outside = nullptr);
 
 // C's atoi on a string_view: leading blanks, a sign, digits; 0 when there are none.
 long parse_atoi(std::string_view s);
@@ -31,6 +32,10 @@ struct Value {
   std::string_view view;
   std::string& buf;
   bool null = false;  // Naemon's NULL output: nothing inserted, skipped in group lists
+  // Where the value came from outside the configuration: all of it (from_outside), or the spans of `view`
+  // in *outside (a note or an $ARGn$ with such macros in it; only filled if set).
+  bool from_outside = false;
+  config::OutsideSpans* outside = nullptr;
 
   void set(std::string_view v) { view = v; }
   void set_owned() { view = buf; }

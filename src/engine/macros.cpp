@@ -1,6 +1,7 @@
 #include "engine/macros.hpp"
 
 #include "config/command_compiler.hpp"
+#include "config/shell_quoting.hpp"
 #include "engine/macro_resolver.hpp"
 
 #include <algorithm>
@@ -17,20 +18,36 @@ using macro_internal::M;
 using macro_internal::Resolver;
 using macro_internal::Value;
 
-void url_encode(std::string_view in, std::string& out) {
-  static constexpr char k_hex[] = "0123456789ABCDEF";
+// `out` rebuilt from `in` byte by byte by `emit`; `outside`, spans over `in`, become spans over `out` (each
+// bound moves to where the byte it stands before went).
+template <class Emit>
+void rewrite(std::string_view in, std::string& out, config::OutsideSpans& outside, Emit&& emit) {
   out.clear();
-  for (char c : in) {
+  const std::size_t bounds = outside.size() * 2;
+  const auto bound = [&](std::size_t k) -> std::size_t& {
+    config::OutsideSpan& span = outside[k / 2];
+    return k % 2 == 0 ? span.begin : span.end;
+  };
+  std::size_t next = 0;
+  for (std::size_t i = 0; i <= in.size(); ++i) {
+    for (; next < bounds && bound(next) == i; ++next) bound(next) = out.size();
+    if (i < in.size()) emit(in[i], out);
+  }
+}
+
+void url_encode(std::string_view in, std::string& out, config::OutsideSpans& outside) {
+  static constexpr char k_hex[] = "0123456789ABCDEF";
+  rewrite(in, out, outside, [](char c, std::string& to) {
     const auto u = static_cast<unsigned char>(c);
     if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '.' || c == '-' ||
         c == '_' || c == '~') {
-      out += c;
+      to += c;
     } else {
-      out += '%';
-      out += k_hex[u >> 4];
-      out += k_hex[u & 0xF];
+      to += '%';
+      to += k_hex[u >> 4];
+      to += k_hex[u & 0xF];
     }
-  }
+  });
 }
 
 // Naemon's illegal_output_char_map: control bytes and DEL always, plus illegal_macro_output_chars.
@@ -44,47 +61,60 @@ struct LevelBuffers {
   std::string value;
   std::string encoded;
   std::string cleaned;
+  config::OutsideSpans outside;
 };
 LevelBuffers& level_buffers(int depth) {
   thread_local std::array<LevelBuffers, k_max_nesting + 2> levels;
   return levels[static_cast<std::size_t>(std::clamp(depth, 0, k_max_nesting + 1))];
 }
 
-// The text one `$name$` (or a trailing unterminated `$name`) becomes under `options`. The view points into
-// the model, the state, or the level's buffers, and is valid until the next call at the same depth.
-std::string_view macro_text(std::string_view name, bool terminated, const MacroContext& ctx, unsigned options,
-                            int depth) {
+// The text one `$name$` (or a trailing unterminated `$name`) becomes under `options`, and the spans of it
+// that came from outside the configuration. Both point into the model, the state, or the level's buffers,
+// and are valid until the next call at the same depth.
+struct MacroText {
+  std::string_view text;
+  const config::OutsideSpans* outside = nullptr;  // null: none of it
+
+  [[nodiscard]] bool all_outside() const {
+    return outside->size() == 1 && outside->front().begin == 0 && outside->front().end == text.size();
+  }
+};
+
+MacroText macro_text(std::string_view name, bool terminated, const MacroContext& ctx, unsigned options,
+                     int depth) {
   LevelBuffers& b = level_buffers(depth);
-  Value v{{}, b.value};
+  b.outside.clear();
+  Value v{{}, b.value, false, false, &b.outside};
   bool cleanable = false;
   if (!Resolver(ctx, depth).resolve(name, v, cleanable)) {
     b.cleaned.clear();
     b.cleaned += '$';
     b.cleaned += name;
     if (terminated) b.cleaned += '$';
-    return b.cleaned;
+    return {b.cleaned};
   }
   std::string_view text = v.view;
+  if (v.from_outside) b.outside.assign(1, {0, text.size()});
   if (options & k_url_encode) {
-    url_encode(text, b.encoded);
+    url_encode(text, b.encoded, b.outside);
     text = b.encoded;
   }
   if (cleanable && (options & k_strip_illegal)) {
     const std::string_view illegal = ctx.main.illegal_macro_output_chars;
     if (std::any_of(text.begin(), text.end(), [&](char c) { return is_illegal_output_char(c, illegal); })) {
-      b.cleaned.clear();
-      for (char c : text)
-        if (!is_illegal_output_char(c, illegal)) b.cleaned += c;
+      rewrite(text, b.cleaned, b.outside, [&](char c, std::string& to) {
+        if (!is_illegal_output_char(c, illegal)) to += c;
+      });
       text = b.cleaned;
     }
   }
-  return text;
+  return {text, b.outside.empty() ? nullptr : &b.outside};
 }
 
 }  // namespace
 
 void macro_internal::expand_at_depth(std::string_view text, const MacroContext& ctx, unsigned options,
-                                     std::string& out, int depth) {
+                                     std::string& out, int depth, config::OutsideSpans* outside) {
   bool in_macro = false;
   std::size_t pos = 0;
   while (true) {
@@ -98,7 +128,11 @@ void macro_internal::expand_at_depth(std::string_view text, const MacroContext& 
       out += '$';
       in_macro = false;
     } else {
-      out += macro_text(segment, !last, ctx, options, depth);
+      const MacroText value = macro_text(segment, !last, ctx, options, depth);
+      if (outside != nullptr && value.outside != nullptr)
+        for (const config::OutsideSpan& span : *value.outside)
+          outside->push_back({out.size() + span.begin, out.size() + span.end});
+      out += value.text;
       in_macro = false;
     }
     if (last) break;
@@ -112,9 +146,37 @@ namespace {
 struct ExpandScratch {
   std::vector<std::string> arg_buffers;
   std::vector<std::string_view> arg_values;
+  std::vector<config::OutsideSpans> arg_outside;
   std::string line;
+  config::OutsideSpans line_outside;
   std::vector<std::pair<std::string, std::string>> split_env;
 };
+
+// Appends a macro's value to `word` if it lands there as the template has it; false if the whole line must
+// be expanded and split instead. `shell_settled` tracks, in a shell template, whether the configured values
+// so far left /bin/sh's reading as compiled (piece.shell holds), which escaping a value from outside needs.
+bool fill_slot(const model::CommandTemplate& tmpl, const model::CommandPiece& piece, const MacroText& value,
+               bool& shell_settled, std::string& word) {
+  if (value.outside == nullptr) {
+    if (config::value_needs_resplit(value.text, piece)) return false;
+    if (tmpl.needs_shell && shell_settled) shell_settled = config::is_shell_inert(value.text, piece.shell);
+    word += value.text;
+    return true;
+  }
+  if (!value.all_outside()) return false;  // an $ARGn$ or note mixing both: rare, the slow path sorts it
+  if (!tmpl.needs_shell) {
+    if (!config::outside_value_fits(value.text, piece)) return false;
+    word += value.text;
+    return true;
+  }
+  if (!shell_settled) return false;
+  const std::size_t emitted = config::append_shell_escaped(word, value.text, {.quoting = piece.shell});
+  // Nothing in unquoted text lets the bytes around meet, as an empty configured value does.
+  if (emitted == 0 &&
+      (piece.shell == model::ShellQuoting::bare || piece.shell == model::ShellQuoting::bare_assignment))
+    shell_settled = false;
+  return true;
+}
 
 void append_environment(const MacroContext& ctx, std::vector<std::pair<std::string, std::string>>& env) {
   if (!ctx.main.enable_environment_macros) return;
@@ -137,6 +199,11 @@ void process_macros(std::string_view text, const MacroContext& ctx, unsigned opt
   expand_at_depth(text, ctx, options, out, 0);
 }
 
+void process_macros(std::string_view text, const MacroContext& ctx, unsigned options, std::string& out,
+                    config::OutsideSpans& outside) {
+  expand_at_depth(text, ctx, options, out, 0, &outside);
+}
+
 void expand_command(const model::CommandTemplate& tmpl, const MacroContext& ctx,
                     std::span<const std::string_view> raw_args, ExpandedCommand& out) {
   thread_local ExpandScratch s;
@@ -144,27 +211,33 @@ void expand_command(const model::CommandTemplate& tmpl, const MacroContext& ctx,
   // $ARGn$ are expanded first, in order, each seeing the ones before it (Naemon's get_raw_command_line_r).
   const std::size_t n_args = std::min(raw_args.size(), config::k_max_command_args);
   if (s.arg_buffers.size() < n_args) s.arg_buffers.resize(n_args);
+  if (s.arg_outside.size() < n_args) s.arg_outside.resize(n_args);
   s.arg_values.clear();
   s.arg_values.reserve(n_args);
+  std::size_t marked_args = 0;  // arg_outside below this index is up to date, the rest is stale
   MacroContext local = ctx;
   for (std::size_t i = 0; i < n_args; ++i) {
-    local.args = std::span<const std::string_view>(s.arg_values.data(), i);
     const std::string_view raw = raw_args[i];
-    if (raw.find('$') == std::string_view::npos) {
+    if (raw.find('$') == std::string_view::npos) {  // plain text, as most arguments are
       s.arg_values.push_back(raw);
       continue;
     }
+    local.args = std::span<const std::string_view>(s.arg_values.data(), i);
+    local.args_outside = std::span<const config::OutsideSpans>(s.arg_outside.data(), marked_args);
+    for (; marked_args <= i; ++marked_args) s.arg_outside[marked_args].clear();
     std::string& buf = s.arg_buffers[i];
     buf.clear();
-    expand_at_depth(raw, local, k_strip_illegal, buf, 1);
+    expand_at_depth(raw, local, k_strip_illegal, buf, 1, &s.arg_outside[i]);
     s.arg_values.push_back(buf);
   }
   local.args = std::span<const std::string_view>(s.arg_values.data(), s.arg_values.size());
+  local.args_outside = std::span<const config::OutsideSpans>(s.arg_outside.data(), marked_args);
 
   out.env.clear();
   if (!tmpl.always_resplit) {
     std::size_t words = 0;
     bool fits = true;
+    bool shell_settled = true;
     for (const model::CommandArg& arg : tmpl.argv) {
       if (words == out.argv.size()) out.argv.emplace_back();
       std::string& word = out.argv[words];
@@ -174,12 +247,11 @@ void expand_command(const model::CommandTemplate& tmpl, const MacroContext& ctx,
           word += piece.text;
           continue;
         }
-        const std::string_view value = macro_text(piece.text, !piece.unterminated, local, k_strip_illegal, 0);
-        if (config::value_needs_resplit(value, piece)) {
+        const MacroText value = macro_text(piece.text, !piece.unterminated, local, k_strip_illegal, 0);
+        if (!fill_slot(tmpl, piece, value, shell_settled, word)) {
           fits = false;
           break;
         }
-        word += value;
       }
       if (!fits) break;
       if (arg.drop_if_empty && word.empty()) continue;
@@ -194,12 +266,14 @@ void expand_command(const model::CommandTemplate& tmpl, const MacroContext& ctx,
     }
   }
 
-  // A value changes the split: do what Naemon does, expand the whole line, then split it.
+  // A value changes the split: do what Naemon does, expand the whole line, then split it (where values from
+  // outside are, the configured bytes alone decide).
   s.line.clear();
-  expand_at_depth(tmpl.line, local, k_strip_illegal, s.line, 0);
+  s.line_outside.clear();
+  expand_at_depth(tmpl.line, local, k_strip_illegal, s.line, 0, &s.line_outside);
   s.split_env.clear();
   bool shell = false;
-  out.argv = config::split_expanded_line(s.line, shell, s.split_env);
+  out.argv = config::split_expanded_line(s.line, s.line_outside, shell, s.split_env);
   out.shell = shell;
   append_environment(local, out.env);
   for (auto& e : s.split_env) out.env.push_back(std::move(e));

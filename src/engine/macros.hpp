@@ -9,6 +9,7 @@
 // What differs from Naemon is listed in docs/compatibility.md ("Macros").
 #pragma once
 
+#include "config/command_compiler.hpp"
 #include "config/main_config.hpp"
 #include "engine/check_state.hpp"
 #include "model/command_template.hpp"
@@ -69,6 +70,9 @@ struct MacroContext {
   const NotificationMacros* notification = nullptr;             // while notifying
   // Expanded $ARGn$ values (index 0 = $ARG1$). expand_command fills this itself from the raw arguments.
   std::span<const std::string_view> args = {};
+  // Which bytes of each of `args` came from outside the configuration (docs/compatibility.md, "Macros");
+  // index-aligned, shorter when the rest have none. expand_command fills this too.
+  std::span<const config::OutsideSpans> args_outside = {};
 };
 
 // Naemon's process_macros options (its STRIP_ILLEGAL_MACRO_CHARS|ESCAPE_MACRO_CHARS and
@@ -87,6 +91,10 @@ enum MacroOptions : unsigned {
 // Naemon's process_macros_r: `text` with every $MACRO$ replaced, `$$` as '$', unknown macros kept as
 // written. Appends to `out`.
 void process_macros(std::string_view text, const MacroContext& ctx, unsigned options, std::string& out);
+// As above; `outside` gets the spans of `out` (positions in `out`, from its size on entry) whose text came
+// from outside the configuration, for config::split_expanded_line.
+void process_macros(std::string_view text, const MacroContext& ctx, unsigned options, std::string& out,
+                    config::OutsideSpans& outside);
 
 struct ExpandedCommand {
   // shell == false: exec argv[0] with argv. shell == true: argv is one element, run by `/bin/sh -c`.
@@ -100,7 +108,10 @@ struct ExpandedCommand {
 };
 
 // The command line of `tmpl` with `raw_args` as $ARG1$…, each macro-expanded first as Naemon does (an
-// argument sees the arguments before it). Split exactly as Naemon's runcmd splits the expanded line.
+// argument sees the arguments before it). Split exactly as Naemon's runcmd splits the expanded line, except
+// that a value from outside the configuration (plugin output, comments, …) never changes the split or the
+// choice of /bin/sh, and is escaped for the shell where the line runs under it (docs/compatibility.md,
+// "Macros").
 // Fast path (every value lands inside its word): the words are filled from the template's pieces; it
 // allocates only the returned argv vector and words that outgrow SSO (check_ping: 3 allocations, ~250 ns;
 // 0 with the reusing overload, ~200 ns: bench/engine/macros_bench). Slow path (a value

@@ -18,6 +18,18 @@ enum class MacroContext : std::uint8_t {
   settled,  // a shell metacharacter came earlier: the line runs under /bin/sh whatever this value holds
 };
 
+// How /bin/sh reads the bytes at a macro of a line that runs under the shell, which decides how a value from
+// outside the configuration is escaped there (config/shell_quoting.hpp, docs/compatibility.md "Macros").
+enum class ShellQuoting : std::uint8_t {
+  bare,
+  bare_assignment,  // unquoted in a word with an unquoted '=' before it (`X=$SERVICEOUTPUT$`)
+  single_quoted,
+  double_quoted,
+  // Where the lexer does not follow the shell, or the shell would read the value twice: inside `…`, a
+  // comment, ${…} with an operator, $((…)), a here-document.
+  opaque,
+};
+
 struct CommandPiece {
   enum class Kind : std::uint8_t { literal, macro } kind;
   // literal: bytes as the plugin sees them (quotes and escapes removed), or the raw line bytes in the
@@ -34,6 +46,9 @@ struct CommandPiece {
   // does not count). A value that makes a blank count here, a quoted blank or a "" that drops the word,
   // undoes that.
   bool blank_resplits = false;
+  // Templates that need the shell only: how /bin/sh reads this spot, given every configured value before it
+  // is config::is_shell_inert there.
+  ShellQuoting shell = ShellQuoting::bare;
 
   bool operator==(const CommandPiece&) const = default;
 };
@@ -55,7 +70,8 @@ struct CommandEnv {
   bool operator==(const CommandEnv&) const = default;
 };
 
-// How to run it, given every macro value passes config::value_needs_resplit(value, piece) == false:
+// How to run it, given every configured macro value passes config::value_needs_resplit(value, piece) == false
+// (for values from outside the configuration, see config/command_compiler.hpp):
 // - needs_shell == false: argv holds the words; exec argv[0] with argv, environment plus `env`.
 // - needs_shell == true: argv holds exactly one element, the whole line (every byte from the start, env words
 //   and quotes included); run `/bin/sh -c <that element expanded>`, environment plus `env`.
@@ -67,7 +83,8 @@ struct CommandTemplate {
   bool needs_shell = false;
   std::vector<CommandEnv> env;
   // A macro sits where its value steers the split in ways no per-value check covers (after a backslash, or
-  // inside the leading NAME=value scan); rare in real configurations.
+  // inside the leading NAME=value scan; in a shell line also right after a '$' or before a '#'); rare in real
+  // configurations.
   bool always_resplit = false;
 };
 

@@ -1,5 +1,7 @@
 #include "config/command_compiler.hpp"
 
+#include "expanded_line_support.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -395,6 +397,34 @@ TEST(CompileCommandLine, MacroWhereTheSplitCannotBePredicted) {
   EXPECT_FALSE(compile_command_line(R"(/bin/x '\'$ARG1$)", pool).always_resplit);
 }
 
+TEST(CompileCommandLine, ShellLinesRecordHowTheShellReadsEachMacro) {
+  model::StringPool pool;
+  const CommandTemplate t = compile_command_line(
+      R"(/usr/bin/printf "%b" "Info: $SERVICEOUTPUT$\n" | /usr/bin/mail -s '$HOSTNAME$ is $SERVICESTATE$' )"
+      R"x($CONTACTEMAIL$ X=$ARG1$ `date $ARG2$` "$$(echo '$ARG3$')")x",
+      pool);
+  ASSERT_TRUE(t.needs_shell);
+  ASSERT_FALSE(t.always_resplit);
+  std::map<std::string, model::ShellQuoting, std::less<>> quoting;
+  for (const CommandPiece& p : t.argv.at(0).pieces)
+    if (p.kind == CommandPiece::Kind::macro) quoting[std::string(p.text)] = p.shell;
+  EXPECT_EQ(quoting, (std::map<std::string, model::ShellQuoting, std::less<>>{
+                         {"SERVICEOUTPUT", model::ShellQuoting::double_quoted},
+                         {"HOSTNAME", model::ShellQuoting::single_quoted},
+                         {"SERVICESTATE", model::ShellQuoting::single_quoted},
+                         {"CONTACTEMAIL", model::ShellQuoting::bare},
+                         {"ARG1", model::ShellQuoting::bare_assignment},
+                         {"ARG2", model::ShellQuoting::opaque},
+                         {"ARG3", model::ShellQuoting::single_quoted},
+                     }));
+  // Where the shell's reading of what follows depends on the value itself, the whole line is expanded.
+  for (const char* line : {"/bin/x $$$ARG1$ | cat", "/bin/x \"\\$ARG1$\" | cat", "/bin/x $ARG1$# | cat",
+                           "/bin/x \"$$$ARG1$\" | cat"}) {
+    EXPECT_TRUE(compile_command_line(line, pool).always_resplit) << line;
+  }
+  EXPECT_FALSE(compile_command_line("/bin/x $ARG1$ # | cat", pool).always_resplit);
+}
+
 // ---- value checks
 // ----------------------------------------------------------------------------------------------
 
@@ -550,6 +580,122 @@ TEST(CommandTemplateEquivalence, RandomLines) {
   // The check must not pass by rejecting everything.
   EXPECT_GT(checked, k_rounds / 5);
   EXPECT_GT(exec_checked, k_rounds / 50);
+}
+
+// ---- values from outside the configuration
+// ----------------------------------------------------------------------
+
+// The line as the executor gets it.
+Outcome split(const ExpandedLine& line) {
+  Outcome run;
+  run.argv = split_expanded_line(line.text, line.outside, run.needs_shell, run.env);
+  return run;
+}
+
+TEST(OutsideValues, NeverBringTheShell) {
+  // Issue 33: an acknowledgement comment reaching a notification command that has no shell syntax.
+  const Outcome run = split(ExpandedLine()
+                                .configured("/usr/bin/logger ")
+                                .value("looking; touch /tmp/x")
+                                .configured(" ")
+                                .value("hello; touch /tmp/x"));
+  EXPECT_EQ(
+      run,
+      (Outcome{{}, {"/usr/bin/logger", "looking;", "touch", "/tmp/x", "hello;", "touch", "/tmp/x"}, false}))
+      << show(run);
+  // Naemon's way (expand, then split) runs it through /bin/sh.
+  EXPECT_TRUE(needs_shell("/usr/bin/logger looking; touch /tmp/x"));
+
+  for (const char* hostile : {"$(touch${IFS}/tmp/x)", "`touch${IFS}/tmp/x`", "a|b", "a&b", "*", "~", "x=y",
+                              "(", "$HOME", "'", "\\"}) {
+    const Outcome run = split(ExpandedLine().configured("/bin/x -m ").value(hostile));
+    EXPECT_EQ(run, (Outcome{{}, {"/bin/x", "-m", hostile}, false})) << show(run);
+  }
+}
+
+TEST(OutsideValues, QuotesAndBackslashesInThemArePlainBytes) {
+  const std::string value = R"(it's "quoted" \ and\ 'not' $x)";
+  EXPECT_EQ(split(ExpandedLine()
+                      .configured("/bin/x '")
+                      .value(value)
+                      .configured("' \"")
+                      .value(value)
+                      .configured("\"")),
+            (Outcome{{}, {"/bin/x", value, value}, false}));
+  EXPECT_EQ(split(ExpandedLine().configured("/bin/x ").value("a'b \"c d")),
+            (Outcome{{}, {"/bin/x", "a'b", "\"c", "d"}, false}))
+      << "unquoted, blanks split the value as runcmd splits; its quotes open nothing";
+  EXPECT_EQ(split(ExpandedLine().configured("/bin/x a").value(" b ").configured("c")),
+            (Outcome{{}, {"/bin/x", "a", "b", "c"}, false}));
+  EXPECT_EQ(split(ExpandedLine().configured("/bin/x \"\"").value(" b")),
+            (Outcome{{}, {"/bin/x", "", "b"}, false}));
+  EXPECT_EQ(split(ExpandedLine().configured("/bin/x ").value("").configured(" y")),
+            (Outcome{{}, {"/bin/x", "y"}, false}));
+  EXPECT_EQ(split(ExpandedLine().configured("/bin/x ").value(std::string_view("a\0;b", 4)).configured(" y")),
+            (Outcome{{}, {"/bin/x", "a;b", "y"}, false}))
+      << "NUL bytes are dropped; the configured text after them stays";
+}
+
+TEST(OutsideValues, ABackslashBeforeOneEscapesItsFirstByte) {
+  EXPECT_EQ(split(ExpandedLine().configured(R"(/bin/x \)").value(" a b")),
+            (Outcome{{}, {"/bin/x", " a", "b"}, false}));
+  EXPECT_EQ(split(ExpandedLine().configured(R"(/bin/x "\)").value("$a").configured("\"")),
+            (Outcome{{}, {"/bin/x", "$a"}, false}));
+  EXPECT_EQ(split(ExpandedLine().configured(R"(/bin/x "\)").value("a").configured("\"")),
+            (Outcome{{}, {"/bin/x", R"(\a)"}, false}));
+  EXPECT_EQ(split(ExpandedLine().configured(R"(/bin/x \)").value("").configured(" y")),
+            (Outcome{{}, {"/bin/x", " y"}, false}))
+      << "an empty value leaves it to the next byte";
+}
+
+TEST(OutsideValues, NeverMakeAnAssignment) {
+  std::vector<EnvVar> env;
+  bool shell = true;
+  ExpandedLine line = ExpandedLine().value("LD_PRELOAD=/tmp/evil.so").configured(" /bin/x");
+  EXPECT_EQ(split_expanded_line(line.text, line.outside, shell, env),
+            (Strings{"LD_PRELOAD=/tmp/evil.so", "/bin/x"}));
+  EXPECT_FALSE(shell);
+  EXPECT_TRUE(env.empty());
+
+  line = ExpandedLine().configured("MSG=").value("a b; c").configured(" /bin/x");
+  EXPECT_EQ(split_expanded_line(line.text, line.outside, shell, env), Strings{"/bin/x"});
+  EXPECT_EQ(env, (std::vector<EnvVar>{{"MSG", "a b; c"}})) << "inside an assignment a value is its value";
+
+  line = ExpandedLine().configured("MSG=").value("a b").configured(" /bin/x | cat");
+  EXPECT_EQ(split_expanded_line(line.text, line.outside, shell, env), Strings{R"(MSG=a\ b /bin/x | cat)"});
+  EXPECT_TRUE(shell);
+  EXPECT_EQ(env, (std::vector<EnvVar>{{"MSG", "a b"}}));
+}
+
+TEST(OutsideValues, TheConfiguredBytesAloneDecideTheShell) {
+  // As configured, a bare '=' before any counted blank wants /bin/sh; an empty configured value there
+  // would make the blank count, an empty value from outside does not.
+  EXPECT_FALSE(split("/bin/x  a=b").empty());
+  EXPECT_TRUE(split(ExpandedLine().configured("/bin/x ").value("").configured(" a=b")).needs_shell);
+  EXPECT_TRUE(split(ExpandedLine().configured("/bin/x ").value("v").configured(" a=b")).needs_shell);
+  EXPECT_FALSE(split(ExpandedLine().configured("/bin/x ").value("'").configured(" a b")).needs_shell)
+      << "its quote leaves nothing unbalanced";
+
+  // A configured value is the administrator's and keeps Naemon's meaning.
+  const Outcome configured = split(ExpandedLine().configured("/bin/x a;b ").value("c;d"));
+  EXPECT_EQ(configured, (Outcome{{}, {R"(/bin/x a;b c\;d)"}, true})) << show(configured);
+}
+
+TEST(OutsideValues, EscapedWhereTheLineRunsUnderTheShell) {
+  const Outcome run = split(ExpandedLine()
+                                .configured("/usr/bin/printf '%s\\n' ")
+                                .value("hello; touch /tmp/x")
+                                .configured(" '")
+                                .value("it's")
+                                .configured("' \"")
+                                .value("$(id) `id` \"\\")
+                                .configured("\" | /bin/cat"));
+  EXPECT_EQ(
+      run,
+      (Outcome{{},
+               {R"(/usr/bin/printf '%s\n' hello\; touch /tmp/x 'it'\''s' "\$(id) \`id\` \"\\" | /bin/cat)"},
+               true}))
+      << show(run);
 }
 
 }  // namespace

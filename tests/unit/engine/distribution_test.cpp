@@ -62,6 +62,32 @@ TEST(RemoteCommandLine, EnvironmentWordsComeFirst) {
   EXPECT_EQ(back.env, command.env);
 }
 
+// A worker splits the line itself (and runs /bin/sh if it sees shell syntax): a value from outside keeps its
+// place there too, quoted among the words or escaped in the shell line.
+TEST(RemoteCommandLine, ValuesFromOutsideKeepTheirPlaceOnTheWorker) {
+  const auto expanded = [](std::string_view before, std::string_view value, std::string_view after) {
+    std::string text(before);
+    const config::OutsideSpans outside{{text.size(), text.size() + value.size()}};
+    text.append(value).append(after);
+    ExpandedCommand command;
+    command.argv = config::split_expanded_line(text, outside, command.shell, command.env);
+    return command;
+  };
+  const ExpandedCommand words = expanded("/usr/bin/logger ", "looking; touch /tmp/x 'q' $(id)", "");
+  ASSERT_FALSE(words.shell);
+  ExpandedCommand back = split(remote_command_line(words));
+  EXPECT_FALSE(back.shell);
+  EXPECT_EQ(back.argv, (Strings{"/usr/bin/logger", "looking;", "touch", "/tmp/x", "'q'", "$(id)"}));
+
+  const ExpandedCommand line = expanded("/usr/bin/printf '%s' \"", "\"; touch /tmp/x; \"", "\" | /bin/cat");
+  ASSERT_TRUE(line.shell);
+  const std::string sent = remote_command_line(line);
+  EXPECT_EQ(sent, R"(/usr/bin/printf '%s' "\"; touch /tmp/x; \"" | /bin/cat)");
+  back = split(sent);
+  EXPECT_TRUE(back.shell);
+  EXPECT_EQ(back.argv, Strings{sent});
+}
+
 TEST(ModGearmanModule, RecognisedByItsFileName) {
   EXPECT_TRUE(is_mod_gearman_module("/usr/lib/mod_gearman/mod_gearman_naemon.o"));
   EXPECT_TRUE(is_mod_gearman_module("/usr/lib64/mod_gearman/mod_gearman2.o"));

@@ -8,9 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <string>
@@ -46,6 +49,18 @@ define command {
 define command {
   command_name  with_env
   command_line  LANG=C TZ=UTC /bin/echo $ARG1$
+}
+define command {
+  command_name  logger_like
+  command_line  /usr/bin/logger $NOTIFICATIONCOMMENT$ $SERVICEACKCOMMENT$
+}
+define command {
+  command_name  notify-host-by-email
+  command_line  /usr/bin/printf "%b" "***** Naemon *****\n\nNotification Type: $NOTIFICATIONTYPE$\nHost: $HOSTNAME$\nState: $HOSTSTATE$\nAddress: $HOSTADDRESS$\nInfo: $HOSTOUTPUT$\n\nDate/Time: $LONGDATETIME$\n" | @MAIL_PROG@ -s "** $NOTIFICATIONTYPE$ Host Alert: $HOSTNAME$ is $HOSTSTATE$ **" $CONTACTEMAIL$
+}
+define command {
+  command_name  notify-service-by-email
+  command_line  /usr/bin/printf "%b" "***** Naemon *****\n\nNotification Type: $NOTIFICATIONTYPE$\n\nService: $SERVICEDESC$\nHost: $HOSTALIAS$\nAddress: $HOSTADDRESS$\nState: $SERVICESTATE$\n\nDate/Time: $LONGDATETIME$\n\nAdditional Info:\n\n$SERVICEOUTPUT$\n" | @MAIL_PROG@ -s "** $NOTIFICATIONTYPE$ Service Alert: $HOSTALIAS$/$SERVICEDESC$ is $SERVICESTATE$ **" $CONTACTEMAIL$
 }
 define timeperiod {
   timeperiod_name  24x7
@@ -103,6 +118,7 @@ define service {
   max_check_attempts  4
   contacts            admin
   servicegroups       webs
+  notes               last said: $SERVICEOUTPUT$
   _SNMP_COMMUNITY     public
 }
 define service {
@@ -120,7 +136,14 @@ class MacroTest : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = fs::temp_directory_path() / ("vedette_macros_" + std::to_string(::getpid()));
     fs::create_directories(dir_);
-    write("objects.cfg", k_objects);
+    // As Naemon's sample commands.cfg.in has it, with a stand-in for mail(1) that writes what it got.
+    std::string objects = k_objects;
+    for (std::size_t at; (at = objects.find("@MAIL_PROG@")) != std::string::npos;)
+      objects.replace(at, 11, (dir_ / "mail").string());
+    write("objects.cfg", objects);
+    write("mail",
+          "#!/bin/sh\n{ printf 'argv:'; printf ' [%s]' \"$@\"; printf '\\nstdin:\\n'; cat; } > \"$0.out\"\n");
+    fs::permissions(dir_ / "mail", fs::perms::owner_all);
     write("resource.cfg", "$USER1$=/usr/lib/nagios/plugins\n$USER2$=s3cr3t word\n");
     write("naemon.cfg",
           "cfg_file=objects.cfg\nresource_file=resource.cfg\nillegal_macro_output_chars=`~$&|'\"<>\n"
@@ -550,23 +573,73 @@ TEST_F(MacroTest, EnvironmentWordsAndMacros) {
   EXPECT_EQ(c.env[c.env.size() - 2].first, "LANG") << "the command's own words come last and win";
 }
 
-// The fast path (fill the template's words) and Naemon's way (expand the whole line, split it) must agree
-// on every line and value.
+// The fast path (fill the template's words) and the whole-line path (expand, then split) must agree on
+// every line and value; where no value comes from outside, that is Naemon's way.
 TEST_F(MacroTest, FastPathMatchesExpandThenSplit) {
-  const std::vector<std::string> line_parts = {
-      "/bin/x", " ",     "  ",     "$ARG1$",     "$ARG2$",  "$HOSTNAME$", "$SERVICEOUTPUT$",
-      "'",      "\"",    "\\",     "=",          "a",       "-w",         "|",
-      ";",      "$$",    "$NOPE$", "$_HOSTFOO$", "$USER2$", "~",          "FOO=",
-      "\t",     "$ARG3$"};
-  const std::vector<std::string> values = {
-      "",    "x", "a b", "-w 20%", "'q'",        "\"d\"", "a\\b",  "x;y", "$",    "$$", "=",
-      "K=v", "~", "*",   "\t",     "$HOSTNAME$", "(",     "a=b c", " ",   "`id`", "&",  "é"};
+  const std::vector<std::string> line_parts = {"/bin/x",
+                                               " ",
+                                               "  ",
+                                               "$ARG1$",
+                                               "$ARG2$",
+                                               "$HOSTNAME$",
+                                               "$SERVICEOUTPUT$",
+                                               "'",
+                                               "\"",
+                                               "\\",
+                                               "=",
+                                               "a",
+                                               "-w",
+                                               "|",
+                                               ";",
+                                               "$$",
+                                               "$NOPE$",
+                                               "$_HOSTFOO$",
+                                               "$USER2$",
+                                               "~",
+                                               "FOO=",
+                                               "\t",
+                                               "$ARG3$",
+                                               "$(",
+                                               ")",
+                                               "`",
+                                               "#",
+                                               "X=",
+                                               "$NOTIFICATIONCOMMENT$",
+                                               "$SERVICENOTES$"};
+  const std::vector<std::string> values = {"",
+                                           "x",
+                                           "a b",
+                                           "-w 20%",
+                                           "'q'",
+                                           "\"d\"",
+                                           "a\\b",
+                                           "x;y",
+                                           "$",
+                                           "$$",
+                                           "=",
+                                           "K=v",
+                                           "~",
+                                           "*",
+                                           "\t",
+                                           "$HOSTNAME$",
+                                           "(",
+                                           "a=b c",
+                                           " ",
+                                           "`id`",
+                                           "&",
+                                           "é",
+                                           "$SERVICEOUTPUT$",
+                                           "[$SERVICEOUTPUT$]"};
+  const std::vector<std::string> outputs = {"OK",    "",   "a b", "x;y", "'q' \"d\"",
+                                            "$(id)", "\\", "#",   "=",   " ~ "};
+  main().illegal_macro_output_chars.clear();
   std::mt19937 rng(42);
   auto pick = [&](const auto& v) {
     return v[std::uniform_int_distribution<std::size_t>(0, v.size() - 1)(rng)];
   };
   model::StringPool pool;
   int resplits = 0;
+  int outside = 0;
   for (int round = 0; round < 20000; ++round) {
     std::string line;
     const int n = std::uniform_int_distribution<int>(1, 8)(rng);
@@ -574,32 +647,179 @@ TEST_F(MacroTest, FastPathMatchesExpandThenSplit) {
     const model::CommandTemplate tmpl = config::compile_command_line(line, pool);
     const std::vector<std::string> arg_text = {pick(values), pick(values), pick(values)};
     const std::vector<std::string_view> args(arg_text.begin(), arg_text.end());
-    const ExpandedCommand fast = expand_command(tmpl, service_ctx(), args);
-
-    // Naemon: expand each argument, then the line, then split.
+    services_[model::index(http_)].plugin_output = pick(outputs);
+    NotificationMacros notification;
+    notification.comment = pick(outputs);
     MacroContext ctx = service_ctx();
+    ctx.notification = &notification;
+    const ExpandedCommand fast = expand_command(tmpl, ctx, args);
+
+    // Expand each argument, then the line, then split, marking what came from outside.
     std::vector<std::string> expanded_args;
+    std::vector<config::OutsideSpans> args_outside;
     std::vector<std::string_view> views;
     expanded_args.reserve(3);
+    args_outside.reserve(3);
     for (const std::string& a : arg_text) {
       ctx.args = views;
+      ctx.args_outside = args_outside;
       std::string e;
-      process_macros(a, ctx, k_strip_illegal, e);
+      config::OutsideSpans spans;
+      process_macros(a, ctx, k_strip_illegal, e, spans);
       expanded_args.push_back(e);
+      args_outside.push_back(spans);
       views.assign(expanded_args.begin(), expanded_args.end());
     }
     ctx.args = views;
+    ctx.args_outside = args_outside;
     std::string whole;
-    process_macros(line, ctx, k_strip_illegal, whole);
+    config::OutsideSpans spans;
+    process_macros(line, ctx, k_strip_illegal, whole, spans);
     bool shell = false;
     std::vector<config::EnvVar> env;
-    const std::vector<std::string> argv = config::split_expanded_line(whole, shell, env);
+    const std::vector<std::string> argv = config::split_expanded_line(whole, spans, shell, env);
     if (shell != tmpl.needs_shell) ++resplits;
-    ASSERT_EQ(fast.shell, shell) << "line: " << line << " args: " << arg_text[0] << "|" << arg_text[1];
-    ASSERT_EQ(fast.argv, argv) << "line: " << line << " args: " << arg_text[0] << "|" << arg_text[1];
-    ASSERT_EQ(fast.env, env) << "line: " << line;
+    if (!spans.empty()) ++outside;
+    const auto where = [&] {
+      return "line: " + line + " args: " + arg_text[0] + "|" + arg_text[1] + "|" + arg_text[2];
+    };
+    ASSERT_EQ(fast.shell, shell) << where();
+    ASSERT_EQ(fast.argv, argv) << where();
+    ASSERT_EQ(fast.env, env) << where();
   }
+  main().illegal_macro_output_chars = "`~$&|'\"<>";
   EXPECT_GT(resplits, 100) << "the generator should exercise the slow path too";
+  EXPECT_GT(outside, 2000) << "and values from outside";
+}
+
+// What the stand-in for mail(1) got from `line` run by /bin/sh (popen runs `/bin/sh -c line`).
+std::string mail_after(const std::string& line, const fs::path& dir) {
+  fs::remove(dir / "mail.out");
+  FILE* pipe = ::popen(line.c_str(), "w");
+  if (pipe == nullptr) return "<popen failed>";
+  ::pclose(pipe);
+  std::ifstream in(dir / "mail.out");
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Issue 33: an acknowledgement comment or a custom notification's comment reaching a command without
+// shell syntax stays plain words; Naemon runs `/usr/bin/logger looking; touch /tmp/x …` through /bin/sh.
+TEST_F(MacroTest, CommentsNeverBringTheShell) {
+  NotificationMacros n;
+  n.type = "ACKNOWLEDGEMENT";
+  n.author = "eve";
+  n.comment = "looking; touch /tmp/x";
+  n.acknowledgement = true;
+  MacroContext ctx = service_ctx();
+  ctx.notification = &n;
+  const model::Model& m = model();
+  const model::CommandTemplate& logger =
+      m.commands[model::index(m.command_by_name.at("logger_like"))].compiled;
+  ExpandedCommand c = expand_command(logger, ctx, {});
+  EXPECT_FALSE(c.shell);
+  EXPECT_EQ(c.argv,
+            (Strings{"/usr/bin/logger", "looking;", "touch", "/tmp/x", "looking;", "touch", "/tmp/x"}));
+
+  n.type = "CUSTOM";
+  n.comment = "hello; touch /tmp/x $(reboot) `halt` 'q' \"d\" \\";
+  n.acknowledgement = false;
+  main().illegal_macro_output_chars.clear();
+  c = expand_command(logger, ctx, {});
+  main().illegal_macro_output_chars = "`~$&|'\"<>";
+  EXPECT_FALSE(c.shell);
+  EXPECT_EQ(c.argv, (Strings{"/usr/bin/logger", "hello;", "touch", "/tmp/x", "$(reboot)", "`halt`", "'q'",
+                             "\"d\"", "\\"}));
+}
+
+// The same for every way an outside value reaches a command: the plugin output directly, inside an
+// $ARGn$, inside a note, in an on-demand macro, and a custom variable CHANGE_CUSTOM_SVC_VAR set.
+TEST_F(MacroTest, ValuesFromOutsideKeepTheirPlaceWhereverTheyComeFrom) {
+  ServiceState& s = services_[model::index(http_)];
+  s.plugin_output = "a;b c|d";
+  auto changed = std::make_shared<state::Overrides>();
+  changed->custom_variables.push_back({"SNMP_COMMUNITY", "x;y"});
+  s.overrides = changed;
+  main().illegal_macro_output_chars.clear();
+  const struct {
+    std::string_view arg;
+    Strings argv;
+  } cases[] = {
+      {"$SERVICEOUTPUT$", {"/bin/echo", "a;b", "c|d"}},
+      {"[$SERVICEOUTPUT$]", {"/bin/echo", "[a;b", "c|d]"}},
+      {"$SERVICEOUTPUT:web01:HTTP$", {"/bin/echo", "a;b", "c|d"}},
+      {"$SERVICENOTES$", {"/bin/echo", "last", "said:", "a;b", "c|d"}},
+      {"$_SERVICESNMP_COMMUNITY$", {"/bin/echo", "x;y"}},
+  };
+  for (const auto& c : cases) {
+    const ExpandedCommand e = run("echo_args", {c.arg});
+    EXPECT_FALSE(e.shell) << c.arg;
+    EXPECT_EQ(e.argv, c.argv) << c.arg;
+  }
+  // A configured argument keeps Naemon's meaning: its ';' asks for the shell, where the value is escaped.
+  const ExpandedCommand e = run("echo_args", {"x;", "$SERVICEOUTPUT$"});
+  EXPECT_TRUE(e.shell);
+  EXPECT_EQ(e.argv, Strings{R"(/bin/echo x; a\;b c\|d )"});
+  main().illegal_macro_output_chars = "`~$&|'\"<>";
+  s.overrides = nullptr;
+}
+
+// Naemon's sample notification commands (printf … | mail): with an ordinary plugin output the line and
+// what mail(1) gets are Naemon's; with a hostile one mail(1) gets the output as printf's argument had it
+// verbatim, and nothing else runs.
+TEST_F(MacroTest, SampleNotificationCommandsAsNaemonAndSafe) {
+  main().illegal_macro_output_chars.clear();
+  const std::string canary = (dir_ / "pwned").string();
+  const std::string touch = "touch " + canary;
+  const std::vector<std::string> benign = {"PING OK - Packet loss = 0%, RTA = 0.80 ms",
+                                           "DISK CRITICAL - free space: / 3% (it's full); inode=5%",
+                                           "HTTP WARNING: 404 Not Found <html> & more * ? ~user"};
+  const std::vector<std::string> hostile = {
+      "\"; " + touch + "; \"", "$(" + touch + ")", "`" + touch + "`", "'; " + touch + "; '",
+      "it's \\ \"x\"",         "a\nb; " + touch,   "$HOME ${PATH}",   "\\\"; " + touch + "; #"};
+  NotificationMacros n;
+  n.type = "PROBLEM";
+  MacroContext ctx = service_ctx();
+  ctx.notification = &n;
+  ctx.contact = model().contact_by_name.at("admin");
+  const model::Model& m = model();
+  for (const char* command : {"notify-service-by-email", "notify-host-by-email"}) {
+    const model::CommandTemplate& t = m.commands[model::index(m.command_by_name.at(command))].compiled;
+    const bool host = std::string_view(command).starts_with("notify-host");
+    std::string& output =
+        host ? hosts_[model::index(web01_)].plugin_output : services_[model::index(http_)].plugin_output;
+    const std::string_view macro = host ? "$HOSTOUTPUT$" : "$SERVICEOUTPUT$";
+
+    for (const std::string& value : benign) {
+      output = value;
+      const ExpandedCommand c = expand_command(t, ctx, {});
+      std::string naemon;
+      process_macros(t.line, ctx, k_strip_illegal, naemon);
+      ASSERT_TRUE(c.shell) << command;
+      EXPECT_EQ(c.argv, Strings{naemon}) << "the same line as Naemon's";
+      const std::string got = mail_after(c.argv.front(), dir_);
+      EXPECT_EQ(got, mail_after(naemon, dir_));
+      EXPECT_NE(got.find(value), std::string::npos) << got;
+    }
+    for (const std::string& value : hostile) {
+      output = value;
+      const ExpandedCommand c = expand_command(t, ctx, {});
+      ASSERT_TRUE(c.shell) << command;
+      // The reference passes the value through the environment, where no shell reads it as syntax.
+      std::string cleaned;
+      process_macros(macro, ctx, k_strip_illegal, cleaned);
+      std::string reference_line(t.line);
+      reference_line.replace(reference_line.find(macro), macro.size(), "$${VEDETTE_VALUE}");
+      std::string reference;
+      process_macros(reference_line, ctx, k_strip_illegal, reference);
+      ::setenv("VEDETTE_VALUE", cleaned.c_str(), 1);
+      const std::string want = mail_after(reference, dir_);
+      ::unsetenv("VEDETTE_VALUE");
+      ASSERT_NE(want.find("stdin:"), std::string::npos) << reference;
+      EXPECT_EQ(mail_after(c.argv.front(), dir_), want) << "line: " << c.argv.front();
+      ASSERT_FALSE(fs::exists(canary)) << "line: " << c.argv.front();
+    }
+  }
+  main().illegal_macro_output_chars = "`~$&|'\"<>";
 }
 
 }  // namespace
