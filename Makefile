@@ -8,13 +8,14 @@ else
   CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=Release
 endif
 JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
 
 # make run builds only the three programs, so it needs neither GoogleTest nor Google Benchmark; make test
 # configures the same build directory with the tests and benchmarks (the objects already built stay).
 PROGRAMS := vedette vedette-worker vedettestats
-CONFIGURE = cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_FLAGS)
+CONFIGURE = cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_FLAGS) -DCMAKE_INSTALL_PREFIX=$(PREFIX)
 
-.PHONY: all deps deps-run build build-programs run test bench fuzz format clean
+.PHONY: all deps deps-run build build-programs run test install package package-test bench fuzz format clean
 
 all: build
 
@@ -38,6 +39,21 @@ run: build-programs
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# Installs under PREFIX (/usr/local), or under DESTDIR/PREFIX when DESTDIR is set: programs, manual pages,
+# systemd units, logrotate file, documentation (docs/install.md).
+install: build-programs
+	cmake --install $(BUILD_DIR)
+
+# The Debian package, built by dpkg-buildpackage from a copy of the tree, checked by lintian
+# (build/package/), and its test in a fresh Debian 12 root, which needs root and the Debian mirror
+# (docs/install.md).
+package:
+	@scripts/install-deps.sh package
+	scripts/build-package.sh build/package
+
+package-test: package
+	tests/package/debootstrap_test.sh $$(ls build/package/vedette_*.deb)
 
 # Benchmarks need a quiet machine and root (the peer harness); see bench/ and docs for the others
 # (bench/perfbench/run.sh, max_rate.sh).

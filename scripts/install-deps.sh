@@ -3,6 +3,7 @@
 #   install-deps.sh run    building Vedette and running the demo (`make run`, `make build`)
 #   install-deps.sh test   the above, plus what the tests and benchmarks use (`make test`, `make bench`)
 #   install-deps.sh fuzz   the above, plus clang and its fuzzer runtime (`make fuzz`)
+#   install-deps.sh package  building and testing the Debian package (`make package`, `make package-test`)
 # Idempotent and quiet when everything is present; installs as root. Servers the tests use (gearmand,
 # Prometheus, carbon, InfluxDB) are installed but neither started nor enabled: the tests start their own
 # instances on 127.0.0.1 in temporary directories, and nothing listens or starts at boot afterwards.
@@ -22,6 +23,8 @@ run=(
 test=(
   # unit tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev
+  # the manual pages rendered by tests/integration/test_install.py
+  groff-base
   # peers: differential config tests and side-by-side benchmarks
   nagios4-core nagios4-common
   # real readers of status.dat and objects.cache: the classic CGIs (tests/integration/test_cgi.py)
@@ -44,7 +47,8 @@ case "$profile" in
   run) ;;
   test) packages+=("${test[@]}") ;;
   fuzz) packages+=("${test[@]}" clang-14 libclang-rt-14-dev) ;;
-  *) echo "install-deps: unknown profile '$profile' (run, test or fuzz)" >&2; exit 2 ;;
+  package) packages+=(debhelper dpkg-dev fakeroot lintian debootstrap) ;;
+  *) echo "install-deps: unknown profile '$profile' (run, test, fuzz or package)" >&2; exit 2 ;;
 esac
 
 missing=()
