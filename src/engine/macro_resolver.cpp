@@ -264,7 +264,7 @@ void Resolver::expand_nested(std::string_view text, unsigned options, Value& v) 
     return;
   }
   std::string expanded;
-  expand_at_depth(text, ctx_, options, expanded, depth_ + 1, v.outside);
+  expand_at_depth(text, ctx_, options, expanded, depth_ + 1, v.outside, k_max_nested_bytes);
   v.buf = std::move(expanded);
   v.set_owned();
 }

@@ -17,12 +17,17 @@
 namespace vedette::engine::macro_internal {
 
 constexpr int k_max_nesting = 8;  // notes that name themselves would recurse forever in Naemon
+// What one nested expansion (a note, a notes or action URL) may grow to: a note naming itself b times
+// would otherwise cost b^8 expansions (b = 10: ~11 GB). The plugin output's cap, far above any real note.
+constexpr std::size_t k_max_nested_bytes = 64 * 1024;
 
 // process_macros at a nesting depth (defined in macros.cpp): the notes and URLs of objects are themselves
 // expanded, each level with its own scratch buffers. `outside`, if set, gets the spans of `out` (from its
-// size on entry) whose text came from outside the configuration.
+// size on entry) whose text came from outside the configuration. Once `out` holds `max_bytes` more bytes
+// than on entry, the rest of `text` is left out.
 void expand_at_depth(std::string_view text, const MacroContext& ctx, unsigned options, std::string& out,
-                     int depth, config::OutsideSpans* outside = nullptr);
+                     int depth, config::OutsideSpans* outside = nullptr,
+                     std::size_t max_bytes = static_cast<std::size_t>(-1));
 
 // C's atoi on a string_view: leading blanks, a sign, digits; 0 when there are none.
 long parse_atoi(std::string_view s);

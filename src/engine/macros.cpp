@@ -114,10 +114,12 @@ MacroText macro_text(std::string_view name, bool terminated, const MacroContext&
 }  // namespace
 
 void macro_internal::expand_at_depth(std::string_view text, const MacroContext& ctx, unsigned options,
-                                     std::string& out, int depth, config::OutsideSpans* outside) {
+                                     std::string& out, int depth, config::OutsideSpans* outside,
+                                     std::size_t max_bytes) {
+  const std::size_t start = out.size();
   bool in_macro = false;
   std::size_t pos = 0;
-  while (true) {
+  while (out.size() - start < max_bytes) {
     const std::size_t dollar = text.find('$', pos);
     const bool last = dollar == std::string_view::npos;
     const std::string_view segment = text.substr(pos, last ? std::string_view::npos : dollar - pos);
