@@ -119,6 +119,8 @@ def main(argv=None):
     p.add_argument("--bin", default="build/release/vedette", help="vedette binary")
     p.add_argument("--nagios-bin", default=os.environ.get("NAGIOS_BIN", "/usr/sbin/nagios4"))
     p.add_argument("--sizes", default="small,100k", help="comma list of: %s" % ",".join(sorted(gen_config.SIZES)))
+    p.add_argument("--no-nagios", action="store_true",
+                   help="measure Vedette only (nagios4 is itself superlinear in the template chain shapes)")
     p.add_argument("--reps", type=int, default=3, help="runs per core and size (default 3)")
     p.add_argument("--timeout", type=float, default=600, help="seconds per run before it is killed")
     p.add_argument("--workdir", help="where to generate configs (default: a temp dir, removed afterwards)")
@@ -135,8 +137,8 @@ def main(argv=None):
     if not (os.path.isfile(vedette) and os.access(vedette, os.X_OK)):
         log("error: vedette binary not found or not executable: %s" % vedette)
         return 1
-    have_nagios = os.path.isfile(a.nagios_bin) and os.access(a.nagios_bin, os.X_OK)
-    if not have_nagios:
+    have_nagios = not a.no_nagios and os.path.isfile(a.nagios_bin) and os.access(a.nagios_bin, os.X_OK)
+    if not have_nagios and not a.no_nagios:
         log("note: %s not found (package nagios4-core): measuring Vedette only" % a.nagios_bin)
 
     workdir = os.path.abspath(a.workdir) if a.workdir else tempfile.mkdtemp(prefix="vedette-load-bench-")
@@ -148,11 +150,12 @@ def main(argv=None):
     try:
         floor = spawner_floor_mb(workdir)
         for size in sizes:
-            h, s = gen_config.SIZES[size]
+            h, s, chain, depth = gen_config.SIZES[size]
             t0 = time.perf_counter()
-            gen = gen_config.generate(os.path.join(workdir, size), h, s)
-            log("%s: generated %d hosts x %d services in %.1f s (%s)"
-                % (size, h, s, time.perf_counter() - t0, gen["outdir"]))
+            gen = gen_config.generate(os.path.join(workdir, size), h, s, chain, depth)
+            log("%s: generated %d hosts x %d services%s%s in %.1f s (%s)"
+                % (size, h, s, " + a servicedependency chain" if chain else "",
+                   " + a %d deep template chain" % depth if depth else "", time.perf_counter() - t0, gen["outdir"]))
             cores = [("vedette", vedette, gen["vedette_cfg"])]
             if have_nagios:
                 cores.append(("nagios4", a.nagios_bin, gen["nagios_cfg"]))
