@@ -43,6 +43,7 @@ void ModelBuilder::build_timeperiods() {
   }
   for (std::uint32_t i = 0; i < model_->timeperiods.size(); ++i) {
     const RawObject& obj = *index_raws[i];
+    timeperiod_marks_.start(model_->timeperiods.size());
     for (std::string_view name : split_list(obj.get("exclude"))) {
       model::TimeperiodId id = find_timeperiod(name);
       if (!model::is_set(id)) {
@@ -52,7 +53,7 @@ void ModelBuilder::build_timeperiods() {
             obj.at);
         continue;
       }
-      add_unique(model_->timeperiods[i].exclusions, id);
+      if (timeperiod_marks_.insert(model::index(id))) model_->timeperiods[i].exclusions.push_back(id);
     }
   }
   timeperiod_raws_ = std::move(index_raws);
