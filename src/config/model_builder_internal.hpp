@@ -16,6 +16,7 @@
 #pragma once
 
 #include "config/command_compiler.hpp"
+#include "config/custom_variables.hpp"
 #include "config/id_marks_internal.hpp"
 #include "config/list_items_internal.hpp"
 #include "config/model_builder.hpp"
@@ -66,7 +67,11 @@ extern const OptionTable k_service_dependency_options;
 class ModelBuilder {
  public:
   ModelBuilder(ObjectStore& store, const BuildOptions& options, Diagnostics& diags)
-      : store_(store), options_(options), diags_(diags), model_(std::make_unique<model::Model>()) {}
+      : store_(store),
+        options_(options),
+        diags_(diags),
+        model_(std::make_unique<model::Model>()),
+        custom_variables_(store) {}
 
   std::unique_ptr<model::Model> run();
 
@@ -319,6 +324,7 @@ class ModelBuilder {
   Diagnostics& diags_;
   std::unique_ptr<model::Model> model_;
   RegexCache regex_;
+  CustomVariables custom_variables_;
   // Scratch sets, one user at a time each: list expansion and duplicate removal without a scan per item
   // (bench/config/load_bench.py's 1host-* and depchain-* shapes were quadratic with scans).
   IdMarks host_marks_;          // host lists

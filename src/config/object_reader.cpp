@@ -35,6 +35,10 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+bool is_upper(std::string_view s) {
+  return std::none_of(s.begin(), s.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
 std::string upper(std::string_view s) {
   std::string out(s);
   for (char& c : out)
@@ -235,6 +239,7 @@ void ObjectReader::parse(std::string_view text, const std::string* file) {
         continue;
       }
       auto& list = store_.of(*type);
+      ++definition_;
       current = &list.emplace_back();
       current->type = *type;
       current->at = at;
@@ -273,6 +278,8 @@ void ObjectReader::parse(std::string_view text, const std::string* file) {
 // Gives the definition an exactly sized copy of its directives and takes the buffer back: growing a
 // vector per definition cost several allocations each and a third of its capacity unused.
 void ObjectReader::finish(RawObject* obj) {
+  for (auto& [position, value] : accumulated_) obj->attrs[position].value = store_.keep(std::move(value));
+  accumulated_.clear();
   std::vector<RawAttr> exact(obj->attrs.begin(), obj->attrs.end());
   obj->attrs.swap(exact);
   exact.clear();
@@ -308,14 +315,17 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
       diags_.error("Empty custom variable name.", at, PosKind::line);
       return;
     }
-    std::string name = upper(key);
-    std::string_view stored = name == key ? key : store_.keep(std::move(name));
-    const RawAttr attr{stored, value == "null" ? std::string_view{} : value, k_custom_variable,
-                       value == "null"};
-    if (RawAttr* existing = obj.find_own(k_custom_variable, stored))
-      *existing = attr;
-    else
-      obj.add(attr);
+    const ObjectStore::CustomName name = store_.custom_variable(is_upper(key) ? key : upper(key));
+    RawAttr attr{name.name, value == "null" ? std::string_view{} : value, k_custom_variable, value == "null"};
+    attr.name_id = name.id;
+    if (custom_at_.size() <= name.id) custom_at_.resize(name.id + 1);
+    Position& at = custom_at_[name.id];
+    if (at.definition == definition_) {
+      obj.attrs[at.index] = attr;
+      return;
+    }
+    at = {definition_, static_cast<std::uint32_t>(obj.attrs.size())};
+    obj.add(attr);
     return;
   }
   std::optional<DirectiveId> id = canonical_directive(obj.type, key);
@@ -330,17 +340,24 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
   const bool is_null = value == "null";
   const std::string_view canonical = k_directive_names[*id];
   const RawAttr attr{canonical, is_null ? std::string_view{} : value, *id, is_null};
-  RawAttr* existing = obj.find_own(*id, canonical);
-  if (existing == nullptr) {
+  if (!obj.own.test(*id)) {
+    directive_at_[*id] = static_cast<std::uint32_t>(obj.attrs.size());
     obj.add(attr);
     return;
   }
-  if (is_accumulating_directive(obj.type, canonical) && !is_null && !existing->is_null &&
-      !existing->value.empty()) {
-    existing->value = store_.keep(fmt::format("{},{}", existing->value, value));
+  const std::uint32_t position = directive_at_[*id];
+  RawAttr& existing = obj.attrs[position];
+  auto accumulated = std::find_if(accumulated_.begin(), accumulated_.end(),
+                                  [&](const auto& a) { return a.first == position; });
+  if (is_accumulating_directive(obj.type, canonical) && !is_null && !existing.is_null &&
+      !existing.value.empty()) {
+    if (accumulated == accumulated_.end())
+      accumulated = accumulated_.insert(accumulated_.end(), {position, std::string(existing.value)});
+    accumulated->second.append(",").append(value);
     return;
   }
-  *existing = attr;
+  if (accumulated != accumulated_.end()) accumulated_.erase(accumulated);
+  existing = attr;
 }
 
 }  // namespace vedette::config

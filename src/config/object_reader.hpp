@@ -9,7 +9,9 @@
 #include "config/mapped_file.hpp"
 #include "config/raw_object.hpp"
 
+#include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vedette::config {
@@ -37,6 +39,20 @@ class ObjectReader {
   SourceFiles& files_;
   Diagnostics& diags_;
   std::vector<RawAttr> scratch_;  // directives of the definition being read
+  // Where the definition being read has each directive (valid for the ids in its `own` bits) and each
+  // custom variable (valid when `definition` is the current one), so a directive written again replaces
+  // the first without a scan of the definition: scanning was quadratic in its length.
+  struct Position {
+    std::uint32_t definition = 0;
+    std::uint32_t index = 0;
+  };
+  std::uint32_t definition_ = 0;  // numbers the definitions read, from 1
+  std::array<std::uint32_t, k_directive_count> directive_at_{};
+  std::vector<Position> custom_at_;  // by custom variable name id
+  // A `members` list written over several lines (a directive is_accumulating_directive() joins), by
+  // position: appended in place and kept once the definition ends. Keeping every intermediate list made a
+  // group written one member per line quadratic in its members.
+  std::vector<std::pair<std::uint32_t, std::string>> accumulated_;
   std::vector<FileId> open_files_;  // the files being read, outermost first
   std::vector<FileId> open_dirs_;   // the directories being walked, outermost first
 };

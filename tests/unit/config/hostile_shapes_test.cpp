@@ -1,6 +1,8 @@
-// Configurations whose shape once broke the loader: shapes that made it quadratic (all services on one
-// host, long dependency chains). Each loads, with the output the previous algorithms gave on small cases.
-// Timing targets live in bench/config/load_bench.py, not here.
+// Configurations whose shape once broke the loader: a template `use` chain 100k deep that overflowed the
+// call stack, and shapes that made it quadratic (all services on one host, long dependency chains,
+// template chains each adding a custom variable or a `+` value, members written one per line). Each loads,
+// with the output the previous algorithms gave on small cases. Timing targets live in
+// bench/config/load_bench.py, not here.
 #include "config/loader.hpp"
 #include "config_test_support.hpp"
 
@@ -13,6 +15,9 @@
 
 namespace vedette::config {
 namespace {
+
+// Deep enough that one call per level overflowed the default 8 MB stack.
+constexpr int k_deep = 100000;
 
 constexpr const char* k_base = R"(define command {
   command_name  check_dummy
@@ -89,6 +94,24 @@ class HostileShapesTest : public test::TempDirTest {
 
 using Names = std::vector<std::string>;
 
+// ------------------------------------------------------------------------------------------ deep chains
+
+TEST_F(HostileShapesTest, DeepUseChainOfHostTemplatesResolves) {
+  // Defined last-used first, so resolving the first definition walks the whole chain.
+  std::string objects;
+  for (int i = k_deep - 1; i >= 0; --i) {
+    objects += "define host {\n  name t" + std::to_string(i) + "\n  register 0\n";
+    objects += i > 0 ? "  use t" + std::to_string(i - 1) + "\n" : "  notes from the root\n  _ROOT yes\n";
+    objects += "}\n";
+  }
+  objects += "define host {\n  host_name h\n  use t" + std::to_string(k_deep - 1) +
+             "\n  max_check_attempts 1\n  contacts admin\n}\n" + service_def("h", "svc");
+  const model::Model& model = load(objects);
+  const model::Host& h = model.host(model.host_by_name.at("h"));
+  EXPECT_EQ(h.notes, "from the root");
+  EXPECT_EQ(vars(h.custom_variables), (Names{"ROOT=yes"}));
+}
+
 // ----------------------------------------------------------------------------- one host, many services
 
 TEST_F(HostileShapesTest, ManyServicesOnOneHostKeepNaemonsDuplicateRules) {
@@ -137,6 +160,149 @@ TEST_F(HostileShapesTest, DependencyChainOnOneHostIsOrderedByDependentName) {
   EXPECT_EQ(model.service(s5.parents[0]).description, name(4));
   ASSERT_EQ(s5.children.size(), 1u);
   EXPECT_EQ(model.service(s5.children[0]).description, name(6));
+}
+
+// ---------------------------------------------------------------------------------- template chains
+
+TEST_F(HostileShapesTest, CustomVariablesKeepNaemonsOrderThroughTemplateGraphs) {
+  // The order Naemon's prepend-and-reverse copying gives (and the copying implementation gave before).
+  const model::Model& model = load(R"(
+define host {
+  name t_a
+  register 0
+  _A a1
+  _B b1
+}
+define host {
+  name t_b
+  use t_a
+  register 0
+  _C c1
+  _A a2
+}
+define host {
+  name t_c
+  use t_a
+  register 0
+  _D d1
+  _B b2
+}
+define host {
+  name t_d
+  use t_b,t_c
+  register 0
+  _E e1
+}
+define host {
+  host_name h
+  use t_d,t_c
+  _F f1
+  _A a3
+  max_check_attempts 1
+  contacts admin
+}
+define service {
+  name s0
+  register 0
+  _L0 0
+}
+define service {
+  name s1
+  use s0
+  register 0
+  _L1 1
+}
+define service {
+  name s2
+  use s1
+  register 0
+  _L2 2
+}
+define service {
+  name s3
+  use s2
+  register 0
+  _L3 3
+}
+define service {
+  name s4
+  use s3
+  register 0
+  _L4 4
+  _L1 override
+}
+define service {
+  host_name h
+  service_description svc
+  use s4
+  check_command check_dummy
+  max_check_attempts 1
+  contacts admin
+}
+)");
+  EXPECT_EQ(vars(model.host(model.host_by_name.at("h")).custom_variables),
+            (Names{"F=f1", "A=a3", "D=d1", "C=c1", "B=b1", "E=e1"}));
+  EXPECT_EQ(vars(service("h", "svc").custom_variables),
+            (Names{"L3=3", "L0=0", "L2=2", "L1=override", "L4=4"}));
+}
+
+TEST_F(HostileShapesTest, DeepTemplateChainEachAddingACustomVariable) {
+  constexpr int k_levels = 3000;  // every level's variable reaches the host, in Naemon's order
+  std::string objects;
+  for (int i = 0; i < k_levels; ++i) {
+    objects += "define host {\n  name t" + std::to_string(i) + "\n  register 0\n  _V" + std::to_string(i) +
+               " " + std::to_string(i) + "\n";
+    if (i > 0) objects += "  use t" + std::to_string(i - 1) + "\n";
+    objects += "}\n";
+  }
+  objects += "define host {\n  host_name h\n  use t" + std::to_string(k_levels - 1) +
+             "\n  max_check_attempts 1\n  contacts admin\n}\n" + service_def("h", "svc");
+  const model::Model& model = load(objects);
+  const std::vector<std::string> got = vars(model.host(model.host_by_name.at("h")).custom_variables);
+  ASSERT_EQ(got.size(), static_cast<std::size_t>(k_levels));
+  // Each level's list is its own variable, then its template's list reversed, and the host takes the top
+  // level's list reversed: every other level going down from the one below the top, then the others
+  // going up to the top.
+  std::vector<std::string> want;
+  for (int i = k_levels - 2; i >= 0; i -= 2) want.push_back(fmt::format("V{}={}", i, i));
+  for (int i = (k_levels - 1) % 2; i < k_levels; i += 2) want.push_back(fmt::format("V{}={}", i, i));
+  EXPECT_EQ(got, want);
+}
+
+TEST_F(HostileShapesTest, DeepTemplateChainEachExtendingAList) {
+  constexpr int k_levels = 3000;
+  std::string objects;
+  for (int i = 0; i < 10; ++i)
+    objects += "define hostgroup {\n  hostgroup_name g" + std::to_string(i) + "\n}\n";
+  objects += "define host {\n  name t0\n  register 0\n  hostgroups g0\n}\n";  // a plain list below the `+`s
+  for (int i = 1; i < k_levels; ++i)
+    objects += "define host {\n  name t" + std::to_string(i) + "\n  register 0\n  use t" +
+               std::to_string(i - 1) + "\n  hostgroups +g" + std::to_string(i % 10) + "\n}\n";
+  objects += "define host {\n  host_name h\n  use t" + std::to_string(k_levels - 1) +
+             "\n  max_check_attempts 1\n  contacts admin\n}\n" + service_def("h", "svc");
+  objects +=
+      "define host {\n  host_name h2\n  use t5\n  hostgroups +g9\n  max_check_attempts 1\n  contacts "
+      "admin\n}\n" +
+      service_def("h2", "svc");
+  const model::Model& model = load(objects);
+  EXPECT_EQ(model.host(model.host_by_name.at("h")).hostgroups.size(), 10u);
+  EXPECT_EQ(model.host(model.host_by_name.at("h2")).hostgroups.size(), 7u);  // g0..g5, g9
+}
+
+TEST_F(HostileShapesTest, MembersWrittenOnePerLineAccumulate) {
+  std::string objects = "define hostgroup {\n  hostgroup_name many\n";
+  constexpr int k_hosts = 5000;
+  for (int i = 0; i < k_hosts; ++i) objects += "  members h" + std::to_string(i) + "\n";
+  objects += "}\ndefine hostgroup {\n  hostgroup_name reset\n  members h0\n  members null\n  members h1\n}\n";
+  for (int i = 0; i < k_hosts; ++i)
+    objects += "define host {\n  host_name h" + std::to_string(i) +
+               "\n  max_check_attempts 1\n  contacts admin\n}\n";
+  const model::Model& model = load(objects);
+  EXPECT_EQ(model.hostgroups[model::index(model.hostgroup_by_name.at("many"))].members.size(),
+            static_cast<std::size_t>(k_hosts));
+  const model::Hostgroup& reset = model.hostgroups[model::index(model.hostgroup_by_name.at("reset"))];
+  ASSERT_EQ(reset.members.size(), 1u);
+  EXPECT_EQ(model.host(reset.members[0]).name, "h1");
 }
 
 }  // namespace
