@@ -23,43 +23,26 @@ void ModelBuilder::expand_subgroups(const std::vector<const RawObject*>& raws, D
       subgroups[g].push_back(model::index(it->second));
     }
   }
-  enum class Walk : std::uint8_t { fresh, open, done };
-  std::vector<Walk> walk(groups.size(), Walk::fresh);
-  struct Frame {
-    std::uint32_t group;
-    std::size_t next_sub;
-  };
-  std::vector<Frame> stack;
   auto take_members = [&](std::uint32_t into, std::uint32_t from) {
     auto& members = groups[into].members;
     members.insert(members.end(), groups[from].members.begin(), groups[from].members.end());
   };
-  for (std::uint32_t root = 0; root < groups.size(); ++root) {
-    if (walk[root] != Walk::fresh) continue;
-    walk[root] = Walk::open;
-    stack.push_back({root, 0});
-    while (!stack.empty()) {
-      const std::uint32_t g = stack.back().group;
-      if (stack.back().next_sub < subgroups[g].size()) {
-        const std::uint32_t sub = subgroups[g][stack.back().next_sub++];
-        if (walk[sub] == Walk::fresh) {
-          walk[sub] = Walk::open;
-          stack.push_back({sub, 0});
-        } else if (walk[sub] == Walk::open) {
-          diags_.error(fmt::format("{}s '{}' and '{}' are part of a {} include loop", what, groups[g].name,
-                                   groups[sub].name, key.name),
-                       raws[g]->at);
-        } else {
+  walk_depth_first(
+      groups.size(), std::views::iota(std::uint32_t{0}, static_cast<std::uint32_t>(groups.size())),
+      [&](std::uint32_t g) -> const auto& { return subgroups[g]; },
+      [&](std::uint32_t g, std::uint32_t sub, bool open) {
+        if (!open) {
           take_members(g, sub);
+          return;
         }
-        continue;
-      }
-      sort_unique(groups[g].members);
-      walk[g] = Walk::done;
-      stack.pop_back();
-      if (!stack.empty()) take_members(stack.back().group, g);
-    }
-  }
+        diags_.error(fmt::format("{}s '{}' and '{}' are part of a {} include loop", what, groups[g].name,
+                                 groups[sub].name, key.name),
+                     raws[g]->at);
+      },
+      [&](std::uint32_t g, std::uint32_t parent) {
+        sort_unique(groups[g].members);
+        if (parent != k_no_parent) take_members(parent, g);
+      });
 }
 
 // Host and service groups share their descriptive fields; members are each type's own business.

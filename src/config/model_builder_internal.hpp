@@ -17,6 +17,7 @@
 
 #include "config/command_compiler.hpp"
 #include "config/custom_variables.hpp"
+#include "config/depth_first_internal.hpp"
 #include "config/id_marks_internal.hpp"
 #include "config/list_items_internal.hpp"
 #include "config/model_builder.hpp"
@@ -28,6 +29,7 @@
 #include <deque>
 #include <functional>
 #include <initializer_list>
+#include <ranges>
 #include <string>
 #include <string_view>
 #include <unordered_map>

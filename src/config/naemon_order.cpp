@@ -1,5 +1,6 @@
 #include "config/naemon_order.hpp"
 
+#include "config/depth_first_internal.hpp"
 #include "config/id_marks_internal.hpp"
 #include "config/list_items_internal.hpp"
 #include "model/name_order.hpp"
@@ -221,26 +222,25 @@ class Replay {
   }
 
   // `*group_members`: each group takes the members of the groups it includes, recursively, visiting the
-  // included groups most recently named first; groups are resolved newest definition first.
+  // included groups most recently named first; groups are resolved newest definition first. A group still
+  // open (a loop) gives what it has so far. A chain of 100k groups overflowed the stack of a recursive walk.
   void fill_subgroups(const Kind& groups, const std::vector<const RawObject*>& built, DirectiveKey key,
                       std::vector<Filling>& fillings) {
     std::vector<Ids> included(fillings.size());
     for (std::uint32_t g = 0; g < built.size(); ++g)
       for (std::string_view name : split_list(built[g]->get(key)))
-        if (const std::uint32_t sub = groups.find(name); sub != k_none)
-          included[g].insert(included[g].begin(), sub);
-    std::vector<std::uint8_t> state(fillings.size(), 0);  // 0 new, 1 in progress, 2 done
-    std::function<void(std::uint32_t)> resolve = [&](std::uint32_t g) {
-      if (state[g] != 0) return;
-      state[g] = 1;
-      for (std::uint32_t sub : included[g]) {
-        resolve(sub);
-        const Ids& theirs = fillings[sub].added;
-        for (auto it = theirs.rbegin(); it != theirs.rend(); ++it) fillings[g].add(*it);
-      }
-      state[g] = 2;
+        if (const std::uint32_t sub = groups.find(name); sub != k_none) included[g].push_back(sub);
+    for (Ids& subs : included) std::reverse(subs.begin(), subs.end());
+    auto take = [&](std::uint32_t into, std::uint32_t from) {
+      const Ids& theirs = fillings[from].added;
+      for (auto it = theirs.rbegin(); it != theirs.rend(); ++it) fillings[into].add(*it);
     };
-    for (std::uint32_t g : groups.newest_first) resolve(g);
+    internal::walk_depth_first(
+        fillings.size(), groups.newest_first, [&](std::uint32_t g) -> const Ids& { return included[g]; },
+        [&](std::uint32_t g, std::uint32_t sub, bool) { take(g, sub); },
+        [&](std::uint32_t g, std::uint32_t parent) {
+          if (parent != internal::k_no_parent) take(parent, g);
+        });
   }
 
   // ---- groups ---------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -54,7 +55,13 @@ class ObjectReader {
   // group written one member per line quadratic in its members.
   std::vector<std::pair<std::uint32_t, std::string>> accumulated_;
   std::vector<FileId> open_files_;  // the files being read, outermost first
-  std::vector<FileId> open_dirs_;   // the directories being walked, outermost first
+  // The directories being walked, which may nest thousands deep.
+  struct FileIdHash {
+    std::size_t operator()(const FileId& id) const {
+      return std::hash<std::uint64_t>{}(id.inode * 31 + id.device);
+    }
+  };
+  std::unordered_set<FileId, FileIdHash> open_dirs_;
 };
 
 }  // namespace vedette::config

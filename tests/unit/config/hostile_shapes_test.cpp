@@ -1,8 +1,8 @@
-// Configurations whose shape once broke the loader: a template `use` chain 100k deep that overflowed the
-// call stack, and shapes that made it quadratic (all services on one host, long dependency chains,
-// template chains each adding a custom variable or a `+` value, members written one per line). Each loads,
-// with the output the previous algorithms gave on small cases. Timing targets live in
-// bench/config/load_bench.py, not here.
+// Configurations whose shape once broke the loader: chains 100k deep (template `use` chains, group-in-group
+// membership, timeperiod templates and exclusions) that overflowed the call stack, and shapes that made it
+// quadratic (all services on one host, long dependency chains, template chains each adding a custom
+// variable or a `+` value, members written one per line). Each loads, with the output the previous
+// algorithms gave on small cases. Timing targets live in bench/config/load_bench.py, not here.
 #include "config/loader.hpp"
 #include "config_test_support.hpp"
 
@@ -16,7 +16,8 @@
 namespace vedette::config {
 namespace {
 
-// Deep enough that one call per level overflowed the default 8 MB stack.
+// Deep enough that one call per level overflowed the default 8 MB stack: each chain below crashed the
+// loader at this depth.
 constexpr int k_deep = 100000;
 
 constexpr const char* k_base = R"(define command {
@@ -110,6 +111,73 @@ TEST_F(HostileShapesTest, DeepUseChainOfHostTemplatesResolves) {
   const model::Host& h = model.host(model.host_by_name.at("h"));
   EXPECT_EQ(h.notes, "from the root");
   EXPECT_EQ(vars(h.custom_variables), (Names{"ROOT=yes"}));
+}
+
+TEST_F(HostileShapesTest, DeepUseChainOfTimeperiodTemplatesResolves) {
+  std::string objects;
+  for (int i = k_deep - 1; i >= 0; --i) {
+    objects += "define timeperiod {\n  name p" + std::to_string(i) + "\n  register 0\n";
+    objects += i > 0 ? "  use p" + std::to_string(i - 1) + "\n" : "  monday 01:00-02:00\n";
+    objects += "}\n";
+  }
+  objects +=
+      "define timeperiod {\n  timeperiod_name tp\n  alias tp\n  use p" + std::to_string(k_deep - 1) + "\n}\n";
+  const model::Model& model = load(objects);
+  const model::Timeperiod& tp = model.timeperiods[model::index(model.timeperiod_by_name.at("tp"))];
+  ASSERT_EQ(tp.rules.weekdays[1].size(), 1u);
+  EXPECT_EQ(tp.rules.weekdays[1][0].start, 3600u);
+}
+
+// g<n> includes g<n-1> ... g0, which has the member; each defined after the one it includes, so Naemon's
+// order (newest definition first) starts at the top of the chain.
+std::string group_chain(const std::string& type, const std::string& member) {
+  std::string objects;
+  for (int i = 0; i < k_deep; ++i) {
+    objects += "define " + type + " {\n  " + type + "_name g" + std::to_string(i) + "\n";
+    objects +=
+        i > 0 ? "  " + type + "_members g" + std::to_string(i - 1) + "\n" : "  members " + member + "\n";
+    objects += "}\n";
+  }
+  return objects;
+}
+
+TEST_F(HostileShapesTest, DeepHostgroupChainHasItsMembersAtEveryLevel) {
+  const model::Model& model = load(group_chain("hostgroup", "web01"));
+  for (const char* name : {"g0", "g1000", "g99999"}) {
+    const model::Hostgroup& g = model.hostgroups[model::index(model.hostgroup_by_name.at(name))];
+    ASSERT_EQ(g.members.size(), 1u) << name;
+    EXPECT_EQ(model.host(g.members[0]).name, "web01");
+  }
+  EXPECT_EQ(model.hosts[0].hostgroups.size(), static_cast<std::size_t>(k_deep));
+}
+
+TEST_F(HostileShapesTest, DeepServicegroupChainHasItsMembersAtEveryLevel) {
+  const model::Model& model = load(group_chain("servicegroup", "web01,svc"));
+  const model::Servicegroup& top = model.servicegroups[model::index(model.servicegroup_by_name.at("g99999"))];
+  ASSERT_EQ(top.listed_members.size(), 1u);
+  EXPECT_EQ(model.service(top.listed_members[0]).description, "svc");
+}
+
+TEST_F(HostileShapesTest, DeepContactgroupChainHasItsMembersAtEveryLevel) {
+  const model::Model& model = load(group_chain("contactgroup", "admin"));
+  const model::Contactgroup& top = model.contactgroups[model::index(model.contactgroup_by_name.at("g99999"))];
+  ASSERT_EQ(top.listed_members.size(), 1u);
+  EXPECT_EQ(model.contacts[model::index(top.listed_members[0])].name, "admin");
+}
+
+// Exclusions were already checked without recursion; this keeps them so.
+TEST_F(HostileShapesTest, LongTimeperiodExcludeChainLoads) {
+  std::string objects;
+  for (int i = 0; i < k_deep / 2; ++i) {
+    objects += "define timeperiod {\n  timeperiod_name p" + std::to_string(i) +
+               "\n  alias p\n  monday 00:00-24:00\n";
+    if (i > 0) objects += "  exclude p" + std::to_string(i - 1) + "\n";
+    objects += "}\n";
+  }
+  const model::Model& model = load(objects);
+  const model::Timeperiod& last = model.timeperiods[model::index(model.timeperiod_by_name.at("p49999"))];
+  ASSERT_EQ(last.exclusions.size(), 1u);
+  EXPECT_EQ(model.timeperiods[model::index(last.exclusions[0])].name, "p49998");
 }
 
 // ----------------------------------------------------------------------------- one host, many services
