@@ -251,7 +251,7 @@ class ModelBuilder {
   // ---- the phases, in run()'s order -------------------------------------------------------------------
 
   // model_builder_timeperiods.cpp
-  void parse_rules(std::uint32_t index, std::vector<char>& state, std::vector<timeperiod::Rules>& rules);
+  void parse_rules(std::uint32_t index, std::vector<char>& parsed, std::vector<timeperiod::Rules>& own);
   void build_timeperiods();
 
   // model_builder_commands.cpp
