@@ -2,7 +2,11 @@
 """Config load benchmark: `vedette -v` against `nagios4 -v` on the same generated configuration.
 
 For each size (small = 100x10, 100k = 10,000x10 services) bench/gen_config.py writes one set of objects
-with two main configs (vedette.cfg with Naemon's option names, nagios.cfg for Nagios 4). Both cores
+with two main configs (vedette.cfg with Naemon's option names, nagios.cfg for Nagios 4). The shapes that
+once made the loader superlinear are sizes too: 1host-25k, 1host-50k, 1host-100k (every service on one
+host), depchain-200k (one host, 200k services, each depending on the one before), tmplchain-4k and
+tmplchain-10k (a host template chain adding one custom variable per level; nagios4 needs minutes there,
+so --no-nagios). Both cores
 verify it --reps times, alternating which goes first. Per run: wall time (perf_counter around spawn
 to reap) and the child's peak RSS (ru_maxrss from wait4). Both must exit 0 with "Total Errors: 0"
 and report the same "Checked N <kind>" counts.
@@ -12,6 +16,8 @@ Exit status: 1 on errors (a core fails, error count != 0, counts differ, binary 
 also when a target is missed. Without nagios4 installed, only Vedette is measured. Stdlib only.
 
   python3 bench/config/load_bench.py --bin build/release/vedette [--sizes small,100k] [--reps 3]
+  python3 bench/config/load_bench.py --sizes 1host-25k,1host-50k,1host-100k,depchain-200k
+  python3 bench/config/load_bench.py --sizes tmplchain-4k,tmplchain-10k --no-nagios
 """
 import argparse
 import os
