@@ -15,6 +15,11 @@ H hosts x S services per host, written so that the config loader meets what real
 * commands using $USER1$ / $ARGn$ / custom-variable macros, and `check_command x!a!b`;
 * a few host parents, one hostdependency, one servicedependency, one host and one service escalation.
 
+Besides the H x S sizes, shapes that once made the loader superlinear (issue 33): all services on one host
+(1host-25k .. 1host-100k), a servicedependency chain through every per-host service (depchain-200k: one
+host, 200k services, each depending on the one before), and a chain of host templates each adding one
+custom variable, used by the first host (tmplchain-4k, tmplchain-10k).
+
 Output in --outdir:
   objects/                cfg_dir: timeperiods, commands, contacts, groups, dependencies,
                           hosts/hosts-NNN.cfg and services/services-NNN.cfg (1000 hosts per file)
@@ -31,7 +36,17 @@ import argparse
 import os
 import sys
 
-SIZES = {"small": (100, 10), "100k": (10000, 10)}
+# name: (hosts, services per host, servicedependency chain, host template chain depth)
+SIZES = {
+    "small": (100, 10, False, 0),
+    "100k": (10000, 10, False, 0),
+    "1host-25k": (1, 25000, False, 0),
+    "1host-50k": (1, 50000, False, 0),
+    "1host-100k": (1, 100000, False, 0),
+    "depchain-200k": (1, 200000, True, 0),
+    "tmplchain-4k": (100, 10, False, 4000),
+    "tmplchain-10k": (100, 10, False, 10000),
+}
 HOSTS_PER_FILE = 1000
 WEEKDAYS = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
 PLUGIN_DIR = "/usr/lib/nagios/plugins"
@@ -281,15 +296,16 @@ def applied_services(s):
     return "".join(out), n
 
 
-def host_block(i, h):
+def host_block(i, h, chain_tail=None):
     name = host_name(i)
     role = role_of(i)
     site = "site-a" if i % 2 == 0 else "site-b"
     attrs = [("host_name", name)]
+    first = chain_tail + "," if chain_tail else ""
     if role == "app":
-        attrs.append(("use", "app-host,%s" % site))          # group via template
+        attrs.append(("use", "%sapp-host,%s" % (first, site)))          # group via template
     else:
-        attrs.append(("use", "linux-server,%s" % site))
+        attrs.append(("use", "%slinux-server,%s" % (first, site)))
     attrs += [("alias", "%s %s server %d" % (site, role, i)),
               ("address", "127.%d.%d.%d" % ((i >> 16) & 255, (i >> 8) & 255, (i & 255) or 1))]
     if role == "web":
@@ -354,6 +370,32 @@ def dependencies(h, per_host):
         ("contact_groups", "admins"), ("escalation_period", "workhours")]))
     counts["serviceescalation"] = 1
     return "".join(out), counts
+
+
+def dependency_chain(h, per_host):
+    """Every per-host service depends on the one generated before it: one servicedependency each."""
+    out = ["# a servicedependency chain through every per-host service\n\n"]
+    previous = None
+    n = 0
+    for i in range(h):
+        for j in range(per_host):
+            if previous is not None:
+                out.append(block("servicedependency", [
+                    ("host_name", previous[0]), ("service_description", previous[1]),
+                    ("dependent_host_name", host_name(i)), ("dependent_service_description", svc_name(j)),
+                    ("execution_failure_criteria", "c"), ("notification_failure_criteria", "w,u,c")]))
+                n += 1
+            previous = (host_name(i), svc_name(j))
+    return "".join(out), n
+
+
+def template_chain(depth):
+    """Host templates chain-0 <- chain-1 <- ... each adding one custom variable; the first host uses the last."""
+    out = ["# a host template chain %d deep, one custom variable per level\n\n" % depth]
+    for k in range(depth):
+        out.append(block("host", [("name", "chain-%d" % k), ("use", "chain-%d" % (k - 1) if k else None),
+                                  ("register", "0"), ("_LEVEL%d" % k, "value %d" % k)]))
+    return "".join(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -459,7 +501,7 @@ def write_main(path, outdir, flavor):
 
 # ---------------------------------------------------------------------------------------------
 
-def generate(outdir, hosts, services_per_host):
+def generate(outdir, hosts, services_per_host, dependency_chain_wanted=False, template_chain_depth=0):
     """Write the whole config into outdir; returns paths and the object counts both cores must report."""
     h, s = int(hosts), int(services_per_host)
     if h < 1 or s < 1:
@@ -489,7 +531,16 @@ def generate(outdir, hosts, services_per_host):
     app_text, n_applied = applied_services(s)
     per_host = s - n_applied
     dep_text, dep_counts = dependencies(h, per_host)
-    write("templates.cfg", templates())
+    chain_tail = None
+    if template_chain_depth > 0:
+        write("templates.cfg", templates() + template_chain(template_chain_depth))
+        chain_tail = "chain-%d" % (template_chain_depth - 1)
+    else:
+        write("templates.cfg", templates())
+    n_chain = 0
+    if dependency_chain_wanted:
+        chain_text, n_chain = dependency_chain(h, per_host)
+        write("objects/dependency-chain.cfg", chain_text)
     write("objects/timeperiods.cfg", tp_text)
     write("objects/commands.cfg", cmd_text)
     write("objects/contacts.cfg", ct_text)
@@ -504,7 +555,7 @@ def generate(outdir, hosts, services_per_host):
         with open(os.path.join(objdir, "hosts", "hosts-%03d.cfg" % n), "w") as f:
             f.write("# hosts %d..%d\n\n" % (chunk[0], chunk[-1]))
             for i in chunk:
-                f.write(host_block(i, h))
+                f.write(host_block(i, h, chain_tail if i == 0 else None))
         with open(os.path.join(objdir, "services", "services-%03d.cfg" % n), "w") as f:
             f.write("# services of hosts %d..%d\n\n" % (chunk[0], chunk[-1]))
             for i in chunk:
@@ -531,7 +582,7 @@ def generate(outdir, hosts, services_per_host):
         "host escalations": dep_counts["hostescalation"],
         "service escalations": dep_counts["serviceescalation"],
         "circular paths: hosts": h,
-        "circular paths: service dependencies": 2 * dep_counts["servicedependency"],
+        "circular paths: service dependencies": 2 * (dep_counts["servicedependency"] + n_chain),
         "circular paths: host dependencies": 2 * dep_counts["hostdependency"],
         "circular paths: timeperiods": n_tp,
     }
@@ -541,17 +592,17 @@ def generate(outdir, hosts, services_per_host):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--outdir", required=True, help="directory to write into (created)")
-    p.add_argument("--size", choices=sorted(SIZES), help="preset: small = 100x10, 100k = 10000x10")
+    p.add_argument("--size", choices=sorted(SIZES), help="preset: small = 100x10, 100k = 10000x10, or a shape")
     p.add_argument("--hosts", type=int, help="number of hosts (default 100)")
     p.add_argument("--services-per-host", type=int, help="services per host (default 10)")
     a = p.parse_args(argv)
-    h, s = SIZES[a.size] if a.size else SIZES["small"]
+    h, s, chain, depth = SIZES[a.size] if a.size else SIZES["small"]
     if a.hosts is not None:
         h = a.hosts
     if a.services_per_host is not None:
         s = a.services_per_host
     try:
-        res = generate(a.outdir, h, s)
+        res = generate(a.outdir, h, s, chain, depth)
     except ValueError as e:
         p.error(str(e))
     print("wrote %d hosts x %d services to %s (main configs: %s, %s)"

@@ -2,7 +2,11 @@
 """Config load benchmark: `vedette -v` against `nagios4 -v` on the same generated configuration.
 
 For each size (small = 100x10, 100k = 10,000x10 services) bench/gen_config.py writes one set of objects
-with two main configs (vedette.cfg with Naemon's option names, nagios.cfg for Nagios 4). Both cores
+with two main configs (vedette.cfg with Naemon's option names, nagios.cfg for Nagios 4). The shapes that
+once made the loader superlinear are sizes too: 1host-25k, 1host-50k, 1host-100k (every service on one
+host), depchain-200k (one host, 200k services, each depending on the one before), tmplchain-4k and
+tmplchain-10k (a host template chain adding one custom variable per level; nagios4 needs minutes there,
+so --no-nagios). Both cores
 verify it --reps times, alternating which goes first. Per run: wall time (perf_counter around spawn
 to reap) and the child's peak RSS (ru_maxrss from wait4). Both must exit 0 with "Total Errors: 0"
 and report the same "Checked N <kind>" counts.
@@ -12,6 +16,8 @@ Exit status: 1 on errors (a core fails, error count != 0, counts differ, binary 
 also when a target is missed. Without nagios4 installed, only Vedette is measured. Stdlib only.
 
   python3 bench/config/load_bench.py --bin build/release/vedette [--sizes small,100k] [--reps 3]
+  python3 bench/config/load_bench.py --sizes 1host-25k,1host-50k,1host-100k,depchain-200k
+  python3 bench/config/load_bench.py --sizes tmplchain-4k,tmplchain-10k --no-nagios
 """
 import argparse
 import os
@@ -119,6 +125,8 @@ def main(argv=None):
     p.add_argument("--bin", default="build/release/vedette", help="vedette binary")
     p.add_argument("--nagios-bin", default=os.environ.get("NAGIOS_BIN", "/usr/sbin/nagios4"))
     p.add_argument("--sizes", default="small,100k", help="comma list of: %s" % ",".join(sorted(gen_config.SIZES)))
+    p.add_argument("--no-nagios", action="store_true",
+                   help="measure Vedette only (nagios4 is itself superlinear in the template chain shapes)")
     p.add_argument("--reps", type=int, default=3, help="runs per core and size (default 3)")
     p.add_argument("--timeout", type=float, default=600, help="seconds per run before it is killed")
     p.add_argument("--workdir", help="where to generate configs (default: a temp dir, removed afterwards)")
@@ -135,8 +143,8 @@ def main(argv=None):
     if not (os.path.isfile(vedette) and os.access(vedette, os.X_OK)):
         log("error: vedette binary not found or not executable: %s" % vedette)
         return 1
-    have_nagios = os.path.isfile(a.nagios_bin) and os.access(a.nagios_bin, os.X_OK)
-    if not have_nagios:
+    have_nagios = not a.no_nagios and os.path.isfile(a.nagios_bin) and os.access(a.nagios_bin, os.X_OK)
+    if not have_nagios and not a.no_nagios:
         log("note: %s not found (package nagios4-core): measuring Vedette only" % a.nagios_bin)
 
     workdir = os.path.abspath(a.workdir) if a.workdir else tempfile.mkdtemp(prefix="vedette-load-bench-")
@@ -148,11 +156,12 @@ def main(argv=None):
     try:
         floor = spawner_floor_mb(workdir)
         for size in sizes:
-            h, s = gen_config.SIZES[size]
+            h, s, chain, depth = gen_config.SIZES[size]
             t0 = time.perf_counter()
-            gen = gen_config.generate(os.path.join(workdir, size), h, s)
-            log("%s: generated %d hosts x %d services in %.1f s (%s)"
-                % (size, h, s, time.perf_counter() - t0, gen["outdir"]))
+            gen = gen_config.generate(os.path.join(workdir, size), h, s, chain, depth)
+            log("%s: generated %d hosts x %d services%s%s in %.1f s (%s)"
+                % (size, h, s, " + a servicedependency chain" if chain else "",
+                   " + a %d deep template chain" % depth if depth else "", time.perf_counter() - t0, gen["outdir"]))
             cores = [("vedette", vedette, gen["vedette_cfg"])]
             if have_nagios:
                 cores.append(("nagios4", a.nagios_bin, gen["nagios_cfg"]))

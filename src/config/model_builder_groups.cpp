@@ -5,7 +5,8 @@ namespace vedette::config::internal {
 // `*group_members`: a group contains the members of its subgroups, recursively. Each group is expanded
 // once, after the groups it includes (a depth-first walk), and made sorted and unique there, so a chain of
 // n groups costs what their members do: appending already expanded lists again doubled them per level.
-// A group that includes itself, directly or through others, is an error, as in Naemon.
+// A group that includes itself, directly or through others, is an error, as in Naemon. Every group ends
+// sorted and unique, so the members' own lists of their groups are filled without duplicate checks.
 template <typename GroupId, typename Group, typename Index>
 void ModelBuilder::expand_subgroups(const std::vector<const RawObject*>& raws, DirectiveKey key,
                                     std::vector<Group>& groups, const Index& by_name, std::string_view what) {
@@ -22,43 +23,26 @@ void ModelBuilder::expand_subgroups(const std::vector<const RawObject*>& raws, D
       subgroups[g].push_back(model::index(it->second));
     }
   }
-  enum class Walk : std::uint8_t { fresh, open, done };
-  std::vector<Walk> walk(groups.size(), Walk::fresh);
-  struct Frame {
-    std::uint32_t group;
-    std::size_t next_sub;
-  };
-  std::vector<Frame> stack;
   auto take_members = [&](std::uint32_t into, std::uint32_t from) {
     auto& members = groups[into].members;
     members.insert(members.end(), groups[from].members.begin(), groups[from].members.end());
   };
-  for (std::uint32_t root = 0; root < groups.size(); ++root) {
-    if (walk[root] != Walk::fresh) continue;
-    walk[root] = Walk::open;
-    stack.push_back({root, 0});
-    while (!stack.empty()) {
-      const std::uint32_t g = stack.back().group;
-      if (stack.back().next_sub < subgroups[g].size()) {
-        const std::uint32_t sub = subgroups[g][stack.back().next_sub++];
-        if (walk[sub] == Walk::fresh) {
-          walk[sub] = Walk::open;
-          stack.push_back({sub, 0});
-        } else if (walk[sub] == Walk::open) {
-          diags_.error(fmt::format("{}s '{}' and '{}' are part of a {} include loop", what, groups[g].name,
-                                   groups[sub].name, key.name),
-                       raws[g]->at);
-        } else {
+  walk_depth_first(
+      groups.size(), std::views::iota(std::uint32_t{0}, static_cast<std::uint32_t>(groups.size())),
+      [&](std::uint32_t g) -> const auto& { return subgroups[g]; },
+      [&](std::uint32_t g, std::uint32_t sub, bool open) {
+        if (!open) {
           take_members(g, sub);
+          return;
         }
-        continue;
-      }
-      sort_unique(groups[g].members);
-      walk[g] = Walk::done;
-      stack.pop_back();
-      if (!stack.empty()) take_members(stack.back().group, g);
-    }
-  }
+        diags_.error(fmt::format("{}s '{}' and '{}' are part of a {} include loop", what, groups[g].name,
+                                 groups[sub].name, key.name),
+                     raws[g]->at);
+      },
+      [&](std::uint32_t g, std::uint32_t parent) {
+        sort_unique(groups[g].members);
+        if (parent != k_no_parent) take_members(parent, g);
+      });
 }
 
 // Host and service groups share their descriptive fields; members are each type's own business.
@@ -88,6 +72,7 @@ std::vector<std::string_view> ModelBuilder::split_excludes(std::string_view list
   std::vector<std::string_view> out;
   for (std::string_view item : split_list(list))
     if (item.front() == '!') out.push_back(item.substr(1));
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -104,14 +89,14 @@ void ModelBuilder::build_contactgroups() {
     model_->contactgroups.push_back(std::move(g));
   });
   // `members`: a contact a `!` rejects stays out, whatever else names it.
-  std::vector<char> rejected(model_->contacts.size());
+  IdMarks& rejected = contact_marks_;
   for (std::uint32_t g = 0; g < raws.size(); ++g) {
     const RawObject& obj = *raws[g];
     std::vector<model::ContactId> accepted;
-    std::fill(rejected.begin(), rejected.end(), 0);
+    rejected.start(model_->contacts.size());
     expand_contacts(obj.get("members"), accepted, rejected, obj);
     for (model::ContactId c : accepted)
-      if (rejected[model::index(c)] == 0) model_->contactgroups[g].members.push_back(c);
+      if (!rejected.test(model::index(c))) model_->contactgroups[g].members.push_back(c);
   }
   // A contact's own contactgroups directive.
   for (std::uint32_t c = 0; c < contact_raws_.size(); ++c) {
@@ -131,7 +116,7 @@ void ModelBuilder::build_contactgroups() {
                                           model_->contactgroup_by_name, "contactgroup");
   for (std::uint32_t g = 0; g < model_->contactgroups.size(); ++g) {
     for (model::ContactId c : model_->contactgroups[g].members)
-      add_unique(model_->contacts[model::index(c)].contactgroups, model::ContactgroupId{g});
+      model_->contacts[model::index(c)].contactgroups.push_back(model::ContactgroupId{g});
   }
 }
 
@@ -154,7 +139,7 @@ void ModelBuilder::build_hostgroups() {
     const std::vector<std::string_view> excluded = split_excludes(obj.get("hostgroups"));
     for (std::string_view name : split_list(obj.get("hostgroups"))) {
       if (name.front() == '!') continue;
-      if (std::find(excluded.begin(), excluded.end(), name) != excluded.end()) continue;
+      if (std::binary_search(excluded.begin(), excluded.end(), name)) continue;
       auto it = model_->hostgroup_by_name.find(name);
       if (it == model_->hostgroup_by_name.end()) {
         diags_.error(fmt::format("Could not find hostgroup '{}' specified in host '{}' definition", name,
@@ -169,7 +154,7 @@ void ModelBuilder::build_hostgroups() {
                                        model_->hostgroup_by_name, "hostgroup");
   for (std::uint32_t g = 0; g < model_->hostgroups.size(); ++g) {
     for (model::HostId h : model_->hostgroups[g].members)
-      add_unique(model_->hosts[model::index(h)].hostgroups, model::HostgroupId{g});
+      model_->hosts[model::index(h)].hostgroups.push_back(model::HostgroupId{g});
   }
 }
 
@@ -213,7 +198,7 @@ void ModelBuilder::build_servicegroups() {
                                           model_->servicegroup_by_name, "servicegroup");
   for (std::uint32_t g = 0; g < model_->servicegroups.size(); ++g) {
     for (model::ServiceId s : model_->servicegroups[g].members)
-      add_unique(model_->services[model::index(s)].servicegroups, model::ServicegroupId{g});
+      model_->services[model::index(s)].servicegroups.push_back(model::ServicegroupId{g});
   }
 }
 

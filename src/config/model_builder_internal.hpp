@@ -16,6 +16,9 @@
 #pragma once
 
 #include "config/command_compiler.hpp"
+#include "config/custom_variables.hpp"
+#include "config/depth_first_internal.hpp"
+#include "config/id_marks_internal.hpp"
 #include "config/list_items_internal.hpp"
 #include "config/model_builder.hpp"
 
@@ -26,6 +29,7 @@
 #include <deque>
 #include <functional>
 #include <initializer_list>
+#include <ranges>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -36,31 +40,10 @@ namespace vedette::config::internal {
 
 using model::OptionSet;
 
-// A set of dense ids that empties in O(1): each start() bumps the generation. Allocating and clearing a
-// per-host array for every service definition cost 1 GB of memset at 100k services.
-class IdMarks {
- public:
-  void start(std::size_t count) {
-    if (stamps_.size() < count) stamps_.resize(count, 0);
-    ++generation_;
-  }
-  [[nodiscard]] bool test(std::uint32_t i) const { return stamps_[i] == generation_; }
-  void set(std::uint32_t i) { stamps_[i] = generation_; }
-
- private:
-  std::vector<std::uint32_t> stamps_;
-  std::uint32_t generation_ = 0;
-};
-
 template <typename Id>
 void sort_unique(std::vector<Id>& list) {
   std::sort(list.begin(), list.end());
   list.erase(std::unique(list.begin(), list.end()), list.end());
-}
-
-template <typename Id>
-void add_unique(std::vector<Id>& list, Id id) {
-  if (std::find(list.begin(), list.end(), id) == list.end()) list.push_back(id);
 }
 
 // A letter or word of an option list and the bits it sets.
@@ -86,7 +69,11 @@ extern const OptionTable k_service_dependency_options;
 class ModelBuilder {
  public:
   ModelBuilder(ObjectStore& store, const BuildOptions& options, Diagnostics& diags)
-      : store_(store), options_(options), diags_(diags), model_(std::make_unique<model::Model>()) {}
+      : store_(store),
+        options_(options),
+        diags_(diags),
+        model_(std::make_unique<model::Model>()),
+        custom_variables_(store) {}
 
   std::unique_ptr<model::Model> run();
 
@@ -173,9 +160,9 @@ class ModelBuilder {
   // Hosts named by a host list and a hostgroup list together, rejections applied, each host once.
   std::vector<model::HostId> host_set(std::string_view hosts, std::string_view hostgroups,
                                       const RawObject& obj, bool& ok);
-  // A contact group's `members`: rejected is indexed by contact.
-  void expand_contacts(std::string_view list, std::vector<model::ContactId>& accepted,
-                       std::vector<char>& rejected, const RawObject& obj);
+  // A contact group's `members`: rejected contacts are marked.
+  void expand_contacts(std::string_view list, std::vector<model::ContactId>& accepted, IdMarks& rejected,
+                       const RawObject& obj);
   // Services of `host` matching a description list ("*", names, regexes, `!exclusions`).
   std::vector<model::ServiceId> services_on(model::HostId host, std::string_view descriptions,
                                             const RawObject& obj, bool& ok);
@@ -183,7 +170,6 @@ class ModelBuilder {
   // a trailing odd item is ignored (the callers report it).
   std::vector<model::ServiceId> services_of_pairs(const std::vector<std::string_view>& items,
                                                   const RawObject& obj, bool& ok);
-  std::vector<model::ServiceId> servicegroup_members(std::string_view groups, const RawObject& obj, bool& ok);
   // Services named by host/hostgroup × description and by servicegroups (dependencies, escalations).
   std::vector<model::ServiceId> service_set(std::string_view hosts, std::string_view hostgroups,
                                             std::string_view servicegroups, std::string_view descriptions,
@@ -193,6 +179,8 @@ class ModelBuilder {
   void resolve_contacts(const RawObject& obj, std::string_view contacts, std::string_view groups,
                         std::vector<model::ContactId>& contact_ids,
                         std::vector<model::ContactgroupId>& group_ids, Owner&& owner) {
+    contact_marks_.start(model_->contacts.size());
+    for (model::ContactId c : contact_ids) contact_marks_.set(model::index(c));
     for (std::string_view name : split_list(contacts)) {
       auto it = model_->contact_by_name.find(name);
       if (it == model_->contact_by_name.end()) {
@@ -200,8 +188,10 @@ class ModelBuilder {
                      obj.at);
         continue;
       }
-      add_unique(contact_ids, it->second);
+      if (contact_marks_.insert(model::index(it->second))) contact_ids.push_back(it->second);
     }
+    contactgroup_marks_.start(model_->contactgroups.size());
+    for (model::ContactgroupId g : group_ids) contactgroup_marks_.set(model::index(g));
     for (std::string_view name : split_list(groups)) {
       auto it = model_->contactgroup_by_name.find(name);
       if (it == model_->contactgroup_by_name.end()) {
@@ -210,7 +200,7 @@ class ModelBuilder {
             obj.at);
         continue;
       }
-      add_unique(group_ids, it->second);
+      if (contactgroup_marks_.insert(model::index(it->second))) group_ids.push_back(it->second);
     }
   }
 
@@ -261,7 +251,7 @@ class ModelBuilder {
   // ---- the phases, in run()'s order -------------------------------------------------------------------
 
   // model_builder_timeperiods.cpp
-  void parse_rules(std::uint32_t index, std::vector<char>& state, std::vector<timeperiod::Rules>& rules);
+  void parse_rules(std::uint32_t index, std::vector<char>& parsed, std::vector<timeperiod::Rules>& own);
   void build_timeperiods();
 
   // model_builder_commands.cpp
@@ -304,6 +294,7 @@ class ModelBuilder {
   std::vector<const RawObject*> register_groups(ObjectType type, DirectiveKey name_key,
                                                 std::unordered_map<std::string_view, Id>& by_name,
                                                 std::vector<Group>& groups, std::string_view what);
+  // The `!name` items of a list, sorted.
   static std::vector<std::string_view> split_excludes(std::string_view list);
 
   // model_builder_dependencies.cpp
@@ -335,7 +326,15 @@ class ModelBuilder {
   Diagnostics& diags_;
   std::unique_ptr<model::Model> model_;
   RegexCache regex_;
-  IdMarks host_marks_;  // scratch for host list expansion; one user at a time
+  CustomVariables custom_variables_;
+  // Scratch sets, one user at a time each: list expansion and duplicate removal without a scan per item
+  // (bench/config/load_bench.py's 1host-* and depchain-* shapes were quadratic with scans).
+  IdMarks host_marks_;          // host lists
+  IdMarks service_marks_;       // services_on(), service parents
+  IdMarks service_set_marks_;   // service_set(), around its services_on() calls
+  IdMarks contact_marks_;       // contact lists
+  IdMarks contactgroup_marks_;  // contact group lists
+  IdMarks timeperiod_marks_;    // a timeperiod's exclusions
   std::unordered_map<std::string_view, model::CommandCall> calls_;  // by command text, resolved ones
   // The definition each model object was built from (same index), for positions in later messages.
   std::vector<const RawObject*> timeperiod_raws_, contact_raws_, host_raws_, service_raws_;

@@ -53,33 +53,15 @@ void ModelBuilder::preflight() {
   check_exclusion_cycles();
 }
 
-// Colours: 0 unvisited, 1 on the current path, 2 done. Iterative so deep chains cannot overflow the stack.
 template <typename Edges>
 void ModelBuilder::find_cycles(std::size_t count, Edges&& edges,
                                const std::function<void(std::uint32_t, std::uint32_t)>& report) {
-  std::vector<std::uint8_t> colour(count, 0);
-  std::vector<std::pair<std::uint32_t, std::size_t>> stack;
-  for (std::uint32_t start = 0; start < count; ++start) {
-    if (colour[start] != 0) continue;
-    stack.push_back({start, 0});
-    colour[start] = 1;
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      const auto& out = edges(node);
-      if (next == out.size()) {
-        colour[node] = 2;
-        stack.pop_back();
-        continue;
-      }
-      std::uint32_t to = out[next++];
-      if (colour[to] == 1) {
-        report(node, to);
-      } else if (colour[to] == 0) {
-        colour[to] = 1;
-        stack.push_back({to, 0});
-      }
-    }
-  }
+  walk_depth_first(
+      count, std::views::iota(std::uint32_t{0}, static_cast<std::uint32_t>(count)), edges,
+      [&](std::uint32_t from, std::uint32_t to, bool open) {
+        if (open) report(from, to);
+      },
+      [](std::uint32_t, std::uint32_t) {});
 }
 
 void ModelBuilder::check_parent_cycles() {

@@ -2,9 +2,57 @@
 
 namespace vedette::config::internal {
 
+namespace {
+
+// The service instance each host has for a description. A host's few instances are scanned: hashing every
+// (host, description) cost 15% more load time at 10k hosts x 10 services (bench/config/load_bench.py
+// --sizes 100k). A host that gets more than k_scan_limit is looked up by hash: scanning made one host with
+// 100k services take 73 s (--sizes 1host-100k).
+class InstancesByHost {
+ public:
+  explicit InstancesByHost(std::size_t hosts) : listed_(hosts) {}
+
+  // The instance of `host` whose description is `description`, or k_none; description_of(i) is instance
+  // i's.
+  template <typename DescriptionOf>
+  std::uint32_t find(std::uint32_t host, std::string_view description, DescriptionOf&& description_of) const {
+    const std::vector<std::uint32_t>& listed = listed_[host];
+    if (listed.size() <= k_scan_limit) {
+      for (std::uint32_t i : listed)
+        if (description_of(i) == description) return i;
+      return k_none;
+    }
+    const auto& hashed = hashed_.at(host);
+    auto it = hashed.find(description);
+    return it == hashed.end() ? k_none : it->second;
+  }
+
+  template <typename DescriptionOf>
+  void add(std::uint32_t host, std::uint32_t instance, DescriptionOf&& description_of) {
+    std::vector<std::uint32_t>& listed = listed_[host];
+    listed.push_back(instance);
+    if (listed.size() <= k_scan_limit) return;
+    auto& hashed = hashed_[host];
+    if (hashed.empty())
+      for (std::uint32_t i : listed) hashed.emplace(description_of(i), i);
+    else
+      hashed.emplace(description_of(instance), instance);
+  }
+
+  static constexpr std::uint32_t k_none = model::k_no_id;
+
+ private:
+  static constexpr std::size_t k_scan_limit = 16;
+  std::vector<std::vector<std::uint32_t>> listed_;
+  std::unordered_map<std::uint32_t, std::unordered_map<std::string_view, std::uint32_t>> hashed_;
+};
+
+}  // namespace
+
 void ModelBuilder::build_services() {
   std::vector<ServiceInstance> instances;
-  std::vector<std::vector<std::uint32_t>> on_host(model_->hosts.size());  // instances per host
+  InstancesByHost instance_of(model_->hosts.size());
+  auto description_of = [&](std::uint32_t i) { return instances[i].description; };
   std::vector<model::HostId> direct;
   std::vector<model::HostId> grouped;
   for_each_registered(ObjectType::service, [&](const RawObject& obj) {
@@ -35,23 +83,21 @@ void ModelBuilder::build_services() {
     auto add = [&](model::HostId h, bool from_group) {
       if (rejected.test(model::index(h))) return;
       rejected.set(model::index(h));
-      std::vector<std::uint32_t>& mine = on_host[model::index(h)];
-      auto same = std::find_if(mine.begin(), mine.end(),
-                               [&](std::uint32_t i) { return instances[i].description == desc; });
-      if (same == mine.end()) {
-        mine.push_back(static_cast<std::uint32_t>(instances.size()));
+      const std::uint32_t same = instance_of.find(model::index(h), desc, description_of);
+      if (same == InstancesByHost::k_none) {
         instances.push_back({&obj, desc, h, from_group});
+        instance_of.add(model::index(h), static_cast<std::uint32_t>(instances.size() - 1), description_of);
         return;
       }
-      ServiceInstance& prev = instances[*same];
+      ServiceInstance& prev = instances[same];
       // A service on the host itself overrides one from a hostgroup; two of the same kind are a warning
       // and the first one stays, as in Naemon. The definition that lost still puts the service into its
       // `servicegroups` (Naemon keeps it in the list it takes those from).
       if (prev.from_hostgroup && !from_group) {
-        lost_servicegroups_.push_back({*same, prev.raw});
+        lost_servicegroups_.push_back({same, prev.raw});
         prev = {&obj, desc, h, from_group};
       } else if (prev.from_hostgroup == from_group) {
-        lost_servicegroups_.push_back({*same, &obj});
+        lost_servicegroups_.push_back({same, &obj});
         diags_.warning(fmt::format("Duplicate definition found for service '{}' on host '{}'", desc,
                                    model_->hosts[model::index(h)].name),
                        obj.at);
@@ -62,10 +108,14 @@ void ModelBuilder::build_services() {
     for (model::HostId h : direct) add(h, /*from_group=*/false);
     for (model::HostId h : grouped) add(h, /*from_group=*/true);
   });
+  instance_of = InstancesByHost(0);  // its memory serves the services below instead of adding to the peak
   // Reserved up front: growing a vector of 100k services by doubling moved 100 MB and doubled the peak.
   model_->services.reserve(instances.size());
   service_raws_.reserve(instances.size());
   for (const ServiceInstance& inst : instances) build_service(inst);
+  // Every later lookup of a service by host and description (parents, groups, dependencies, escalations)
+  // goes through this index.
+  model_->index_services();
   for (std::uint32_t s = 0; s < model_->services.size(); ++s) resolve_service_parents(s);
 }
 
@@ -153,7 +203,7 @@ void ModelBuilder::resolve_service_parents(std::uint32_t s) {
   std::vector<model::ServiceId> found;
   bool ok = true;
   if (parents.find(',') == std::string_view::npos) {
-    model::ServiceId p = model_->find_service(model_->hosts[model::index(host)].name, trim(parents));
+    model::ServiceId p = model_->find_service(host, trim(parents));
     if (!model::is_set(p)) {
       diags_.error(fmt::format("Could not add same-host service parent '{}' to service", trim(parents)),
                    obj.at);
@@ -166,17 +216,21 @@ void ModelBuilder::resolve_service_parents(std::uint32_t s) {
       diags_.error(fmt::format("Service parents '{}' must be host,service pairs", parents), obj.at);
       return;
     }
-    for (model::ServiceId p : services_of_pairs(items, obj, ok)) add_unique(found, p);
+    found = services_of_pairs(items, obj, ok);
   }
+  IdMarks& seen = service_marks_;
+  seen.start(model_->services.size());
   for (model::ServiceId p : found) {
+    if (!seen.insert(model::index(p))) continue;
     if (model::index(p) == s) {
       diags_.error(fmt::format("Service '{}' on host '{}' cannot be a parent of itself",
                                model_->services[s].description, model_->services[s].host_name),
                    obj.at);
       continue;
     }
-    add_unique(model_->services[s].parents, p);
-    add_unique(model_->services[model::index(p)].children, model::ServiceId{s});
+    // Each service is resolved once and its parents are unique, so neither list can get a duplicate.
+    model_->services[s].parents.push_back(p);
+    model_->services[model::index(p)].children.push_back(model::ServiceId{s});
   }
 }
 

@@ -154,9 +154,8 @@ model::TimeperiodId ModelBuilder::find_timeperiod(std::string_view name) {
 
 std::vector<model::CustomVariable> ModelBuilder::custom_variables(const RawObject& obj) {
   std::vector<model::CustomVariable> out;
-  obj.for_each_custom_variable([&](const RawAttr& a) {
-    out.push_back({intern(a.key.substr(1)), intern(a.value), a.is_null});
-  });
+  for (const RawAttr* a : custom_variables_.of(obj))
+    out.push_back({intern(a->key.substr(1)), intern(a->value), a->is_null});
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "config/naemon_order.hpp"
 
+#include "config/depth_first_internal.hpp"
+#include "config/id_marks_internal.hpp"
 #include "config/list_items_internal.hpp"
 #include "model/name_order.hpp"
 
@@ -14,6 +16,7 @@ namespace vedette::config {
 
 namespace {
 
+using internal::IdMarks;
 using internal::matches;
 using internal::RegexCache;
 using internal::split_list;
@@ -44,6 +47,7 @@ Ids reversed(Ids ids) {
 // One kind of named object (hosts, contacts, the three group types): its registered objects in the order
 // Naemon keeps their definitions (newest first) and a lookup by name.
 struct Kind {
+  std::size_t count = 0;  // model objects: ids are below it
   Ids newest_first;
   std::function<std::uint32_t(std::string_view)> find;
   std::function<std::string_view(std::uint32_t)> name;
@@ -132,7 +136,7 @@ class Replay {
                std::function<std::uint32_t(std::string_view)> find,
                std::function<std::string_view(std::uint32_t)> name) {
     ids_of_defs = model_ids(type, built);
-    Kind k{{}, std::move(find), std::move(name)};
+    Kind k{built.size(), {}, std::move(find), std::move(name)};
     for (std::uint32_t d : newest_first(type))
       if (ids_of_defs[d] != k_none) k.newest_first.push_back(ids_of_defs[d]);
     return k;
@@ -197,44 +201,46 @@ class Replay {
   }
 
   // A host's `hostgroups` (a contact's `contactgroups`, a service's `servicegroups`) as Naemon rewrites it
-  // before use: each group once, most recently named first, rejected ones removed.
+  // before use: each group once, most recently named first (a group named again keeps its first place),
+  // rejected ones removed.
   Ids group_names(const Kind& groups, std::string_view list) {
-    Ids kept, rejected;
+    Ids kept;
+    named_.start(groups.count);
+    rejected_.start(groups.count);
     for (std::string_view item : split_list(list)) {
       const bool reject = item.front() == '!';
       if (reject) item.remove_prefix(1);
       visit_item(groups, item, [&](std::uint32_t id) {
-        Ids& into = reject ? rejected : kept;
-        if (std::find(into.begin(), into.end(), id) == into.end()) into.insert(into.begin(), id);
+        if (reject)
+          rejected_.set(id);
+        else if (named_.insert(id))
+          kept.push_back(id);
       });
     }
-    std::erase_if(kept, [&](std::uint32_t id) {
-      return std::find(rejected.begin(), rejected.end(), id) != rejected.end();
-    });
-    return kept;
+    std::erase_if(kept, [&](std::uint32_t id) { return rejected_.test(id); });
+    return reversed(std::move(kept));
   }
 
   // `*group_members`: each group takes the members of the groups it includes, recursively, visiting the
-  // included groups most recently named first; groups are resolved newest definition first.
+  // included groups most recently named first; groups are resolved newest definition first. A group still
+  // open (a loop) gives what it has so far. A chain of 100k groups overflowed the stack of a recursive walk.
   void fill_subgroups(const Kind& groups, const std::vector<const RawObject*>& built, DirectiveKey key,
                       std::vector<Filling>& fillings) {
     std::vector<Ids> included(fillings.size());
     for (std::uint32_t g = 0; g < built.size(); ++g)
       for (std::string_view name : split_list(built[g]->get(key)))
-        if (const std::uint32_t sub = groups.find(name); sub != k_none)
-          included[g].insert(included[g].begin(), sub);
-    std::vector<std::uint8_t> state(fillings.size(), 0);  // 0 new, 1 in progress, 2 done
-    std::function<void(std::uint32_t)> resolve = [&](std::uint32_t g) {
-      if (state[g] != 0) return;
-      state[g] = 1;
-      for (std::uint32_t sub : included[g]) {
-        resolve(sub);
-        const Ids& theirs = fillings[sub].added;
-        for (auto it = theirs.rbegin(); it != theirs.rend(); ++it) fillings[g].add(*it);
-      }
-      state[g] = 2;
+        if (const std::uint32_t sub = groups.find(name); sub != k_none) included[g].push_back(sub);
+    for (Ids& subs : included) std::reverse(subs.begin(), subs.end());
+    auto take = [&](std::uint32_t into, std::uint32_t from) {
+      const Ids& theirs = fillings[from].added;
+      for (auto it = theirs.rbegin(); it != theirs.rend(); ++it) fillings[into].add(*it);
     };
-    for (std::uint32_t g : groups.newest_first) resolve(g);
+    internal::walk_depth_first(
+        fillings.size(), groups.newest_first, [&](std::uint32_t g) -> const Ids& { return included[g]; },
+        [&](std::uint32_t g, std::uint32_t sub, bool) { take(g, sub); },
+        [&](std::uint32_t g, std::uint32_t parent) {
+          if (parent != internal::k_no_parent) take(parent, g);
+        });
   }
 
   // ---- groups ---------------------------------------------------------------------------------------
@@ -296,9 +302,8 @@ class Replay {
   // ---- services --------------------------------------------------------------------------------------
 
   std::uint32_t service_on(std::uint32_t host, std::string_view description) const {
-    for (model::ServiceId s : m_.hosts[host].services)
-      if (m_.service(s).description == description) return model::index(s);
-    return k_none;
+    const model::ServiceId s = m_.find_service(model::HostId{host}, description);
+    return model::is_set(s) ? model::index(s) : k_none;
   }
 
   // Naemon copies a definition for every host it applies to and prepends each copy to its service list;
@@ -385,13 +390,12 @@ class Replay {
   // A servicegroup's `members` ("host1,svc1,host2,svc2"): each pair expanded in turn into one list.
   Ids expand_service_pairs(std::string_view list, IdSet& rejected) {
     const std::vector<std::string_view> items = split_list_vector(list);
+    std::vector<Ids> parts;
+    for (std::size_t i = 0; i + 1 < items.size(); i += 2)
+      parts.push_back(expand_services(items[i], items[i + 1], rejected));
+    // Each pair prepends to the same list: later pairs end up in front.
     Ids all;
-    for (std::size_t i = 0; i + 1 < items.size(); i += 2) {
-      Ids part = expand_services(items[i], items[i + 1], rejected);
-      // Each pair prepends to the same list: later pairs end up in front.
-      part.insert(part.end(), all.begin(), all.end());
-      all = std::move(part);
-    }
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) all.insert(all.end(), it->begin(), it->end());
     return all;
   }
 
@@ -470,11 +474,10 @@ class Replay {
     std::vector<Registration> copies, originals;
     for (std::uint32_t d : newest_first(type)) {
       const RawObject& obj = def(type, d);
+      if (!obj.registered) continue;
       const Ids objects = objects_of(obj);
-      for (std::size_t i = 0; i < objects.size(); ++i) {
-        if (!obj.registered) continue;
+      for (std::size_t i = 0; i < objects.size(); ++i)
         (i + 1 == objects.size() ? originals : copies).push_back({d, objects[i], 0, 0});
-      }
     }
     order.assign(copies.rbegin(), copies.rend());
     order.insert(order.end(), originals.begin(), originals.end());
@@ -648,6 +651,7 @@ class Replay {
   const BuiltFrom& from_;
   model::Model& m_;
   RegexCache regex_;
+  IdMarks named_, rejected_;  // group_names()' scratch
 
   std::array<Ids, k_object_type_count> newest_first_;
   Ids host_of_def_, contact_of_def_;

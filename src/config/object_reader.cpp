@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
 #include <linux/magic.h>
@@ -33,6 +34,10 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
   return s;
+}
+
+bool is_upper(std::string_view s) {
+  return std::none_of(s.begin(), s.end(), [](char c) { return c >= 'a' && c <= 'z'; });
 }
 
 std::string upper(std::string_view s) {
@@ -103,47 +108,72 @@ void ObjectReader::read_dir(const std::string& path, SourcePos from) {
   walk_dir(path, from);
 }
 
+// Directories nest as deep as paths allow, and include_dir in a file at the bottom starts another such
+// walk: levels are kept on an explicit stack (one call per level overflowed the call stack), hold only
+// their entries' names, and share one path string that grows and shrinks with the walk (a full path per
+// entry made 24k nested directories take 1.2 GB).
 void ObjectReader::walk_dir(const std::string& path, SourcePos from) {
-  struct stat st {};
-  std::error_code ec;
-  std::filesystem::directory_iterator it(path, ec);
-  if (ec || ::stat(path.c_str(), &st) != 0) {
-    diags_.error(fmt::format("Could not open config directory '{}' for reading.", path), from, PosKind::line);
-    return;
-  }
-  const FileId id{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
-  if (std::find(open_dirs_.begin(), open_dirs_.end(), id) != open_dirs_.end()) {
-    diags_.error(fmt::format("config directory '{}' is already being read (it includes itself)", path), from,
-                 PosKind::line);
-    return;
-  }
-  std::vector<std::filesystem::directory_entry> entries;
-  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
-    if (ec) break;
-    if (it->path().filename().native().starts_with('.')) continue;
-    entries.push_back(*it);
-  }
-  // Naemon takes readdir() order, which differs between machines; name order is stable and reproducible.
-  std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
-  open_dirs_.push_back(id);
-  for (const auto& entry : entries) {
-    const std::string& member = entry.path().native();
-    if (entry.is_directory(ec)) {
+  struct Level {
+    FileId id;
+    std::vector<std::string> names;  // in name order
+    std::size_t next = 0;
+    std::size_t path_length;  // of `current` when this level's directory was entered
+  };
+  std::vector<Level> levels;
+  std::string current = path;
+  auto enter = [&] {
+    struct stat st {};
+    DIR* dir = ::opendir(current.c_str());
+    if (dir == nullptr || ::fstat(::dirfd(dir), &st) != 0) {
+      if (dir != nullptr) ::closedir(dir);
+      diags_.error(fmt::format("Could not open config directory '{}' for reading.", current), from,
+                   PosKind::line);
+      return;
+    }
+    Level level{{static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)},
+                {},
+                0,
+                current.size()};
+    if (!open_dirs_.insert(level.id).second) {
+      ::closedir(dir);
+      diags_.error(fmt::format("config directory '{}' is already being read (it includes itself)", current),
+                   from, PosKind::line);
+      return;
+    }
+    while (const dirent* entry = ::readdir(dir))
+      if (entry->d_name[0] != '.') level.names.emplace_back(entry->d_name);
+    ::closedir(dir);
+    // Naemon takes readdir() order, which differs between machines; name order is stable and reproducible.
+    std::sort(level.names.begin(), level.names.end());
+    levels.push_back(std::move(level));
+  };
+  enter();
+  while (!levels.empty()) {
+    Level& level = levels.back();
+    current.resize(level.path_length);
+    if (level.next == level.names.size()) {
+      open_dirs_.erase(level.id);
+      levels.pop_back();
+      continue;
+    }
+    if (!current.empty() && current.back() != '/') current += '/';
+    current += level.names[level.next++];
+    struct stat st {};
+    if (::stat(current.c_str(), &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
       // cfg_dir=/ would walk /proc, whose links lead back to / and whose files never end.
       struct statfs fs {};
-      if (::statfs(member.c_str(), &fs) == 0 && is_pseudo_filesystem(fs.f_type)) {
-        diags_.warning(fmt::format("skipping '{}': a pseudo filesystem (such as /proc) holds no configuration",
-                                   member),
-                       from, PosKind::line);
+      if (::statfs(current.c_str(), &fs) == 0 && is_pseudo_filesystem(fs.f_type)) {
+        diags_.warning(
+            fmt::format("skipping '{}': a pseudo filesystem (such as /proc) holds no configuration", current),
+            from, PosKind::line);
         continue;
       }
-      walk_dir(member, from);
-    } else if (member.ends_with(".cfg") && entry.is_regular_file(ec)) {
-      read_file(member, from);
+      enter();  // `level` is not used past this point: `levels` may move
+    } else if (S_ISREG(st.st_mode) && current.ends_with(".cfg")) {
+      read_file(current, from);
     }
   }
-  open_dirs_.pop_back();
 }
 
 void ObjectReader::parse(std::string_view text, const std::string* file) {
@@ -235,6 +265,7 @@ void ObjectReader::parse(std::string_view text, const std::string* file) {
         continue;
       }
       auto& list = store_.of(*type);
+      ++definition_;
       current = &list.emplace_back();
       current->type = *type;
       current->at = at;
@@ -273,6 +304,8 @@ void ObjectReader::parse(std::string_view text, const std::string* file) {
 // Gives the definition an exactly sized copy of its directives and takes the buffer back: growing a
 // vector per definition cost several allocations each and a third of its capacity unused.
 void ObjectReader::finish(RawObject* obj) {
+  for (auto& [position, value] : accumulated_) obj->attrs[position].value = store_.keep(std::move(value));
+  accumulated_.clear();
   std::vector<RawAttr> exact(obj->attrs.begin(), obj->attrs.end());
   obj->attrs.swap(exact);
   exact.clear();
@@ -308,14 +341,17 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
       diags_.error("Empty custom variable name.", at, PosKind::line);
       return;
     }
-    std::string name = upper(key);
-    std::string_view stored = name == key ? key : store_.keep(std::move(name));
-    const RawAttr attr{stored, value == "null" ? std::string_view{} : value, k_custom_variable,
-                       value == "null"};
-    if (RawAttr* existing = obj.find_own(k_custom_variable, stored))
-      *existing = attr;
-    else
-      obj.add(attr);
+    const ObjectStore::CustomName name = store_.custom_variable(is_upper(key) ? key : upper(key));
+    RawAttr attr{name.name, value == "null" ? std::string_view{} : value, k_custom_variable, value == "null"};
+    attr.name_id = name.id;
+    if (custom_at_.size() <= name.id) custom_at_.resize(name.id + 1);
+    Position& at = custom_at_[name.id];
+    if (at.definition == definition_) {
+      obj.attrs[at.index] = attr;
+      return;
+    }
+    at = {definition_, static_cast<std::uint32_t>(obj.attrs.size())};
+    obj.add(attr);
     return;
   }
   std::optional<DirectiveId> id = canonical_directive(obj.type, key);
@@ -330,17 +366,24 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
   const bool is_null = value == "null";
   const std::string_view canonical = k_directive_names[*id];
   const RawAttr attr{canonical, is_null ? std::string_view{} : value, *id, is_null};
-  RawAttr* existing = obj.find_own(*id, canonical);
-  if (existing == nullptr) {
+  if (!obj.own.test(*id)) {
+    directive_at_[*id] = static_cast<std::uint32_t>(obj.attrs.size());
     obj.add(attr);
     return;
   }
-  if (is_accumulating_directive(obj.type, canonical) && !is_null && !existing->is_null &&
-      !existing->value.empty()) {
-    existing->value = store_.keep(fmt::format("{},{}", existing->value, value));
+  const std::uint32_t position = directive_at_[*id];
+  RawAttr& existing = obj.attrs[position];
+  auto accumulated = std::find_if(accumulated_.begin(), accumulated_.end(),
+                                  [&](const auto& a) { return a.first == position; });
+  if (is_accumulating_directive(obj.type, canonical) && !is_null && !existing.is_null &&
+      !existing.value.empty()) {
+    if (accumulated == accumulated_.end())
+      accumulated = accumulated_.insert(accumulated_.end(), {position, std::string(existing.value)});
+    accumulated->second.append(",").append(value);
     return;
   }
-  *existing = attr;
+  if (accumulated != accumulated_.end()) accumulated_.erase(accumulated);
+  existing = attr;
 }
 
 }  // namespace vedette::config

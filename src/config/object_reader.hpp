@@ -9,7 +9,10 @@
 #include "config/mapped_file.hpp"
 #include "config/raw_object.hpp"
 
+#include <array>
 #include <string>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace vedette::config {
@@ -37,8 +40,28 @@ class ObjectReader {
   SourceFiles& files_;
   Diagnostics& diags_;
   std::vector<RawAttr> scratch_;  // directives of the definition being read
+  // Where the definition being read has each directive (valid for the ids in its `own` bits) and each
+  // custom variable (valid when `definition` is the current one), so a directive written again replaces
+  // the first without a scan of the definition: scanning was quadratic in its length.
+  struct Position {
+    std::uint32_t definition = 0;
+    std::uint32_t index = 0;
+  };
+  std::uint32_t definition_ = 0;  // numbers the definitions read, from 1
+  std::array<std::uint32_t, k_directive_count> directive_at_{};
+  std::vector<Position> custom_at_;  // by custom variable name id
+  // A `members` list written over several lines (a directive is_accumulating_directive() joins), by
+  // position: appended in place and kept once the definition ends. Keeping every intermediate list made a
+  // group written one member per line quadratic in its members.
+  std::vector<std::pair<std::uint32_t, std::string>> accumulated_;
   std::vector<FileId> open_files_;  // the files being read, outermost first
-  std::vector<FileId> open_dirs_;   // the directories being walked, outermost first
+  // The directories being walked, which may nest thousands deep.
+  struct FileIdHash {
+    std::size_t operator()(const FileId& id) const {
+      return std::hash<std::uint64_t>{}(id.inode * 31 + id.device);
+    }
+  };
+  std::unordered_set<FileId, FileIdHash> open_dirs_;
 };
 
 }  // namespace vedette::config

@@ -2,40 +2,44 @@
 
 namespace vedette::config {
 
-namespace {
-constexpr std::uint16_t k_no_slot = 0xFFFF;
+void RawObject::add(const RawAttr& attr) {
+  attrs.push_back(attr);
+  if (attr.id == k_custom_variable) return;
+  own.set(attr.id);
+  if (slots != nullptr) (*slots)[attr.id] = static_cast<std::uint32_t>(attrs.size() - 1);
 }
 
 void RawObject::build_index() {
-  slots = std::make_unique<std::array<std::uint16_t, k_directive_count>>();
+  slots = std::make_unique<std::array<std::uint32_t, k_directive_count>>();
   slots->fill(k_no_slot);
-  for (std::size_t i = 0; i < attrs.size() && i < k_no_slot; ++i)
-    if (attrs[i].id != k_custom_variable) (*slots)[attrs[i].id] = static_cast<std::uint16_t>(i);
+  for (std::size_t i = 0; i < attrs.size(); ++i)
+    if (attrs[i].id != k_custom_variable) (*slots)[attrs[i].id] = static_cast<std::uint32_t>(i);
 }
 
-const RawAttr* RawObject::find(DirectiveId id, std::string_view name) const {
-  if (id != k_custom_variable) {
-    if (slots != nullptr) {
-      std::uint16_t slot = (*slots)[id];
-      return slot == k_no_slot ? nullptr : &attrs[slot];
-    }
-    if (own.test(id))
-      for (const RawAttr& a : attrs)
-        if (a.id == id) return &a;
-    for (const RawObject* base : bases)
-      if (const RawAttr* a = base->find(id, name)) return a;
-    return nullptr;
+const RawAttr* RawObject::find(DirectiveId id) const {
+  if (slots != nullptr) {
+    const std::uint32_t slot = (*slots)[id];
+    return slot == k_no_slot ? nullptr : &attrs[slot];
   }
-  for (const RawAttr& a : attrs)
-    if (a.id == id && (id != k_custom_variable || a.key == name)) return &a;
+  if (own.test(id))
+    for (const RawAttr& a : attrs)
+      if (a.id == id) return &a;
+  // Only templates are bases, and templates answer from their slots: one level deep, whatever the chain.
   for (const RawObject* base : bases)
-    if (const RawAttr* a = base->find(id, name)) return a;
+    if (const RawAttr* a = base->find(id)) return a;
   return nullptr;
 }
 
-RawAttr* RawObject::find_own(DirectiveId id, std::string_view name) {
+const RawAttr* RawObject::find_named(std::string_view name) const {
+  const DirectiveId id = directive_id(name);
+  return id == k_custom_variable ? nullptr : find(id);
+}
+
+RawAttr* RawObject::find_own(DirectiveId id) {
+  if (!own.test(id)) return nullptr;
+  if (slots != nullptr) return &attrs[(*slots)[id]];
   for (RawAttr& a : attrs)
-    if (a.id == id && (id != k_custom_variable || a.key == name)) return &a;
+    if (a.id == id) return &a;
   return nullptr;
 }
 
@@ -52,6 +56,14 @@ std::string_view RawObject::get_named(std::string_view name) const {
 bool RawObject::has_value(DirectiveKey key) const {
   const RawAttr* a = find(key);
   return a != nullptr && !a->is_null;
+}
+
+ObjectStore::CustomName ObjectStore::custom_variable(std::string_view upper_name) {
+  if (auto it = custom_names_.find(upper_name); it != custom_names_.end()) return {it->first, it->second};
+  const std::string_view kept = keep(std::string(upper_name));
+  const auto id = static_cast<std::uint32_t>(custom_names_.size());
+  custom_names_.emplace(kept, id);
+  return {kept, id};
 }
 
 }  // namespace vedette::config

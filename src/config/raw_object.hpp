@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace vedette::config {
@@ -25,6 +26,7 @@ struct RawAttr {
   // by every object using it; parsing it once instead of per object halved the cost of a service.
   enum class Parsed : std::uint8_t { no, number, flag, options };
   mutable Parsed parsed_as = Parsed::no;
+  std::uint32_t name_id = 0;  // custom variables: the name's number (ObjectStore::custom_variable)
   mutable double parsed = 0;
 };
 
@@ -44,55 +46,35 @@ struct RawObject {
   bool registered = true;          // `register`
   enum class Resolution : std::uint8_t { pending, in_progress, done } resolution = Resolution::pending;
   std::vector<std::uint32_t> templates;  // timeperiods only: their `use` templates, in `use` order
-  // A definition that is not itself a template keeps only its own directives and looks the rest up in
-  // its resolved templates, in `use` order: copying ~40 inherited directives into each of 100k services
-  // cost 170 MB and most of the load time (bench/config/load_bench.py).
+  // The templates it inherits from, in `use` order (those that could be resolved). A definition that is not
+  // itself a template keeps only its own directives and looks the rest up in them: copying ~40 inherited
+  // directives into each of 100k services cost 170 MB and most of the load time
+  // (bench/config/load_bench.py). Custom variables are never copied, not even into templates: a chain of
+  // templates each adding one would hold a quadratic number of them (config/custom_variables.hpp).
   std::vector<const RawObject*> bases;
   // Templates carry every inherited directive (~40 for a service template) and are asked for each of them
-  // by every object using them: a slot per directive id replaces the scan.
-  std::unique_ptr<std::array<std::uint16_t, k_directive_count>> slots;
+  // by every object using them: a slot per directive id (k_no_slot: none) replaces the scan.
+  static constexpr std::uint32_t k_no_slot = 0xFFFFFFFF;
+  std::unique_ptr<std::array<std::uint32_t, k_directive_count>> slots;
   // Which directive ids the object has itself, so a lookup of an inherited one skips the scan.
   std::bitset<k_directive_count> own;
 
-  void add(const RawAttr& attr) {
-    attrs.push_back(attr);
-    if (attr.id != k_custom_variable) own.set(attr.id);
-  }
+  void add(const RawAttr& attr);
+  // Gives a template its slots; add() keeps them up to date from then on.
   void build_index();
 
-  // The directive as resolved: own, else from the templates in `use` order.
-  [[nodiscard]] const RawAttr* find(DirectiveKey key) const { return find(key.id, key.name); }
-  [[nodiscard]] const RawAttr* find(DirectiveId id, std::string_view name) const;
-  // For names only known at run time ("address3").
-  [[nodiscard]] const RawAttr* find_named(std::string_view name) const {
-    return find(directive_id(name), name);
-  }
-  [[nodiscard]] RawAttr* find_own(DirectiveId id, std::string_view name);
+  // The directive as resolved: own, else from the templates in `use` order. Custom variables are not
+  // directives here: config/custom_variables.hpp resolves them.
+  [[nodiscard]] const RawAttr* find(DirectiveKey key) const { return find(key.id); }
+  [[nodiscard]] const RawAttr* find(DirectiveId id) const;
+  // For names only known at run time ("address3"); null for a name that is no directive.
+  [[nodiscard]] const RawAttr* find_named(std::string_view name) const;
+  // The object's own directive (inherited ones included once a template is resolved).
+  [[nodiscard]] RawAttr* find_own(DirectiveId id);
   // The value, or empty when it is absent or null.
   [[nodiscard]] std::string_view get(DirectiveKey key) const;
   [[nodiscard]] std::string_view get_named(std::string_view name) const;
   [[nodiscard]] bool has_value(DirectiveKey key) const;
-
-  // Visits every resolved custom variable once, in Naemon's order: its own as written, then for each
-  // template in `use` order the ones not yet seen, that template's list walked from its end (Naemon
-  // prepends inherited variables and reverses the list when it registers the object).
-  template <typename Fn>
-  void for_each_custom_variable(Fn&& fn) const {
-    for (const RawAttr& a : attrs)
-      if (a.id == k_custom_variable) fn(a);
-    for (std::size_t b = 0; b < bases.size(); ++b) {
-      for (auto it = bases[b]->attrs.rbegin(); it != bases[b]->attrs.rend(); ++it) {
-        const RawAttr& a = *it;
-        if (a.id != k_custom_variable) continue;
-        bool shadowed = false;
-        for (const RawAttr& own : attrs)
-          shadowed = shadowed || (own.id == k_custom_variable && own.key == a.key);
-        for (std::size_t e = 0; e < b && !shadowed; ++e)
-          shadowed = bases[e]->find(k_custom_variable, a.key) != nullptr;
-        if (!shadowed) fn(a);
-      }
-    }
-  }
 };
 
 // Owns the text of every file read and every string made while loading, so views stay valid until the
@@ -102,6 +84,15 @@ class ObjectStore {
   std::string_view keep(std::string text) { return arena_.emplace_back(std::move(text)); }
   std::string_view keep_file(MappedFile file) { return files_.emplace_back(std::move(file)).text(); }
 
+  // A custom variable's name ("_RACK", upper-cased) as one kept view and a number, the same for every
+  // definition using it, so definitions and inheritance tell names apart by number.
+  struct CustomName {
+    std::string_view name;
+    std::uint32_t id;
+  };
+  CustomName custom_variable(std::string_view upper_name);
+  [[nodiscard]] std::size_t custom_variable_count() const { return custom_names_.size(); }
+
   std::deque<RawObject>& of(ObjectType type) { return objects_[static_cast<std::size_t>(type)]; }
   const std::deque<RawObject>& of(ObjectType type) const { return objects_[static_cast<std::size_t>(type)]; }
 
@@ -109,6 +100,7 @@ class ObjectStore {
   std::deque<std::string> arena_;
   std::deque<MappedFile> files_;
   std::array<std::deque<RawObject>, k_object_type_count> objects_;
+  std::unordered_map<std::string_view, std::uint32_t> custom_names_;  // views into arena_
 };
 
 }  // namespace vedette::config

@@ -1,6 +1,7 @@
 // Applies `use` templates to every object definition, as Naemon does: the object's own directives win,
-// then the templates in `use` order (the first listed wins), each resolved recursively first; `+value`
-// extends an inherited list; `null` stops inheritance; custom variables inherit by name. Loader thread.
+// then the templates in `use` order (the first listed wins), each resolved first; `+value` extends an
+// inherited list; `null` stops inheritance. Custom variables inherit by name, through RawObject::bases
+// (config/custom_variables.hpp). No depth of `use` chain can exhaust the stack. Loader thread.
 #pragma once
 
 #include "config/diagnostics.hpp"

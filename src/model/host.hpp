@@ -19,6 +19,8 @@ struct Host : Checkable {
   std::vector<HostId> children;
   std::vector<HostgroupId> hostgroups;
   std::vector<ServiceId> services;
+  // The same services sorted by description: Model::find_service's index, filled by Model::index_services().
+  std::vector<ServiceId> services_by_description;
   std::string_view vrml_image, statusmap_image;
   bool have_2d_coords = false;
   bool have_3d_coords = false;

@@ -69,8 +69,13 @@ struct Model {
 
   [[nodiscard]] const Host& host(HostId id) const { return hosts[index(id)]; }
   [[nodiscard]] const Service& service(ServiceId id) const { return services[index(id)]; }
-  // Finds a service by host and description; linear in the host's services (few per host).
+  // Finds a service by host and description: a binary search once index_services() has run (a linear scan
+  // made loading one host with 100k services quadratic, bench/config/load_bench.py --sizes 1host-100k);
+  // otherwise, or for a host given services since, a scan of the host's services.
   [[nodiscard]] ServiceId find_service(std::string_view host_name, std::string_view description) const;
+  [[nodiscard]] ServiceId find_service(HostId host, std::string_view description) const;
+  // Fills each host's services_by_description; config/ calls it once the services are built.
+  void index_services();
 };
 
 }  // namespace vedette::model

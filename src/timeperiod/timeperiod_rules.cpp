@@ -12,6 +12,14 @@ bool DateRange::same_dates(const DateRange& other) const {
          ewday_offset == other.ewday_offset && skip_interval == other.skip_interval;
 }
 
+std::size_t DateRange::dates_hash() const {
+  std::size_t h = static_cast<std::size_t>(type);
+  for (int f :
+       {syear, smon, smday, swday, swday_offset, eyear, emon, emday, ewday, ewday_offset, skip_interval})
+    h = h * 1000003u ^ static_cast<unsigned>(f);
+  return h;
+}
+
 void Rules::set_weekday(int weekday, std::vector<TimeRange> ranges) {
   // Naemon insertion-sorts each weekday's ranges by start, placing equal starts after earlier ones.
   std::stable_sort(ranges.begin(), ranges.end(),
@@ -22,25 +30,6 @@ void Rules::set_weekday(int weekday, std::vector<TimeRange> ranges) {
 
 void Rules::add_exception(DateRange range) {
   exceptions.at(static_cast<std::size_t>(range.type)).push_back(std::move(range));
-}
-
-void Rules::inherit_from(const Rules& tmpl) {
-  for (std::size_t day = 0; day < weekdays.size(); ++day) {
-    if (has_weekday[day] || !tmpl.has_weekday[day]) continue;
-    weekdays[day] = tmpl.weekdays[day];
-    has_weekday[day] = true;
-  }
-  for (std::size_t type = 0; type < exceptions.size(); ++type) {
-    std::vector<DateRange>& mine = exceptions[type];
-    const std::vector<DateRange>& theirs = tmpl.exceptions[type];
-    // Checked against what is already inherited too, so a template's own duplicates collapse to the one
-    // written last, as in Naemon.
-    for (auto it = theirs.rbegin(); it != theirs.rend(); ++it) {
-      const bool present =
-          std::any_of(mine.begin(), mine.end(), [&](const DateRange& r) { return r.same_dates(*it); });
-      if (!present) mine.push_back(*it);
-    }
-  }
 }
 
 }  // namespace vedette::timeperiod

@@ -39,6 +39,8 @@ struct DateRange {
 
   // Everything but the time ranges is equal: the test template inheritance uses to skip an exception.
   [[nodiscard]] bool same_dates(const DateRange& other) const;
+  // A hash of what same_dates() compares.
+  [[nodiscard]] std::size_t dates_hash() const;
 };
 
 struct Rules {
@@ -48,13 +50,9 @@ struct Rules {
 
   // A weekday written again replaces the earlier line (Naemon keeps the last string it read).
   void set_weekday(int weekday, std::vector<TimeRange> ranges);
-  // Exceptions accumulate in the order written, duplicates included.
+  // Exceptions accumulate in the order written, duplicates included. Templates are applied by the config
+  // loader (config/model_builder_timeperiods.cpp).
   void add_exception(DateRange range);
-  // Applies one template of a `use` list; call it for each template in the list's order, after the template
-  // has inherited from its own templates. Weekdays this object lacks come from the template; each template
-  // exception whose dates are not yet present is appended, walking the template's list from its end
-  // (Naemon's xodtemplate_resolve_timeperiod prepends to a list that registration reverses).
-  void inherit_from(const Rules& tmpl);
 };
 
 }  // namespace vedette::timeperiod

@@ -1,5 +1,6 @@
 """Configurations and files a bad day or an attacker hands the real binary: include cycles, group loops and
-deep group chains, FIFOs and devices where files are expected, and a status.dat that cannot be written.
+deep group chains, chains of templates and groups 100k deep, directories nested thousands deep, FIFOs and
+devices where files are expected, and a status.dat that cannot be written.
 `vedette -v` reports each with its file and line instead of crashing, hanging or eating memory; a running
 daemon refuses such a configuration on SIGHUP and goes on; a PROCESS_FILE naming a FIFO does not stop the
 core; a failed status.dat write reaches the log.
@@ -66,6 +67,39 @@ def chain_objects(depth):
     return text
 
 
+def deep_chain(kind, depth):
+    """Objects whose resolution once took one call per level: the first definition read needs the whole chain."""
+    if kind == "host templates":
+        text = "".join("define host {\n  name t%d\n  register 0\n%s}\n"
+                       % (i, "  use t%d\n" % (i - 1) if i else "  notes root\n") for i in reversed(range(depth)))
+        return text + "define host {\n  host_name h\n  use t%d\n  max_check_attempts 1\n  contacts admin\n}\n" % (
+            depth - 1)
+    if kind == "timeperiod templates":
+        text = "".join("define timeperiod {\n  name p%d\n  register 0\n%s}\n"
+                       % (i, "  use p%d\n" % (i - 1) if i else "  monday 00:00-24:00\n") for i in reversed(range(depth)))
+        return text + "define timeperiod {\n  timeperiod_name tp\n  alias tp\n  use p%d\n}\n" % (depth - 1)
+    assert kind == "hostgroup_members"
+    return HOST + "".join("define hostgroup {\n  hostgroup_name g%d\n  %s\n}\n"
+                   % (i, "hostgroup_members g%d" % (i - 1) if i else "members web01") for i in range(depth))
+
+
+def nested_dirs(root, trees, depth):
+    """`trees` directories each nested `depth` deep, the file at the bottom of each including the next tree."""
+    for t in range(trees):
+        path = os.path.join(root, "t%d" % t)
+        os.mkdir(path)
+        fd = os.open(path, os.O_RDONLY)
+        for _ in range(depth):  # relative to the level above: the full path outgrows what one call accepts
+            os.mkdir("d", dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        last = "include_dir=%s\n" % os.path.join(root, "t%d" % (t + 1)) if t + 1 < trees else HOST
+        with os.fdopen(os.open("x.cfg", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w") as f:
+            f.write(last)
+        os.close(fd)
+
+
 class VerifyRefuses(unittest.TestCase):
     def setUp(self):
         self.dir = vt.make_temp_dir(self)
@@ -107,6 +141,29 @@ class VerifyRefuses(unittest.TestCase):
         self.assertIn("Error: hostgroups 'g22' and 'g0' are part of a hostgroup_members include loop "
                       "(config file '%s/objects.cfg', starting on line 119)" % self.dir, out)
         self.assertLess(rss, 100, "peak RSS of vedette -v: %.1f MiB" % rss)
+
+    def test_chains_100k_deep_load(self):
+        # Each crashed `vedette -v` with a stack overflow when it took one call per level.
+        for kind in ("host templates", "timeperiod templates", "hostgroup_members"):
+            with self.subTest(kind):
+                write(os.path.join(self.dir, "objects.cfg"), deep_chain(kind, 100000))
+                rc, out = verify(self.main())
+                self.assertEqual(rc, 0, out[-2000:])
+                self.assertIn("Total Errors:   0", out)
+
+    def test_deep_cfg_dir_nesting_loads_in_bounded_memory(self):
+        # rm walks a deep tree without recursing, shutil.rmtree does not; cleanups run last-added first.
+        self.addCleanup(subprocess.run, ["rm", "-rf", os.path.join(self.dir, "t0"), os.path.join(self.dir, "t1")])
+        nested_dirs(self.dir, trees=2, depth=1500)
+        path = os.path.join(self.dir, "naemon.cfg")
+        write(path, "cfg_file=base.cfg\ncfg_dir=t0\nillegal_macro_output_chars=`~$&|'\"<>\n")
+        write(os.path.join(self.dir, "base.cfg"), BASE_OBJECTS)
+        rc, out, rss = peak_rss_mib(path)
+        self.assertEqual(rc, 0, out[-2000:])
+        self.assertIn("Checked 1 hosts.", out)
+        # A full path kept per level took memory quadratic in the depth (~100 MiB here) and, some 16k levels
+        # down, the stack; a walk holding names only needs a few MiB.
+        self.assertLess(rss, 40, "peak RSS of vedette -v: %.1f MiB" % rss)
 
     def test_fifos_and_devices_are_refused_not_waited_on(self):
         os.mkfifo(os.path.join(self.dir, "fifo.cfg"))

@@ -1,4 +1,5 @@
 #include "config/main_config.hpp"
+#include "config_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,21 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class MainConfigTest : public ::testing::Test {
+class MainConfigTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/vedette_main_config_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& rel, const std::string& content) {
-    const fs::path path = fs::path(dir_) / rel;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path) << content;
-    return path.string();
-  }
   std::string make_dir(const std::string& rel) {
     const fs::path path = fs::path(dir_) / rel;
     fs::create_directories(path);
@@ -48,7 +36,6 @@ class MainConfigTest : public ::testing::Test {
     return " (config file '" + dir_ + "/" + file + "', line " + std::to_string(line) + ")";
   }
 
-  std::string dir_;
   SourceFiles files_;
   Diagnostics diags_;
 };

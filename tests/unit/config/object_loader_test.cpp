@@ -2,6 +2,7 @@
 // inheritance, membership, expansion and validation, each checked against what Naemon's xodtemplate.c does.
 #include "config/loader.hpp"
 #include "config/mapped_file.hpp"
+#include "config_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -68,24 +69,8 @@ std::string service_def(const std::string& host, const std::string& desc, const 
          "\n  check_command check_dummy\n  max_check_attempts 3\n" + extra + "}\n";
 }
 
-class ObjectLoaderTest : public ::testing::Test {
+class ObjectLoaderTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/vedette_object_loader_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string path(const std::string& rel) const { return dir_ + "/" + rel; }
-
-  std::string write(const std::string& rel, const std::string& content) {
-    const fs::path p = fs::path(dir_) / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p) << content;
-    return p.string();
-  }
-
   // Writes base.cfg (k_base), objects.cfg (`objects`) and a main config naming both; loads it.
   const model::Model& load(const std::string& objects, const std::string& main_extra = "") {
     write("base.cfg", k_base);
@@ -189,7 +174,6 @@ class ObjectLoaderTest : public ::testing::Test {
   }
   std::size_t services_on(const std::string& h) const { return host(h).services.size(); }
 
-  std::string dir_;
   SourceFiles files_;
   Diagnostics diags_;
   Configuration cfg_;

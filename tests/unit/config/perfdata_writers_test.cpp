@@ -1,4 +1,5 @@
 #include "config/main_config.hpp"
+#include "config_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,15 +14,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class PerfdataWritersConfigTest : public ::testing::Test {
+class PerfdataWritersConfigTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/vedette_perfdata_writers_XXXXXX";
-    ASSERT_NE(::mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   MainConfig load(const std::string& content) {
     path_ = dir_ + "/naemon.cfg";
     std::ofstream(path_) << content;
@@ -37,7 +31,7 @@ class PerfdataWritersConfigTest : public ::testing::Test {
     return " (config file '" + path_ + "', line " + std::to_string(line) + ")";
   }
 
-  std::string dir_, path_;
+  std::string path_;
   SourceFiles files_;
   Diagnostics diags_;
 };
