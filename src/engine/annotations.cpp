@@ -145,15 +145,28 @@ void Annotations::schedule_propagated_downtime(model::HostId top, const Downtime
               [&](model::HostId a, model::HostId b) { return model.host(a).name < model.host(b).name; });
     return hosts;
   };
-  std::function<void(model::HostId)> below = [&](model::HostId h) {
-    for (model::HostId c : by_name(model.host(h).children)) {
-      if (seen[model::index(c)]) continue;
-      seen[model::index(c)] = true;
-      below(c);
-      schedule_downtime(w_.check_of(c), child);
-    }
+  // Walked with a stack of its own, not recursion: a parent chain as long as the configuration makes it
+  // must not take the core thread's stack. A host is scheduled once all below it are (post-order).
+  struct Level {
+    model::HostId host;
+    std::vector<model::HostId> children;  // by name
+    std::size_t next = 0;
   };
-  below(top);
+  std::vector<Level> levels;
+  levels.push_back({top, by_name(model.host(top).children)});
+  while (!levels.empty()) {
+    Level& level = levels.back();
+    if (level.next == level.children.size()) {
+      const model::HostId done = level.host;
+      levels.pop_back();
+      if (done != top) schedule_downtime(w_.check_of(done), child);
+      continue;
+    }
+    const model::HostId c = level.children[level.next++];
+    if (seen[model::index(c)]) continue;
+    seen[model::index(c)] = true;
+    levels.push_back({c, by_name(model.host(c).children)});  // `level` is not used after this
+  }
 }
 
 bool Annotations::delete_downtime(ObjectKind kind, unsigned long id) {

@@ -184,6 +184,11 @@ void DowntimeBook::settle_timers() {
 
 // ---- adding
 
+std::uint32_t DowntimeBook::chain_below(unsigned long trigger_id) const {
+  const std::uint32_t* slot = slot_of(trigger_id);
+  return slot == nullptr ? 1 : entries_[*slot].chain + 1;
+}
+
 DowntimeAdded DowntimeBook::insert(DowntimeTarget target, state::Downtime&& record, std::int64_t seq,
                                    std::uint32_t phase_us) {
   std::uint32_t slot;
@@ -202,6 +207,7 @@ DowntimeAdded DowntimeBook::insert(DowntimeTarget target, state::Downtime&& reco
   e.seq = seq;
   e.phase_us = phase_us;
   e.live = true;
+  if (e.d.triggered_by != 0) e.chain = chain_below(e.d.triggered_by);
   const unsigned long id = e.d.downtime_id;
   by_id_.insert(id, slot);
   link(object_head(target), slot, &Entry::object_link);
@@ -249,6 +255,8 @@ DowntimeAdded DowntimeBook::schedule(DowntimeTarget target, state::Downtime requ
   const unsigned long id = next_downtime_id_++;
   if (request.triggered_by != 0 && !by_id_.contains(request.triggered_by))
     return {id, DowntimeError::unknown_trigger};
+  if (request.triggered_by != 0 && chain_below(request.triggered_by) > k_max_trigger_chain)
+    return {id, DowntimeError::trigger_too_deep};
   if (!request.fixed && request.duration == 0) return {id, DowntimeError::no_duration};
   request.downtime_id = id;
   request.comment_id = 0;
@@ -264,6 +272,8 @@ DowntimeAdded DowntimeBook::load(DowntimeTarget target, state::Downtime record) 
   // downtime_add's checks, against the downtimes loaded so far.
   if (record.triggered_by != 0 && !by_id_.contains(record.triggered_by))
     return {record.downtime_id, DowntimeError::unknown_trigger};
+  if (record.triggered_by != 0 && chain_below(record.triggered_by) > k_max_trigger_chain)
+    return {record.downtime_id, DowntimeError::trigger_too_deep};
   if (record.triggered_by == 0 && record.start_time >= record.end_time)
     return {record.downtime_id, DowntimeError::bad_times};
   if (!record.fixed && record.duration == 0) return {record.downtime_id, DowntimeError::no_duration};
@@ -348,22 +358,41 @@ void DowntimeBook::stop(std::uint32_t slot, Time now, std::vector<DowntimeEvent>
   remove(slot, Removal::orphan_expiry);
 }
 
-void DowntimeBook::cancel(std::uint32_t slot, std::vector<DowntimeEvent>& events) {
-  Entry& e = entries_[slot];
-  e.busy = true;
-  if (e.d.is_in_effect) {
-    int& depth = depth_of(e.target);
-    if (depth > 0) --depth;
-    const bool alert = depth == 0;
-    push_event(events, DowntimeEvent::Kind::cancelled, alert, alert, depth, e);
-  } else {
-    push_event(events, DowntimeEvent::Kind::cancelled, /*alert=*/false, /*notify=*/false, depth_of(e.target),
-               e);
+void DowntimeBook::cancel(std::uint32_t first, std::vector<DowntimeEvent>& events) {
+  // One downtime: its event, then it goes; what it triggered is returned, to be cancelled after it.
+  const auto cancel_one = [&](std::uint32_t slot) {
+    Entry& e = entries_[slot];
+    e.busy = true;
+    if (e.d.is_in_effect) {
+      int& depth = depth_of(e.target);
+      if (depth > 0) --depth;
+      const bool alert = depth == 0;
+      push_event(events, DowntimeEvent::Kind::cancelled, alert, alert, depth, e);
+    } else {
+      push_event(events, DowntimeEvent::Kind::cancelled, /*alert=*/false, /*notify=*/false,
+                 depth_of(e.target), e);
+    }
+    std::vector<std::uint32_t> children = children_of(e.d.downtime_id);
+    remove(slot, Removal::destroy_timers);
+    return children;
+  };
+  // As Naemon's, depth first, each downtime before those it triggered; with a stack of its own rather than
+  // recursion: a chain of triggers as long as commands make it must not take the core thread's stack.
+  struct Level {
+    std::vector<std::uint32_t> children;
+    std::size_t next = 0;
+  };
+  std::vector<Level> levels;
+  levels.push_back({cancel_one(first)});
+  while (!levels.empty()) {
+    Level& level = levels.back();
+    if (level.next == level.children.size()) {
+      levels.pop_back();
+      continue;
+    }
+    const std::uint32_t child = level.children[level.next++];
+    if (entries_[child].live && !entries_[child].busy) levels.push_back({cancel_one(child)});
   }
-  const std::vector<std::uint32_t> children = children_of(e.d.downtime_id);
-  remove(slot, Removal::destroy_timers);
-  for (const std::uint32_t child : children)
-    if (entries_[child].live && !entries_[child].busy) cancel(child, events);
 }
 
 // check_for_expired_downtime: every downtime not in effect whose end_time has passed, in list order,

@@ -76,10 +76,11 @@ struct DowntimeEvent {
 
 enum class DowntimeError : std::uint8_t {
   none,
-  bad_times,        // schedule: start_time >= end_time or end_time <= now; load: start >= end, not triggered
-  unknown_trigger,  // triggered_by names no downtime (Naemon: "Triggering downtime not found")
-  no_duration,      // flexible with duration 0
-  id_in_use,        // load: a second downtime with the same id
+  bad_times,         // schedule: start_time >= end_time or end_time <= now; load: start >= end, not triggered
+  unknown_trigger,   // triggered_by names no downtime (Naemon: "Triggering downtime not found")
+  no_duration,       // flexible with duration 0
+  id_in_use,         // load: a second downtime with the same id
+  trigger_too_deep,  // its trigger is itself triggered k_max_trigger_chain levels deep
 };
 
 struct DowntimeAdded {
@@ -108,6 +109,11 @@ struct DowntimeRemoval {
 
 class DowntimeBook {
  public:
+  // How long a chain of triggered downtimes may be. Starting, stopping and cancelling a downtime goes on to
+  // what it triggered, recursively (as Naemon's, which a chain of a million commands crashes); a deeper one
+  // is refused (trigger_too_deep: "External command failed", or a retention.dat warning).
+  static constexpr std::uint32_t k_max_trigger_chain = 1000;
+
   DowntimeBook() = default;
   DowntimeBook(const DowntimeBook&) = delete;
   DowntimeBook& operator=(const DowntimeBook&) = delete;
@@ -246,7 +252,8 @@ class DowntimeBook {
     std::uint64_t stop_token = 0;   // its stop timer, or (pending flexible) its expiry sweep
     bool stop_is_expiry = false;
     bool live = false;
-    bool busy = false;  // inside its own start/stop: cascades skip it (guards against trigger cycles)
+    bool busy = false;        // inside its own start/stop: cascades skip it (guards against trigger cycles)
+    std::uint32_t chain = 0;  // how many triggers above it, as they were when it was added
   };
   enum class Removal : std::uint8_t {
     destroy_timers,  // unschedule_downtime destroys the downtime's events
@@ -255,6 +262,8 @@ class DowntimeBook {
 
   DowntimeAdded insert(DowntimeTarget target, state::Downtime&& record, std::int64_t seq,
                        std::uint32_t phase_us);
+  // The chain a downtime triggered by `trigger_id` would have.
+  [[nodiscard]] std::uint32_t chain_below(unsigned long trigger_id) const;
   void arm_timers(std::uint32_t slot);
   std::uint64_t add_timer(Time at, const Entry& e, TimerKind kind);
   void cancel_timer(std::uint64_t& token);  // start or stop

@@ -120,5 +120,30 @@ TEST_F(AnnotationsTest, DeletingACommentOfTheOtherKindFails) {
   EXPECT_EQ(f_.world().comments->size(), 0u);
 }
 
+// SCHEDULE_AND_PROPAGATE_HOST_DOWNTIME walks every host below the top: a parent chain as long as the
+// configuration makes it must not take the core thread's stack (it recursed once per level).
+TEST(AnnotationsPropagation, ADowntimeGoesDownAParentChainOfAHundredThousandHosts) {
+  constexpr int k_hosts = 100'000;
+  std::string objects;
+  for (int i = 0; i < k_hosts; ++i) {
+    objects += "define host {\n  host_name h" + std::to_string(i) +
+               "\n  address 127.0.0.1\n  max_check_attempts 1\n";
+    if (i > 0) objects += "  parents h" + std::to_string(i - 1) + "\n";
+    objects += "}\n";
+  }
+  testing::WorldFixture f(objects, "");
+  Annotations annotations(f.world());
+  const Time now = f.world().now_epoch();
+  annotations.schedule_propagated_downtime(f.world().model->host_by_name.at("h0"),
+                                           {.entry_time = now,
+                                            .start_time = now + 60,
+                                            .end_time = now + 120,
+                                            .fixed = true,
+                                            .author = "alice",
+                                            .comment = "the whole chain"},
+                                           /*triggered=*/true);
+  EXPECT_EQ(f.world().downtimes->size(), static_cast<std::size_t>(k_hosts));
+}
+
 }  // namespace
 }  // namespace vedette::engine

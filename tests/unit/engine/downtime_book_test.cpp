@@ -370,6 +370,23 @@ TEST_F(DowntimeBookTest, CancellingCascadesToTriggeredDowntimes) {
   EXPECT_EQ(book_.depth(HostId{0}) + book_.depth(HostId{1}) + book_.depth(ServiceId{0}), 0);
 }
 
+// Starting, stopping and cancelling go on to what a downtime triggered: a chain is bounded, so that a
+// million chained commands cannot take the core thread's stack (Naemon's recursion overflows it).
+TEST_F(DowntimeBookTest, TriggerChainsAreBoundedAndWalkedWhole) {
+  const unsigned long root = schedule(k_host0, fixed(k_now + 10, k_now + 100));
+  unsigned long last = root;
+  for (std::uint32_t i = 0; i < DowntimeBook::k_max_trigger_chain; ++i)
+    last = schedule(i % 2 == 0 ? k_svc0 : k_host1, fixed(k_now + 10, k_now + 100, last));
+  const DowntimeAdded too_deep = book_.schedule(k_svc1, fixed(k_now + 10, k_now + 100, last), k_now);
+  EXPECT_EQ(too_deep.error, DowntimeError::trigger_too_deep);
+  EXPECT_EQ(book_.size(), DowntimeBook::k_max_trigger_chain + 1);
+  EXPECT_EQ(advance(k_now + 10).size(), DowntimeBook::k_max_trigger_chain + 1) << "all started with the root";
+  const auto removal = book_.unschedule(root);
+  EXPECT_EQ(removal.events.size(), DowntimeBook::k_max_trigger_chain + 1);
+  EXPECT_EQ(book_.size(), 0u);
+  EXPECT_EQ(book_.depth(HostId{0}) + book_.depth(HostId{1}) + book_.depth(ServiceId{0}), 0);
+}
+
 TEST_F(DowntimeBookTest, ExpiryDoesNotCascade) {
   // check_for_expired_downtime deletes (does not unschedule): what a never-started flexible downtime
   // triggered stays, and goes at a later sweep once its own end_time has passed.
