@@ -332,7 +332,8 @@ class Loader {
       }
       // Naemon skips every option starting with 'x' as data for external add-ons.
       if (name.starts_with('x')) continue;
-      warning(at, fmt::format("unknown option '{}' ignored", name));
+      // Naemon's UNKNOWN VARIABLE: a misspelt option must not leave its feature at the default unnoticed.
+      error(at, fmt::format("unknown option '{}'", name));
     }
   }
 
@@ -755,6 +756,9 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
       {"auto_rescheduling_interval", [](D& d) { d.lenient_int(d.cfg.auto_rescheduling_interval); }},
       {"auto_rescheduling_window", [](D& d) { d.lenient_int(d.cfg.auto_rescheduling_window); }},
       {"enable_failure_prediction", [](D& d) { d.lenient_bool(d.cfg.enable_failure_prediction); }},
+      // Nagios 4.4's own, which Naemon does not know: accepted and ignored, so nagios.cfg loads unchanged.
+      {"website_url", [](D&) {}},
+      {"loadctl_options", [](D&) {}},
   };
   return table;
 }

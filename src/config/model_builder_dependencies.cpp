@@ -1,6 +1,37 @@
 #include "config/model_builder_internal.hpp"
 
+#include <type_traits>
+#include <vector>
+
 namespace vedette::config::internal {
+
+namespace {
+
+// The failure criteria a dependency has of one kind. Naemon reads `n` or `none` among them as "no
+// dependency of this kind": unwritten, so the definition takes its templates' criteria, or has none of that
+// kind (servicedependency's both kinds, hostdependency's notification criteria; a hostdependency's
+// execution `n` is a dependency that never holds). So the first value along the definition and its
+// templates, in `use` order, that names neither.
+bool names_none(std::string_view value) {
+  for (std::string_view item : split_list(value))
+    if (item == "n" || item == "none") return true;
+  return false;
+}
+
+const RawAttr* criteria(const RawObject& obj, DirectiveKey key, bool none_drops) {
+  if (!none_drops) return obj.find(key);
+  std::vector<const RawObject*> stack{&obj};  // templates nest as deep as the configuration makes them
+  while (!stack.empty()) {
+    const RawObject* at = stack.back();
+    stack.pop_back();
+    for (const RawAttr& a : at->attrs)
+      if (a.id == key.id && !a.is_null && !names_none(a.value)) return &a;
+    stack.insert(stack.end(), at->bases.rbegin(), at->bases.rend());
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 template <typename Dep, typename Id>
 void ModelBuilder::add_dependencies(std::vector<Dep>& out, const RawObject& obj, Id master, Id dependent,
@@ -13,13 +44,20 @@ void ModelBuilder::add_dependencies(std::vector<Dep>& out, const RawObject& obj,
                    obj.at);
   }
   const bool inherits = bool_attr(obj, "inherits_parent", false);
-  if (obj.find("execution_failure_criteria") != nullptr)
+  constexpr bool is_service = std::is_same_v<Id, model::ServiceId>;
+  const RawAttr* execution = criteria(obj, "execution_failure_criteria", /*none_drops=*/is_service);
+  const RawAttr* notification = criteria(obj, "notification_failure_criteria", /*none_drops=*/true);
+  if (is_service && execution == nullptr && notification == nullptr) {
+    // Naemon warns once per master and dependent pair, as here.
+    diags_.warning("Ignoring lame service dependency", obj.at, PosKind::line);
+    return;
+  }
+  if (execution != nullptr)
     out.push_back({model::DependencyKind::execution, master, dependent, period,
-                   options_attr(obj, "execution_failure_criteria", table, model::k_opt_nothing), inherits});
-  if (obj.find("notification_failure_criteria") != nullptr)
+                   parse_options(obj, *execution, "execution_failure_criteria", table), inherits});
+  if (notification != nullptr)
     out.push_back({model::DependencyKind::notification, master, dependent, period,
-                   options_attr(obj, "notification_failure_criteria", table, model::k_opt_nothing),
-                   inherits});
+                   parse_options(obj, *notification, "notification_failure_criteria", table), inherits});
 }
 
 void ModelBuilder::build_host_dependencies() {

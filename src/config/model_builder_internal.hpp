@@ -90,6 +90,9 @@ class ModelBuilder {
   int int_attr(const RawObject& obj, DirectiveKey key, int fallback) {
     return static_cast<int>(number_attr(obj, key, fallback));
   }
+  // The bits of `attr`, the value of `key` that `obj` has (own or inherited), parsed once.
+  OptionSet parse_options(const RawObject& obj, const RawAttr& attr, DirectiveKey key,
+                          const OptionTable& table);
   OptionSet options_attr(const RawObject& obj, DirectiveKey key, const OptionTable& table,
                          OptionSet fallback);
   void check_description(const model::Service& s, const RawObject& obj);

@@ -102,6 +102,12 @@ OptionSet ModelBuilder::options_attr(const RawObject& obj, DirectiveKey key, con
                                      OptionSet fallback) {
   const RawAttr* a = obj.find(key);
   if (a == nullptr || a->is_null) return fallback;
+  return parse_options(obj, *a, key, table);
+}
+
+OptionSet ModelBuilder::parse_options(const RawObject& obj, const RawAttr& attr, DirectiveKey key,
+                                      const OptionTable& table) {
+  const RawAttr* a = &attr;
   if (a->parsed_as == RawAttr::Parsed::options) return static_cast<OptionSet>(a->parsed);
   OptionSet bits = model::k_opt_nothing;
   for (std::string_view item : split_list(a->value)) {

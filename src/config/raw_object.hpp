@@ -44,6 +44,10 @@ struct RawObject {
   std::string_view template_name;  // `name`
   std::string_view use;            // `use`, comma-separated template names
   bool registered = true;          // `register`
+  // A service (template) whose own check_command was written `!name!args`: Naemon's "important" check
+  // command, which overrides the check_command of whatever uses this template. The '!' is gone from the
+  // value.
+  bool important_check_command = false;
   enum class Resolution : std::uint8_t { pending, in_progress, done } resolution = Resolution::pending;
   std::vector<std::uint32_t> templates;  // timeperiods only: their `use` templates, in `use` order
   // The templates it inherits from, in `use` order (those that could be resolved). A definition that is not

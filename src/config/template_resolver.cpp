@@ -38,6 +38,7 @@ class Resolver {
       : store_(store), diags_(diags), type_(type), objects_(store.of(type)) {}
 
   void run() {
+    if (type_ == ObjectType::service) mark_important_check_commands();
     index_templates();
     for (std::uint32_t i = 0; i < objects_.size(); ++i) resolve(i);
     join_read_values();
@@ -56,6 +57,15 @@ class Resolver {
           obj.at);
       diags_.error(fmt::format("First occurrence in config file '{}', starting on line {}", *first.at.file,
                                first.at.line));
+    }
+  }
+
+  void mark_important_check_commands() {
+    for (RawObject& obj : objects_) {
+      RawAttr* command = obj.find_own(directive_id("check_command"));
+      if (command == nullptr || command->is_null || !command->value.starts_with('!')) continue;
+      command->value.remove_prefix(1);
+      obj.important_check_command = true;
     }
   }
 
@@ -129,10 +139,26 @@ class Resolver {
     RawObject& tmpl = objects_[tmpl_index];
     if (type_ == ObjectType::timeperiod) obj.templates.push_back(tmpl_index);
     obj.bases.push_back(&tmpl);
+    if (tmpl.important_check_command) take_important_check_command(obj, tmpl);
     if (obj.template_name.empty())
       extend_additive(obj, tmpl);
     else
       inherit(obj, tmpl);
+  }
+
+  // Naemon's have_important_check_command: the template's check_command replaces the definition's own
+  // (a later important template in `use` replaces an earlier one's). Used by distributed setups, where a
+  // passive poller's template sets every service to a `set_to_stale` command.
+  void take_important_check_command(RawObject& obj, const RawObject& tmpl) {
+    const RawAttr* from = tmpl.find(directive_id("check_command"));
+    if (from == nullptr) return;
+    if (RawAttr* own = obj.find_own(from->id)) {
+      own->value = from->value;
+      own->is_null = from->is_null;
+      own->parsed_as = RawAttr::Parsed::no;
+    } else {
+      obj.add(*from);
+    }
   }
 
   // Templates get every inherited directive copied in, so an object using them finds all in one place;

@@ -1,4 +1,5 @@
 #include "config/main_config.hpp"
+
 #include "config_test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -224,10 +225,179 @@ TEST_F(MainConfigTest, MalformedLinesAndUnknownOptions) {
   EXPECT_EQ(messages(), (std::vector<std::string>{
                             "Error: expected option=value, got 'log_file'" + at(1),
                             "Error: missing value for option 'status_file'" + at(2),
-                            "Warning: unknown option 'frobnicate' ignored" + at(3),
+                            "Error: unknown option 'frobnicate'" + at(3),
                             "Warning: unknown date_format 'klingon', using 'us' (as Naemon does)" + at(5),
                         }));
   EXPECT_EQ(cfg.interval_length, 10);
+}
+
+// Naemon's UNKNOWN VARIABLE is an error; every option Naemon 1.5 or Nagios 4.4 takes, obsolete ones too,
+// is accepted: the names their read_main_config_file compares (every 1.5.x and 4.4.x release).
+TEST_F(MainConfigTest, EveryOptionOfNaemonAndNagiosIsKnown) {
+  const char* const k_options[] = {
+      "accept_passive_host_checks",
+      "accept_passive_service_checks",
+      "additional_freshness_latency",
+      "admin_email",
+      "admin_pager",
+      "allow_circular_dependencies",
+      "allow_empty_hostgroup_assignment",
+      "auth_file",
+      "auto_reschedule_checks",
+      "auto_rescheduling_interval",
+      "auto_rescheduling_window",
+      "bare_update_check",
+      "broker_module",
+      "cached_host_check_horizon",
+      "cached_service_check_horizon",
+      "cfg_dir",
+      "cfg_file",
+      "check_external_commands",
+      "check_for_orphaned_hosts",
+      "check_for_orphaned_services",
+      "check_for_updates",
+      "check_host_freshness",
+      "check_result_path",
+      "check_result_reaper_frequency",
+      "check_service_freshness",
+      "check_workers",
+      "child_processes_fork_twice",
+      "command_check_interval",
+      "command_file",
+      "config_rel_path",
+      "daemon_dumps_core",
+      "date_format",
+      "debug_file",
+      "debug_level",
+      "debug_verbosity",
+      "enable_embedded_perl",
+      "enable_environment_macros",
+      "enable_event_handlers",
+      "enable_failure_prediction",
+      "enable_flap_detection",
+      "enable_notification_suppression_reason_logging",
+      "enable_notifications",
+      "enable_predictive_host_dependency_checks",
+      "enable_predictive_service_dependency_checks",
+      "event_broker_options",
+      "event_handler_timeout",
+      "execute_host_checks",
+      "execute_service_checks",
+      "external_command_buffer_slots",
+      "free_child_process_memory",
+      "freshness_check_interval",
+      "global_host_event_handler",
+      "global_host_notification_handler",
+      "global_service_event_handler",
+      "global_service_notification_handler",
+      "high_host_flap_threshold",
+      "high_service_flap_threshold",
+      "host_check_timeout",
+      "host_down_disable_service_checks",
+      "host_freshness_check_interval",
+      "host_inter_check_delay_method",
+      "host_perfdata_command",
+      "host_perfdata_file",
+      "host_perfdata_file_mode",
+      "host_perfdata_file_processing_command",
+      "host_perfdata_file_processing_interval",
+      "host_perfdata_file_template",
+      "host_perfdata_process_empty_results",
+      "host_skip_check_dependency_status",
+      "illegal_macro_output_chars",
+      "illegal_object_name_chars",
+      "include_dir",
+      "include_file",
+      "interval_length",
+      "loadctl_options",
+      "lock_file",
+      "log_archive_path",
+      "log_current_states",
+      "log_event_handlers",
+      "log_external_commands",
+      "log_file",
+      "log_global_notifications",
+      "log_host_retries",
+      "log_initial_states",
+      "log_notifications",
+      "log_passive_checks",
+      "log_rotation_method",
+      "log_service_retries",
+      "low_host_flap_threshold",
+      "low_service_flap_threshold",
+      "max_check_result_file_age",
+      "max_check_result_reaper_time",
+      "max_concurrent_checks",
+      "max_debug_file_size",
+      "max_host_check_spread",
+      "max_service_check_spread",
+      "naemon_group",
+      "naemon_user",
+      "nagios_group",
+      "nagios_user",
+      "notification_timeout",
+      "obsess_over_hosts",
+      "obsess_over_services",
+      "ochp_command",
+      "ochp_timeout",
+      "ocsp_command",
+      "ocsp_timeout",
+      "p1_file",
+      "passive_host_checks_are_soft",
+      "perfdata_timeout",
+      "process_performance_data",
+      "query_socket",
+      "resource_file",
+      "retain_state_information",
+      "retained_contact_host_attribute_mask",
+      "retained_contact_service_attribute_mask",
+      "retained_host_attribute_mask",
+      "retained_process_host_attribute_mask",
+      "retained_process_service_attribute_mask",
+      "retained_scheduling_randomize_window",
+      "retained_service_attribute_mask",
+      "retention_scheduling_horizon",
+      "retention_update_interval",
+      "service_check_timeout",
+      "service_check_timeout_state",
+      "service_freshness_check_interval",
+      "service_inter_check_delay_method",
+      "service_interleave_factor",
+      "service_parents_disable_service_checks",
+      "service_perfdata_command",
+      "service_perfdata_file",
+      "service_perfdata_file_mode",
+      "service_perfdata_file_processing_command",
+      "service_perfdata_file_processing_interval",
+      "service_perfdata_file_template",
+      "service_perfdata_process_empty_results",
+      "service_reaper_frequency",
+      "service_skip_check_dependency_status",
+      "service_skip_check_host_down_status",
+      "sleep_time",
+      "soft_state_dependencies",
+      "status_file",
+      "status_update_interval",
+      "temp_file",
+      "temp_path",
+      "time_change_threshold",
+      "translate_passive_host_checks",
+      "use_aggressive_host_checking",
+      "use_agressive_host_checking",
+      "use_embedded_perl_implicitly",
+      "use_large_installation_tweaks",
+      "use_regexp_matching",
+      "use_retained_program_state",
+      "use_retained_scheduling_info",
+      "use_syslog",
+      "use_timezone",
+      "use_true_regexp_matching",
+      "website_url",
+  };
+  std::string text;
+  for (const char* name : k_options) text += std::string(name) + "=0\n";
+  (void)load(text);
+  for (const std::string& m : messages()) EXPECT_EQ(m.find("unknown option"), std::string::npos) << m;
 }
 
 TEST_F(MainConfigTest, MissingMainConfigIsAnErrorWithoutPosition) {
@@ -375,7 +545,7 @@ TEST_F(MainConfigTest, IncludeFileAndIncludeDir) {
       "include_file=naemon.cfg\n");
   EXPECT_EQ(messages(),
             (std::vector<std::string>{
-                "Warning: unknown option 'bogus' ignored" + at(2, "part.cfg"),
+                "Error: unknown option 'bogus'" + at(2, "part.cfg"),
                 "Error: invalid value '7' for option 'use_syslog': expected 0 or 1" + at(2, "parts.d/a.cfg"),
                 "Error: file '" + dir_ + "/part.cfg' is included more than once" + at(3),
                 "Error: directory '" + dir_ + "/parts.d' is included more than once" + at(4),
@@ -395,10 +565,11 @@ TEST_F(MainConfigTest, SpecialFilesAreRefusedNotWaitedOn) {
   ASSERT_EQ(::mkfifo((dir_ + "/fifo.d.cfg").c_str(), 0600), 0);
   make_dir("fifo.d");
   ASSERT_EQ(::mkfifo((dir_ + "/fifo.d/in.cfg").c_str(), 0600), 0);
-  load("include_file=fifo.cfg\n"
-       "resource_file=fifo.d.cfg\n"
-       "resource_file=/dev/zero\n"
-       "include_dir=fifo.d\n");
+  load(
+      "include_file=fifo.cfg\n"
+      "resource_file=fifo.d.cfg\n"
+      "resource_file=/dev/zero\n"
+      "include_dir=fifo.d\n");
   EXPECT_EQ(messages(),
             (std::vector<std::string>{
                 "Error: cannot open include_file '" + dir_ +
@@ -406,7 +577,8 @@ TEST_F(MainConfigTest, SpecialFilesAreRefusedNotWaitedOn) {
                 "Error: cannot open resource file '" + dir_ +
                     "/fifo.d.cfg' for reading: is a FIFO, not a regular file" + at(2),
                 "Error: cannot open resource file '/dev/zero' for reading: is a character device, not a "
-                "regular file" + at(3),
+                "regular file" +
+                    at(3),
                 "Error: cannot open include_dir '" + dir_ +
                     "/fifo.d/in.cfg' for reading: is a FIFO, not a regular file" + at(4),
             }));
