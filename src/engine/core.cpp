@@ -178,11 +178,11 @@ class Core::Impl final : public loop::TimerHandler,
   void log_start_lines() {
     log(fmt::format("Vedette {} starting... (PID={})", VEDETTE_VERSION, ::getpid()));
     const std::time_t t = static_cast<std::time_t>(w_.program_start);
+    std::tm tm{};
+    localtime_r(&t, &tm);
     char when[64] = {};
-    ctime_r(&t, when);
-    std::string_view local(when);
-    if (!local.empty() && local.back() == '\n') local.remove_suffix(1);
-    log(fmt::format("Local time is {}", local));
+    std::strftime(when, sizeof when, "%a %b %d %H:%M:%S %Z %Y", &tm);  // Naemon's, the zone named
+    log(fmt::format("Local time is {}", when));
     log("LOG VERSION: 2.0");
   }
 

@@ -68,6 +68,8 @@ class CommandLine(unittest.TestCase):
         v = self.config()
         v.start()
         v.wait_for(r"^\[\d+\] Vedette successfully initialized \(PID=%d\)$" % v.proc.pid)
+        # Naemon's format for the start-up time, the zone named: "Fri Dec 04 17:41:12 UTC 2026".
+        v.wait_for(r"^\[\d+\] Local time is [A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2} \S+ \d{4}$")
         self.assertEqual(v.stop(), 0)
 
 

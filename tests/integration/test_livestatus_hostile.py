@@ -204,8 +204,15 @@ class Limits(unittest.TestCase):
             stalled.append(s)
         time.sleep(1)
         self.assertEqual(ls.query(v.path("live"), "GET hosts\nColumns: name\nFilter: name = web01"), "web01\n")
+
+        def timeless(answer):
+            # staleness of a host never checked grows with the clock: the one column that may differ
+            rows = [line.split(";") for line in answer.splitlines()]
+            gone = rows[0].index("staleness")
+            return [row[:gone] + row[gone + 1:] for row in rows]
+
         for s in stalled:
-            self.assertEqual(ls.read_all(s), full)
+            self.assertEqual(timeless(ls.read_all(s)), timeless(full))
             s.close()
 
     def test_a_command_longer_than_the_command_file_takes_is_refused(self):

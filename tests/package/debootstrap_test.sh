@@ -65,6 +65,11 @@ for d in /var/lib/naemon /var/log/naemon /var/log/naemon/archives /var/cache/nae
 done
 grep -q '^ExecStart=/usr/bin/vedette --daemon /etc/naemon/naemon.cfg$' "$root/lib/systemd/system/vedette.service" ||
   fail "the unit does not name /usr/bin/vedette"
+# `man vedette`: the installed pages render without a warning (the host's groff; minbase has no man-db).
+for page in vedette vedettestats vedette-worker; do
+  warnings=$(zcat "$root/usr/share/man/man8/$page.8.gz" | groff -man -ww -Tutf8 2>&1 >/dev/null)
+  [ -z "$warnings" ] || fail "$page(8): $warnings"
+done
 
 step "vedette -v on Debian's /etc/nagios4/nagios.cfg, unchanged"
 cmp -s "$root/etc/nagios4/nagios.cfg" <(dpkg-deb --fsys-tarfile "$(ls "$root"/var/cache/apt/archives/nagios4-common_*.deb)" |
