@@ -265,12 +265,6 @@ def rss_kb(pid, field="VmRSS"):
     raise AssertionError("no %s for %d" % (field, pid))
 
 
-def sanitized():
-    """Whether the daemon runs under AddressSanitizer, whose shadow memory and quarantine make RSS no measure."""
-    out = subprocess.run(["ldd", vedette_test.vedette_bin()], capture_output=True, text=True).stdout
-    return "libasan" in out
-
-
 def has_answer(s):
     try:
         return len(s.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)) > 0
@@ -316,7 +310,7 @@ class LongAnswers(unittest.TestCase):
             slowest = max(slowest, time.monotonic() - started)
             time.sleep(0.1)
         grown_mb = (rss_kb(v.proc.pid, "VmHWM") - base) / 1024
-        if not sanitized():
+        if not vedette_test.sanitized():
             self.assertLess(grown_mb, 32, "six clients took %.0f MB with a budget of 8 MB" % grown_mb)
         self.assertLess(slowest, 2, "a small query waited %.1f s" % slowest)
         for i, s in enumerate(clients):

@@ -34,6 +34,12 @@ def vedette_bin():
     return path
 
 
+def sanitized():
+    """Whether the binary runs under AddressSanitizer, whose shadow memory and quarantine make RSS no measure."""
+    out = subprocess.run(["ldd", vedette_bin()], capture_output=True, text=True).stdout
+    return "libasan" in out
+
+
 def nagios_available():
     return os.path.isfile(NAGIOS_BIN) and os.access(NAGIOS_BIN, os.X_OK)
 

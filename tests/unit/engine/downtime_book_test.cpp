@@ -36,7 +36,7 @@ state::Downtime fixed(Time start, Time end, unsigned long triggered_by = 0, std:
           .end_time = end,
           .triggered_by = triggered_by,
           .fixed = true,
-          .duration = static_cast<unsigned long>(end - start),
+          .duration = static_cast<unsigned long>(end) - static_cast<unsigned long>(start),
           .author = "admin",
           .comment = std::move(comment)};
 }

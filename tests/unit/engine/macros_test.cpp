@@ -648,8 +648,9 @@ TEST_F(MacroTest, FastPathMatchesExpandThenSplit) {
     const std::vector<std::string> arg_text = {pick(values), pick(values), pick(values)};
     const std::vector<std::string_view> args(arg_text.begin(), arg_text.end());
     services_[model::index(http_)].plugin_output = pick(outputs);
+    const std::string comment = pick(outputs);  // the macros hold a view of it
     NotificationMacros notification;
-    notification.comment = pick(outputs);
+    notification.comment = comment;
     MacroContext ctx = service_ctx();
     ctx.notification = &notification;
     const ExpandedCommand fast = expand_command(tmpl, ctx, args);
