@@ -40,7 +40,10 @@ void CheckGate::service(model::ServiceId sid, Instant at, bool forced, bool at_c
     return;
   const model::TimeperiodId period = w_.check_period_of(cfg, st);
   if (!w_.in_period(period, now)) {
-    if (std::optional<loop::Duration> later = postpone_to_period(period, now, interval)) d.next_in = later;
+    if (std::optional<loop::Duration> later = postpone_to_period(period, now, interval)) {
+      d.next_in = later;
+      d.check_options = state::k_check_option_allow_postpone;  // Naemon: the period's start may postpone
+    }
     return;
   }
   const int skip_status = w_.main.service_skip_check_dependency_status;
@@ -66,7 +69,10 @@ void CheckGate::host(model::HostId hid, Instant at, bool forced, bool at_concurr
     if (at_concurrency_limit) return;
     const model::TimeperiodId period = w_.check_period_of(cfg, st);
     if (!w_.in_period(period, now)) {
-      if (std::optional<loop::Duration> later = postpone_to_period(period, now, interval)) d.next_in = later;
+      if (std::optional<loop::Duration> later = postpone_to_period(period, now, interval)) {
+        d.next_in = later;
+        d.check_options = state::k_check_option_allow_postpone;  // Naemon: the period's start may postpone
+      }
       return;
     }
     if (host_dependencies_failed(hid, now) &&

@@ -31,6 +31,7 @@ class CheckGate {
   struct Decision {
     Action action = Action::skip;
     std::optional<loop::Duration> next_in;  // re-arm the check this long after `at`; nothing: leave it
+    std::uint8_t check_options = 0;         // of the check so re-armed (state::k_check_option_*)
   };
 
   explicit CheckGate(World& world) : w_(world) {}

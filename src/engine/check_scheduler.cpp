@@ -7,8 +7,10 @@
 
 namespace vedette::engine {
 
-void CheckScheduler::arm(CheckId check, Instant base, loop::Duration delay) {
-  w_.state_of(check).next_check = to_epoch(schedule_.arm(check, base, delay));
+void CheckScheduler::arm(CheckId check, Instant base, loop::Duration delay, std::uint8_t options) {
+  CheckState& st = w_.state_of(check);
+  st.next_check = to_epoch(schedule_.arm(check, base, delay));
+  st.check_options = options;
 }
 
 void CheckScheduler::initial(bool retained) {
@@ -32,10 +34,11 @@ void CheckScheduler::initial(bool retained) {
   }
 }
 
-void CheckScheduler::at(CheckId check, Time when, bool forced) {
+void CheckScheduler::at(CheckId check, Time when, bool forced, std::uint8_t options) {
   if (schedule_.is_armed(check) && w_.state_of(check).next_check < when && !forced) return;
   schedule_.set_forced(check, forced);
-  arm(check, w_.now_instant(), until_epoch(when, w_.clock.wall_now()));
+  arm(check, w_.now_instant(), until_epoch(when, w_.clock.wall_now()),
+      forced ? static_cast<std::uint8_t>(options | state::k_check_option_force_execution) : options);
 }
 
 void CheckScheduler::now(CheckId check) {
@@ -53,10 +56,14 @@ void CheckScheduler::within_interval(CheckId check) {
 
 void CheckScheduler::follow(CheckId check, const ScheduleFollowups& next, Instant base) {
   using Next = ScheduleFollowups::Next;
-  if (next.next == Next::retry || (next.next == Next::regular_if_unset && !schedule_.is_armed(check)))
+  // Naemon's retry "respects the retry interval even if an earlier check is scheduled": ALLOW_POSTPONE.
+  if (next.next == Next::retry)
+    arm(check, base, seconds(next.interval_s), state::k_check_option_allow_postpone);
+  else if (next.next == Next::regular_if_unset && !schedule_.is_armed(check))
     arm(check, base, seconds(next.interval_s));
   for (CheckId other : next.check_now) now(other);
-  for (model::ServiceId master : next.force_now) at(w_.check_of(master), 0, /*forced=*/false);
+  for (model::ServiceId master : next.force_now)
+    at(w_.check_of(master), 0, /*forced=*/false, state::k_check_option_dependency);
 }
 
 void CheckScheduler::after_reload(const ByCheck<std::uint8_t>& was_armed) {
@@ -68,7 +75,7 @@ void CheckScheduler::after_reload(const ByCheck<std::uint8_t>& was_armed) {
     if (was_armed[c] != 0) {
       const loop::Duration left = std::max(loop::Duration::zero(), schedule_.due_at(c) - now.mono);
       if (left <= seconds(interval)) {
-        arm(c, now, left);
+        arm(c, now, left, w_.state_of(c).check_options);  // the same check, where it was
         continue;
       }
     }

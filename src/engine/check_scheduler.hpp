@@ -29,9 +29,10 @@ class CheckScheduler {
   // next_check is kept where Naemon keeps it (retention::initial_check_delay).
   void initial(bool retained);
   // SCHEDULE_*_CHECK: at `when` (epoch); an earlier check already scheduled stands unless `forced`.
-  void at(CheckId check, Time when, bool forced);
-  // The check's timer `delay` after `base`.
-  void arm(CheckId check, Instant base, loop::Duration delay);
+  // `options`: Naemon's check_options of that check (force_execution is added when forced).
+  void at(CheckId check, Time when, bool forced, std::uint8_t options = 0);
+  // The check's timer `delay` after `base`; the check scheduled so has `options` (status' check_options).
+  void arm(CheckId check, Instant base, loop::Duration delay, std::uint8_t options = 0);
   // Naemon's schedule_*_check(now): not while running, and an earlier check already scheduled stands.
   void now(CheckId check);
   // Naemon's schedule_next_*_check(check_window): a random point within the check interval from now.

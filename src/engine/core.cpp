@@ -396,7 +396,7 @@ class Core::Impl final : public loop::TimerHandler,
       const loop::WallTime scheduled = schedule_.scheduled_at(check);
       const bool forced = schedule_.take_forced(check);
       const CheckGate::Decision d = gate_.decide(check, at, forced, runner_.at_concurrency_limit());
-      if (d.next_in) scheduler_.arm(check, at, *d.next_in);
+      if (d.next_in) scheduler_.arm(check, at, *d.next_in, d.check_options);
       switch (d.action) {
         case CheckGate::Action::skip:
           break;
@@ -613,7 +613,9 @@ class Core::Impl final : public loop::TimerHandler,
   FlapAlerts flap_alerts_{w_, annotations_};
   ObjectCommands objects_{w_, flap_alerts_};
   ResultPipeline results_pipeline_{w_, annotations_, flap_alerts_, *this};
-  FreshnessChecker freshness_{w_, [this](CheckId c, Time now) { scheduler_.at(c, now, /*forced=*/true); }};
+  FreshnessChecker freshness_{w_, [this](CheckId c, Time now) {
+                                scheduler_.at(c, now, /*forced=*/true, state::k_check_option_freshness);
+                              }};
   CoreOptions options_;
   CheckRunner runner_;  // after freshness_ and options_, which it reads
   PerfdataOutputs perfdata_{w_, runner_};

@@ -63,6 +63,7 @@ void fill_state(files::StatusSnapshot& snap, files::StatusState& o, const State&
   o.current_state = static_cast<std::uint8_t>(s.current_state);
   o.last_hard_state = static_cast<std::uint8_t>(s.last_hard_state);
   o.check_type = static_cast<std::uint8_t>(s.check_type);
+  o.check_options = s.check_options;
   o.state_type = static_cast<std::uint8_t>(s.state_type);
   o.has_been_checked = s.has_been_checked;
   o.is_executing = s.is_executing;

@@ -112,8 +112,9 @@ struct StatusState {
   bool problem_has_been_acknowledged = false;
   std::uint8_t current_state = 0;
   std::uint8_t last_hard_state = 0;
-  std::uint8_t check_type = 0;  // 0 active, 1 passive
-  std::uint8_t state_type = 1;  // 0 soft, 1 hard
+  std::uint8_t check_type = 0;     // 0 active, 1 passive
+  std::uint8_t check_options = 0;  // Naemon's CHECK_OPTION_* of the check scheduled next
+  std::uint8_t state_type = 1;     // 0 soft, 1 hard
   bool has_been_checked = false;
   bool is_executing = false;  // a check is out (Livestatus; status.dat does not show it)
   // Index into StatusSnapshot::check_sources (Livestatus; Naemon's status.dat does not show it either).

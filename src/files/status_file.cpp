@@ -190,7 +190,7 @@ void write_host(Out& o, const StatusSnapshot& s, const model::Host& h, const Sta
   write_outputs(o, s, st);
   o.time("\tlast_check=", st.last_check);
   o.time("\tnext_check=", st.next_check);
-  o.raw("\tcheck_options=0\n");
+  o.num("\tcheck_options=", st.check_options);
   o.num("\tcurrent_attempt=", st.current_attempt);
   o.num("\tmax_attempts=",
         in_effect(s.overrides_of(st), &state::Overrides::max_check_attempts, h.max_check_attempts));
@@ -239,7 +239,7 @@ void write_service(Out& o, const StatusSnapshot& s, const model::Service& v, con
   write_outputs(o, s, st);
   o.time("\tlast_check=", st.last_check);
   o.time("\tnext_check=", st.next_check);
-  o.raw("\tcheck_options=0\n");
+  o.num("\tcheck_options=", st.check_options);
   o.num("\tcurrent_notification_number=", st.notification.current_notification_number);
   o.uuid("\tcurrent_notification_id=", st.notification.current_notification_id);
   o.time("\tlast_notification=", st.notification.last_notification);

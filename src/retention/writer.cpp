@@ -222,7 +222,7 @@ void write_host(Out& o, const Snapshot& s, const model::Host& h, const ObjectSta
   write_outputs(o, s, st);
   o.time("last_check=", st.last_check);
   o.time("next_check=", st.next_check);
-  o.raw("check_options=0\n");
+  o.num("check_options=", st.check_options);
   o.num("current_attempt=", st.current_attempt);
   o.num("max_attempts=", v.max_attempts());
   o.fixed<6>("normal_check_interval=", v.check_interval());
@@ -274,7 +274,7 @@ void write_service(Out& o, const Snapshot& s, const model::Service& c, const Obj
   write_outputs(o, s, st);
   o.time("last_check=", st.last_check);
   o.time("next_check=", st.next_check);
-  o.raw("check_options=0\n");
+  o.num("check_options=", st.check_options);
   v.notified_on(o, "notified_on_unknown=", state::k_state_unknown);
   v.notified_on(o, "notified_on_warning=", state::k_state_warning);
   v.notified_on(o, "notified_on_critical=", state::k_state_critical);

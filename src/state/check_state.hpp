@@ -52,6 +52,14 @@ struct EventIds {
   Time problem_end = 0;
 };
 
+// Naemon's CHECK_OPTION_* bits: how the check scheduled next was scheduled (check_options in status.dat,
+// retention.dat and Livestatus), kept until that check runs.
+inline constexpr std::uint8_t k_check_option_force_execution = 1;  // SCHEDULE_FORCED_*_CHECK
+inline constexpr std::uint8_t k_check_option_freshness = 2;        // a stale result's forced check (with 1)
+inline constexpr std::uint8_t k_check_option_dependency = 8;       // a predictive dependency check
+inline constexpr std::uint8_t k_check_option_allow_postpone =
+    16;  // a soft retry, or the check_period's start
+
 struct CheckState {
   int current_state = 0;
   int last_state = 0;
@@ -59,6 +67,7 @@ struct CheckState {
   StateType state_type = StateType::hard;
   int current_attempt = 1;
   CheckType check_type = CheckType::active;
+  std::uint8_t check_options = 0;  // k_check_option_* of the check scheduled next
   bool has_been_checked = false;
   bool is_executing = false;
   Time last_check = 0;

@@ -259,7 +259,8 @@ void add_host_columns(ColumnAdder& add) {
       "is there a host check currently running... (0/1)");
   add("active_checks_enabled", T::integer, flag<H, Flag::active_checks>,
       "Whether active checks are enabled for the host (0/1)");
-  add("check_options", T::integer, zero, "The current check option, forced, normal, freshness... (0-2)");
+  add("check_options", T::integer, state_int<H, &StatusState::check_options>,
+      "The current check option, forced, normal, freshness... (0-2)");
   add("obsess_over_host", T::integer, flag<H, Flag::obsess>, "The current obsess setting... (0/1)");
   add("obsess", T::integer, flag<H, Flag::obsess>, "The current obsess setting... (0/1)");
   add("modified_attributes", T::integer, modified_attributes<H>,

@@ -265,7 +265,8 @@ void add_service_columns(ColumnAdder& add) {
       "is there a service check currently running... (0/1)");
   add("active_checks_enabled", T::integer, flag<S, Flag::active_checks>,
       "Whether active checks are enabled for the service (0/1)");
-  add("check_options", T::integer, zero, "The current check option, forced, normal, freshness... (0/1)");
+  add("check_options", T::integer, state_int<S, &StatusState::check_options>,
+      "The current check option, forced, normal, freshness... (0/1)");
   add("flap_detection_enabled", T::integer, flag<S, Flag::flap_detection>,
       "Whether flap detection is enabled for the service (0/1)");
   add("check_freshness", T::integer, config_int<S, &Checkable::check_freshness>,

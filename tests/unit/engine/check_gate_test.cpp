@@ -82,6 +82,8 @@ TEST(CheckGateTest, OutsideItsCheckPeriodACheckWaitsForThePeriodPlusAShareOfItsI
   ASSERT_TRUE(d.next_in);
   EXPECT_GE(*d.next_in, 4 * 24h);
   EXPECT_LT(*d.next_in, 6 * 24h + 600s);
+  EXPECT_EQ(d.check_options, state::k_check_option_allow_postpone);  // Naemon's, until that check
+  EXPECT_EQ(t.decide(t.service("APP")).check_options, 0) << "a check that runs is rescheduled plainly";
 }
 
 TEST(CheckGateTest, AFailedExecutionDependencySkipsTheCheck) {

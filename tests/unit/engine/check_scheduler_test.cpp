@@ -56,6 +56,30 @@ TEST(CheckSchedulerTest, AnEarlierCheckStandsUnlessTheNewOneIsForced) {
   EXPECT_TRUE(t.schedule.take_forced(t.app()));
 }
 
+// Naemon's check_options: how the check scheduled next was scheduled, shown until it runs.
+TEST(CheckSchedulerTest, CheckOptionsTellHowTheNextCheckWasScheduled) {
+  Scheduler t;
+  const auto options = [&](CheckId c) { return t.f.world().state_of(c).check_options; };
+  t.scheduler.initial(/*retained=*/false);
+  EXPECT_EQ(options(t.app()), 0);
+  t.scheduler.at(t.app(), t.now() + 10, /*forced=*/true);
+  EXPECT_EQ(options(t.app()), state::k_check_option_force_execution);
+  t.scheduler.at(t.app(), t.now() + 5, /*forced=*/true,
+                 state::k_check_option_freshness);  // as freshness does
+  EXPECT_EQ(options(t.app()), 3);
+  t.scheduler.at(t.app(), t.now() + 60, /*forced=*/false);  // an earlier check stands, and its options
+  EXPECT_EQ(options(t.app()), 3);
+  // A soft problem's retry may postpone an earlier check: ALLOW_POSTPONE (16), until it runs.
+  t.scheduler.follow(t.app(), {.next = ScheduleFollowups::Next::retry, .interval_s = 30},
+                     t.f.world().now_instant());
+  EXPECT_EQ(options(t.app()), state::k_check_option_allow_postpone);
+  // A service's dependency master checked for a prediction: DEPENDENCY_CHECK (8).
+  t.scheduler.follow(t.db(), {.force_now = {model::ServiceId{0}}}, t.f.world().now_instant());
+  EXPECT_EQ(options(t.app()), state::k_check_option_dependency);
+  t.scheduler.arm(t.app(), t.f.world().now_instant(), 300s);  // the check ran and is rescheduled
+  EXPECT_EQ(options(t.app()), 0);
+}
+
 TEST(CheckSchedulerTest, NowLeavesARunningCheckAndAnEarlierOneAlone) {
   Scheduler t;
   t.f.world().state_of(t.app()).is_executing = true;
