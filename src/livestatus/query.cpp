@@ -13,9 +13,45 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <unordered_map>
 
 namespace vedette::livestatus {
+
+namespace {
+
+// The module's index filters: the tests an And:, Or: or Negate: has not taken off the stack of the Filter:
+// program, in request order, that are `=` or a list's `>=` (the module's indexFilter()).
+std::vector<RowHints::IndexKey> index_keys(const Table& table, std::span<const FilterStep> program) {
+  constexpr std::size_t k_combined = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> stack;  // a test's position in `program`, or k_combined
+  for (std::size_t i = 0; i < program.size(); ++i) {
+    const FilterStep& step = program[i];
+    if (step.kind == FilterStep::Kind::test) {
+      stack.push_back(i);
+      continue;
+    }
+    const std::size_t taken = step.kind == FilterStep::Kind::negate
+                                  ? 1
+                                  : std::min<std::size_t>(std::max(step.count, 0), stack.size());
+    stack.resize(stack.size() - std::min(taken, stack.size()));
+    stack.push_back(k_combined);
+  }
+  std::vector<RowHints::IndexKey> keys;
+  for (const std::size_t i : stack) {
+    if (i == k_combined) continue;
+    const Condition& c = program[i].condition;
+    const Column* column = table.find(c.column);
+    if (column == nullptr) continue;
+    if (c.op == Operator::equal && !c.negate && column->type == ColumnType::string)
+      keys.push_back(RowHints::IndexKey{.column = column, .contains = false, .value = c.value});
+    else if (c.op == Operator::less && c.negate && column->type == ColumnType::list)
+      keys.push_back(RowHints::IndexKey{.column = column, .contains = true, .value = c.value});
+  }
+  return keys;
+}
+
+}  // namespace
 
 std::optional<Query> Query::compile(const Request& request, const Table& table, RequestError& error) {
   Query query;
@@ -39,6 +75,7 @@ std::optional<Query> Query::compile(const Request& request, const Table& table, 
     if (const Column* log_class = table.find("class"))
       query.hints_.classes = query.filters_.possible_values(query.filter_, log_class);
   }
+  query.hints_.index_keys = index_keys(table, request.filter);
   if (!request.wait_condition.empty()) {
     query.wait_condition_ = query.filters_.add_program(table, request.wait_condition, "WaitCondition", error);
     if (!query.wait_condition_) return std::nullopt;
@@ -85,7 +122,8 @@ namespace {
 // A table's rows as the table has them: its own cursor, or the rows it lists.
 class ListedRows final : public RowCursor {
  public:
-  ListedRows(const Table& table, const View& view) {
+  ListedRows(const Table& table, const View& view, const RowHints& hints) {
+    if (table.indexed_rows != nullptr && table.indexed_rows(view, hints, rows_)) return;
     if (table.rows != nullptr) table.rows(view, rows_);
   }
   bool next(Row& row) override {
@@ -101,7 +139,7 @@ class ListedRows final : public RowCursor {
 
 std::unique_ptr<RowCursor> open_rows(const Table& table, const View& view, const RowHints& hints) {
   if (table.open != nullptr) return table.open(view, hints);
-  return std::make_unique<ListedRows>(table, view);
+  return std::make_unique<ListedRows>(table, view, hints);
 }
 
 }  // namespace
@@ -113,7 +151,9 @@ bool Query::wait_condition_holds(const View& view) const {
     if (table_->find_row == nullptr || !table_->find_row(view, wait_object_, row)) return true;
   } else {
     // A table that cannot answer without more of the request has no first row: the run answers why.
-    const std::unique_ptr<RowCursor> rows = open_rows(*table_, view, hints_);
+    RowHints first_row = hints_;
+    first_row.index_keys.clear();  // the table's own first row, not an index's
+    const std::unique_ptr<RowCursor> rows = open_rows(*table_, view, first_row);
     if (!rows->next(row)) return true;
   }
   FilterScratch scratch;

@@ -124,6 +124,15 @@ struct RowHints {
   // that computes its rows (statehist) may reuse the memory of those handed out, so that a long answer
   // costs no more than its rows in flight.
   bool rows_kept = true;
+  // The module's index filters (its findIndexFilter): the Filter: tests the request leaves at the top
+  // level, not combined by And:, Or: or Negate:, in request order, that are `column = value` or (a list
+  // column) `column >= value`. Every row the filter accepts passes each of them.
+  struct IndexKey {
+    const Column* column = nullptr;
+    bool contains = false;  // >= on a list column; else = on a string column
+    std::string value;
+  };
+  std::vector<IndexKey> index_keys;
 };
 
 // A table's rows in the table's order, handed out as asked for. A row stays valid while the cursor lives
@@ -160,6 +169,11 @@ struct Table {
   std::vector<Column> columns;  // sorted by name, as the module lists them
   // Appends every row, in the order Naemon's livestatus lists them. Null for a table with `scan`.
   void (*rows)(const View& view, std::vector<Row>& out) = nullptr;
+  // Before `rows`: when the request has an index filter the module uses for this table (a host's services,
+  // a group's members), appends the rows of that object's list in its order and returns true. The module
+  // walks those lists in an order of their own (a host's services last description first), which an
+  // answer without Sort: shows. Null, or false: `rows`.
+  bool (*indexed_rows)(const View& view, const RowHints& hints, std::vector<Row>& out) = nullptr;
   // Instead of `rows`: a cursor over the rows in the module's order, which may leave out rows `hints`
   // excludes. The cursor may keep what it read in the View (View::log_reading), so that a second cursor
   // over the same View hands out the same rows; it must not outlive the View.

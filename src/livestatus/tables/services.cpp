@@ -97,6 +97,43 @@ void service_rows(const View& v, std::vector<Row>& out) {
   }
 }
 
+// The module's index for services: the first `host_name =` filter walks that host's services; else the
+// first `groups >=` of a group that exists walks its members; else the first `host_groups >=` of a group
+// that exists walks its hosts by name and each one's services.
+bool service_indexed_rows(const View& v, const RowHints& hints, std::vector<Row>& out) {
+  if (v.status == nullptr || v.status->model == nullptr || hints.index_keys.empty()) return false;
+  const model::Model& m = v.model();
+  const ModelIndex& mi = model_index(v);
+  const std::size_t known = v.status->services.size();
+  auto add_host = [&](std::uint32_t h) {
+    for (std::uint32_t s : mi.host_services.of(h))
+      if (s < known) out.push_back(Row{s, 0});
+  };
+  for (const RowHints::IndexKey& key : hints.index_keys) {
+    if (key.contains || key.column->name != "host_name") continue;
+    const auto host = m.host_by_name.find(key.value);
+    if (host != m.host_by_name.end() && model::index(host->second) < v.status->hosts.size())
+      add_host(model::index(host->second));
+    return true;
+  }
+  for (const RowHints::IndexKey& key : hints.index_keys) {
+    if (!key.contains || key.column->name != "groups") continue;
+    const auto group = m.servicegroup_by_name.find(key.value);
+    if (group == m.servicegroup_by_name.end()) continue;
+    for (model::ServiceId s : m.servicegroups[model::index(group->second)].listed_members)
+      if (model::index(s) < known) out.push_back(Row{model::index(s), 0});
+    return true;
+  }
+  for (const RowHints::IndexKey& key : hints.index_keys) {
+    if (!key.contains || key.column->name != "host_groups") continue;
+    const auto group = m.hostgroup_by_name.find(key.value);
+    if (group == m.hostgroup_by_name.end()) continue;
+    for (std::uint32_t h : mi.hostgroup_members.of(model::index(group->second))) add_host(h);
+    return true;
+  }
+  return false;
+}
+
 // Service groups in Naemon's order, each with its members as Naemon lists them.
 void service_by_group_rows(const View& v, std::vector<Row>& out) {
   if (v.status == nullptr || v.status->model == nullptr) return;
@@ -346,6 +383,7 @@ const Table& services_table() {
     add_host_columns(host);
     sort_columns(t.columns);
     t.rows = service_rows;
+    t.indexed_rows = service_indexed_rows;
     t.visible = service_row_visible;
     t.find_row = find_service;
     return t;
