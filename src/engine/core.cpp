@@ -451,17 +451,23 @@ class Core::Impl final : public loop::TimerHandler,
     scheduler_.follow(w_.check_of(hid), results_pipeline_.apply_host(hid, r, now), base);
   }
 
+  // In Naemon's object order (by name), as it walks its host and service lists.
   void log_states(bool enabled, std::string_view kind) {
     if (!enabled) return;
-    for (std::size_t h = 0; h < w_.hosts.size(); ++h)
-      log(fmt::format("{} HOST STATE: {};{};{};{};{}", kind, w_.model->hosts[h].name,
+    const model::Model& m = *w_.model;
+    for (std::size_t n = 0; n < w_.hosts.size(); ++n) {
+      const std::size_t h = m.has_by_name() ? model::index(m.by_name.hosts[n]) : n;
+      log(fmt::format("{} HOST STATE: {};{};{};{};{}", kind, m.hosts[h].name,
                       host_state_name(w_.hosts[h].current_state), state_type_name(w_.hosts[h].state_type),
                       w_.hosts[h].current_attempt, w_.hosts[h].plugin_output));
-    for (std::size_t s = 0; s < w_.services.size(); ++s)
-      log(fmt::format("{} SERVICE STATE: {};{};{};{};{};{}", kind, w_.model->services[s].host_name,
-                      w_.model->services[s].description, service_state_name(w_.services[s].current_state),
+    }
+    for (std::size_t n = 0; n < w_.services.size(); ++n) {
+      const std::size_t s = m.has_by_name() ? model::index(m.by_name.services[n]) : n;
+      log(fmt::format("{} SERVICE STATE: {};{};{};{};{};{}", kind, m.services[s].host_name,
+                      m.services[s].description, service_state_name(w_.services[s].current_state),
                       state_type_name(w_.services[s].state_type), w_.services[s].current_attempt,
                       w_.services[s].plugin_output));
+    }
   }
 
   // SIGHUP: as Naemon, a reload re-reads the whole configuration. The new one is loaded and prepared on the

@@ -130,6 +130,23 @@ log_initial_states=1
         self.assertEqual(v.stop(), 0)
 
 
+class InitialStates(unittest.TestCase):
+    def test_logged_in_naemons_object_order_whatever_the_definition_order(self):
+        objects = HOST.replace("web01", "web02") + HOST
+        for host in ("web02", "web01"):
+            for description in ("SSH", "HTTP", "App Status"):
+                objects += service(description, "check_dummy!0!fine", interval=600, host_name=host)
+        v = RunningVedette(self, objects=objects, main_extra="log_initial_states=1\n")
+        v.wait_for(r"INITIAL SERVICE STATE: web02;SSH;")
+        lines = [line.split("] ", 1)[1] for line in v.log().splitlines() if " STATE: web0" in line]
+        self.assertEqual(lines, [
+            "INITIAL HOST STATE: web01;UP;HARD;1;", "INITIAL HOST STATE: web02;UP;HARD;1;",
+            "INITIAL SERVICE STATE: web01;App Status;OK;HARD;1;", "INITIAL SERVICE STATE: web01;HTTP;OK;HARD;1;",
+            "INITIAL SERVICE STATE: web01;SSH;OK;HARD;1;", "INITIAL SERVICE STATE: web02;App Status;OK;HARD;1;",
+            "INITIAL SERVICE STATE: web02;HTTP;OK;HARD;1;", "INITIAL SERVICE STATE: web02;SSH;OK;HARD;1;"])
+        self.assertEqual(v.stop(), 0)
+
+
 class DaemonMode(unittest.TestCase):
     def test_forks_holds_the_lock_refuses_a_second_instance_and_cleans_up(self):
         v = RunningVedette(self, objects=HOST, main_extra="status_file=status.dat\nlock_file=vedette.lock\n",
