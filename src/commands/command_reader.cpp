@@ -372,7 +372,22 @@ std::optional<std::string> CommandReader::run_line(std::string_view line) {
     core_.log(external_command_log_text(cmd));
   core_.count_external_command();
   dispatch(cmd);
+  mark_target_updated(cmd);
   return std::nullopt;
+}
+
+// Naemon stamps last_update on the object a command changes. Its group commands stamp each member; Vedette
+// stamps the host or service a command names.
+void CommandReader::mark_target_updated(const ExternalCommand& cmd) {
+  if (cmd.is_custom() || cmd.spec->params.empty() || cmd.args.empty()) return;
+  const model::Model& model = core_.model();
+  if (cmd.spec->params[0].type == ArgType::host) {
+    if (const auto host = model.host_by_name.find(cmd.args[0]); host != model.host_by_name.end())
+      core_.mark_updated(host->second);
+  } else if (cmd.spec->params[0].type == ArgType::service && cmd.args.size() > 1) {
+    if (const model::ServiceId s = model.find_service(cmd.args[0], cmd.args[1]); model::is_set(s))
+      core_.mark_updated(s);
+  }
 }
 
 // Naemon's process_external_commands_from_file: every line as if it came through the command file, on the

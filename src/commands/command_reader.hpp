@@ -40,6 +40,7 @@ class CommandReader final : public loop::FdHandler {
   // The line's parse or validation error (already logged), or nothing when it ran.
   std::optional<std::string> run_line(std::string_view line);
   void dispatch(const ExternalCommand& cmd);
+  void mark_target_updated(const ExternalCommand& cmd);
   void process_file(const std::string& path, bool remove);
   void schedule_downtimes(const ExternalCommand& cmd);
   void log_failed(const ExternalCommand& cmd);  // Naemon's "Error: External command failed -> NAME;args"

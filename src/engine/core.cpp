@@ -151,6 +151,7 @@ class Core::Impl final : public loop::TimerHandler,
     runner_.start_distribution(*this);
     restore_retained_state();
     annotations_.collect_acknowledgement_expiry();
+    w_.mark_all_updated();
     log_states(w_.main.log_initial_states, "INITIAL");
     scheduler_.initial(w_.main.use_retained_scheduling_info && retained_scheduling_ok_);
     log_rotation_.schedule();
@@ -579,6 +580,7 @@ class Core::Impl final : public loop::TimerHandler,
     runner_.reconfigure_distribution(new_of_old, *this);
     if (!p.object_cache_error.empty()) log(fmt::format("Error: {}", p.object_cache_error));
     perfdata_.setup();
+    w_.mark_all_updated();
     log_states(w_.main.log_initial_states, "INITIAL");
 
     scheduler_.after_reload(was_armed);
@@ -761,6 +763,14 @@ void Core::set_contact_notifications(model::ContactId contact, bool host_notific
 }
 void Core::change_contact(model::ContactId contact, const ContactChange& change) {
   on_core_thread()->objects_.change_contact(contact, change);
+}
+void Core::mark_updated(model::ServiceId service) {
+  Impl* core = on_core_thread();
+  core->w_.mark_updated(core->w_.services[model::index(service)]);
+}
+void Core::mark_updated(model::HostId host) {
+  Impl* core = on_core_thread();
+  core->w_.mark_updated(core->w_.hosts[model::index(host)]);
 }
 void Core::delay_notification(model::ServiceId service, Time when) {
   Impl* core = on_core_thread();

@@ -117,6 +117,9 @@ class Core {
   // objects, contacts, comments and downtimes, as a restart would restore it; the schedule and running
   // checks stay. False when the file could not be read (Naemon's command then fails).
   [[nodiscard]] bool read_state();
+  // Naemon's last_update of the object a command just changed.
+  void mark_updated(model::ServiceId service);
+  void mark_updated(model::HostId host);
   // RESTART_PROGRAM: a reload, as SIGHUP does (without the "Caught" line: no signal came).
   void restart();
 

@@ -30,6 +30,13 @@ inline std::int64_t to_epoch_us(loop::WallTime t) {
   return std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count();
 }
 
+// Naemon's last_update: the instant in seconds and microseconds.
+inline state::Timeval to_timeval(loop::WallTime t) {
+  const std::int64_t us = to_epoch_us(t);
+  const std::int64_t sec = us >= 0 ? us / 1'000'000 : (us - 999'999) / 1'000'000;
+  return state::Timeval{.sec = sec, .usec = static_cast<std::int32_t>(us - sec * 1'000'000)};
+}
+
 // The fraction of its second, for the downtime book's order of events due in the same second.
 inline std::uint32_t phase_us(loop::WallTime t) {
   const auto us = to_epoch_us(t);

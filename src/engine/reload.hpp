@@ -103,8 +103,7 @@ struct CheckMapping {
 // The hot state the new configuration starts from: the prepared one (retention.dat's rules), in which every
 // object that is kept gets its exact current state, moved from `hosts` and `services` (indexed like `old`).
 // What commands changed stays the prepared one: retention.dat's rules decide which changes survive a changed
-// configuration; so does last_update, as the SIGHUP snapshot wrote it (the later of the stamp and the last
-// check), as a restart would read it back. The whole HostState or ServiceState is kept, not only its
+// configuration; last_update is stamped anew after the swap. The whole HostState or ServiceState is kept, not only its
 // CheckState: the flap history holds the id of the flapping comment the book keeps, which retention.dat has
 // no key for. A hard problem stays at the last attempt, however max_check_attempts changed. Contacts keep
 // their notification times.

@@ -15,6 +15,7 @@ namespace vedette::engine {
 ScheduleFollowups ResultPipeline::apply_service(model::ServiceId sid, const CheckOutcome& r, Time now) {
   const model::Service& cfg = w_.model->services[model::index(sid)];
   ServiceState& st = w_.services[model::index(sid)];
+  w_.mark_updated(st);
   HostState& host = w_.hosts[model::index(cfg.host)];
   const CheckId check = w_.check_of(sid);
   const ServiceRules rules{state::max_check_attempts_of(cfg, st), cfg.is_volatile,
@@ -75,6 +76,7 @@ ScheduleFollowups ResultPipeline::apply_service(model::ServiceId sid, const Chec
 ScheduleFollowups ResultPipeline::apply_host(model::HostId hid, const CheckOutcome& r, Time now) {
   const model::Host& cfg = w_.model->hosts[model::index(hid)];
   HostState& st = w_.hosts[model::index(hid)];
+  w_.mark_updated(st);
   const CheckId check = w_.check_of(hid);
   bool any_parent_up = false;
   for (model::HostId p : cfg.parents)

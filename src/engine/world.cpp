@@ -26,6 +26,12 @@ World::World(config::Configuration&& configuration, loop::Clock& clock_in,
                             : static_cast<std::uint64_t>(clock.now().time_since_epoch().count()));
 }
 
+void World::mark_all_updated() {
+  const state::Timeval now = to_timeval(clock.wall_now());
+  for (HostState& h : hosts) h.last_update = now;
+  for (ServiceState& s : services) s.last_update = now;
+}
+
 void World::log(std::string_view text) {
   ++events.log_messages;
   log_file.write(now_epoch(), text);

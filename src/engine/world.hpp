@@ -113,6 +113,10 @@ struct World {
 
   [[nodiscard]] Instant now_instant() const { return {loop.now(), clock.wall_now()}; }
   [[nodiscard]] Time now_epoch() const { return to_epoch(clock.wall_now()); }
+  // Naemon's last_update: stamped whenever something changes an object's status (a result, a command), and
+  // for every object when the core starts or reloads (its update_all_status_data).
+  void mark_updated(CheckState& st) const { st.last_update = to_timeval(clock.wall_now()); }
+  void mark_all_updated();
   [[nodiscard]] double interval_seconds(double interval) const { return interval * main.interval_length; }
 
   // Re-arms a periodic timer one period after its previous due time `due` (not after now: timers fire up to

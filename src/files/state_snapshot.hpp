@@ -92,7 +92,7 @@ struct StatusState {
   std::int64_t last_hard_state_change = 0;
   // Hosts: last_time_up, _down, _unreachable. Services: last_time_ok, _warning, _unknown, _critical.
   std::array<std::int64_t, 4> last_time{};
-  state::Timeval last_update;  // the hot state's (retention.dat; status.dat shows the last check)
+  state::Timeval last_update;  // the hot state's; 0 in a snapshot made without the engine
   double execution_time = 0;
   double latency = 0;
   // plugin_output, long_plugin_output and performance_data, one after the other in StatusSnapshot::text.

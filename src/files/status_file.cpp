@@ -176,10 +176,10 @@ void write_outputs(Out& o, const StatusSnapshot& s, const StatusState& st) {
   o.str("\tperformance_data=", s.text_at(at, st.perf_data_size));
 }
 
-// Naemon stamps last_update (µs) whenever it changes an object's status, mostly when it applies a result
-// and schedules the next check. Vedette does not stamp it: it writes the last check time, or the program
-// start for an object not checked yet (docs/compatibility.md).
+// Naemon's last_update (µs): when the object's status last changed (the engine stamps it). A snapshot made
+// without the engine (tests, tools) has no stamp: the last check, or the program start before one.
 void write_last_update(Out& o, const StatusSnapshot& s, const StatusState& st) {
+  if (st.last_update.sec != 0) return o.timeval("\tlast_update=", st.last_update.sec, st.last_update.usec);
   o.timeval("\tlast_update=", st.has_been_checked ? st.last_check : s.program.program_start, 0);
 }
 

@@ -133,14 +133,14 @@ class ObjectView {
     o.num("acknowledgement_type=", st_.acknowledgement_type);
     o.time("acknowledgement_end_time=", st_.acknowledgement_end_time);
   }
-  // Naemon stamps last_update whenever it touches the object; Vedette does not stamp it per result, so the
-  // later of the last check and the stamp retention.dat last gave stands in for it.
+  // Naemon's last_update, as the engine stamps it; without a stamp (a snapshot made without the engine),
+  // the last check, else the file's time.
   void last_update(Out& o) const {
     const Timeval& read = st_.last_update;
-    if (st_.has_been_checked && st_.last_check > read.sec) {
-      o.timeval("last_update=", st_.last_check, 0);
-    } else if (read.sec != 0) {
+    if (read.sec != 0) {
       o.timeval("last_update=", read.sec, read.usec);
+    } else if (st_.has_been_checked) {
+      o.timeval("last_update=", st_.last_check, 0);
     } else {
       o.timeval("last_update=", s_.program.created, 0);
     }

@@ -13,8 +13,8 @@
 //
 // publish() never waits for the disk; stats() and wait_idle() may be called on any thread.
 //
-// last_update, which the engine does not stamp per result: the later of the last check and the stamp
-// retention.dat last gave (CheckState::last_update), or the snapshot's time when there is neither.
+// last_update as the engine stamped it (CheckState::last_update); without a stamp, the last check, or the
+// snapshot's time.
 #pragma once
 
 #include "base/expected.hpp"

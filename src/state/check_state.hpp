@@ -77,9 +77,8 @@ struct CheckState {
   double latency = 0;              // seconds between the scheduled and the actual start
   double execution_time = 0;       // seconds the plugin ran
   std::uint16_t check_source = 0;  // where the last result came from: an engine::CheckSources index
-  // Naemon's last_update as retention.dat last gave it (start-up, READ_STATE_INFORMATION, the reload's
-  // round trip). Not stamped per result: the retention writer writes the later of it and last_check, which
-  // keeps the file as it was (docs/compatibility.md, "retention.dat").
+  // Naemon's last_update: when the object's status last changed (a result applied, a command naming it, the
+  // start or a reload: World::mark_updated), in µs.
   Timeval last_update;
   std::string plugin_output;
   std::string long_plugin_output;

@@ -207,11 +207,13 @@ void in_notification_period(const View& v, Row r, Cell& out) {
   out.set_int(in_period(v, id) ? 1 : 0);
 }
 
-// Naemon's last_update is stamped whenever the object's status changes; Vedette keeps no such stamp and
-// shows the last check, or the program start before the first (as status.dat does).
+// Naemon's last_update: when the object's status last changed, in µs (a timeval, printed as the module
+// prints one). A snapshot made without the engine has no stamp: the last check, or the program start.
 template <Kind K>
 void last_update(const View& v, Row r, Cell& out) {
   const files::StatusState& st = state_of<K>(v, r);
+  if (st.last_update.sec != 0)
+    return out.set_float(static_cast<double>(st.last_update.sec) + st.last_update.usec / 1e6);
   out.set_int(st.has_been_checked ? st.last_check : v.status->program.program_start);
 }
 template <Kind K>

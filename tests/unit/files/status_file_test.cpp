@@ -658,11 +658,18 @@ TEST(StatusFile, NotificationFieldsOfAnAcknowledgedHost) {
 }
 
 // status.dat shows the last check as last_update (or the program start), not the stamp retention.dat gave.
-TEST(StatusFile, LastUpdateIsTheLastCheckNotTheRetainedStamp) {
+// last_update is the engine's stamp, in µs; without one (as in k_expected), the last check or the start.
+TEST(StatusFile, LastUpdateIsTheStamp) {
   Fixture f;
   f.hosts.at(0).last_update = {.sec = 1800000000, .usec = 5};
-  f.services.at(0).last_update = {.sec = 1800000000, .usec = 5};
-  EXPECT_EQ(f.format({}), k_expected);
+  f.services.at(0).last_update = {.sec = 1800000001, .usec = 123456};
+  const std::string out = f.format({});
+  EXPECT_NE(out, k_expected);
+  EXPECT_NE(out.find("hoststatus {\n\thost_name=web\n"), std::string::npos);
+  const std::size_t host = out.find("hoststatus {");
+  const std::size_t service = out.find("servicestatus {");
+  EXPECT_EQ(out.find("\tlast_update=1800000000.000005\n"), out.find("\tlast_update=", host));
+  EXPECT_EQ(out.find("\tlast_update=1800000001.123456\n"), out.find("\tlast_update=", service));
 }
 
 // A contact list shorter than the model's (none, or one of another configuration) leaves the contacts it
