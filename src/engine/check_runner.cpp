@@ -75,8 +75,8 @@ void CheckRunner::start(CheckId check, loop::WallTime scheduled, Instant at, boo
                          .host = w_.owner_host(check),
                          .service = service ? w_.service_of(check) : model::no_id<model::ServiceId>(),
                          .now = to_epoch(at.wall),
-                         .all_hosts = &w_.hosts,
-                         .all_services = &w_.services,
+                         .all_hosts = &w_.hosts.all(),
+                         .all_services = &w_.services.all(),
                          .timeperiods = &w_.evaluator,
                          .program_start = w_.program_start,
                          .downtimes = w_.downtimes.get()};

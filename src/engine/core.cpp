@@ -228,8 +228,8 @@ class Core::Impl final : public loop::TimerHandler,
 
   const model::Model& model() const { return *w_.model; }
   const config::MainConfig& main_config() const { return w_.main; }
-  const std::vector<HostState>& hosts() const { return w_.hosts; }
-  const std::vector<ServiceState>& services() const { return w_.services; }
+  const std::vector<HostState>& hosts() const { return w_.hosts.all(); }
+  const std::vector<ServiceState>& services() const { return w_.services.all(); }
 
  private:
   // While checks run the core wakes once per k_result_period: it applies the results that came in and
@@ -262,7 +262,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (!w_.main.retain_state_information) return;
     const Time now = w_.now_epoch();
     std::optional<retention::ApplyResult> applied =
-        load_retained_state(w_.hosts, w_.services, w_.contacts, now);
+        load_retained_state(w_.hosts.vector(), w_.services.vector(), w_.contacts, now);
     if (!applied) return;  // a missing file is a first start: nothing read, nothing to adopt
     retained_scheduling_ok_ = applied->scheduling_info_ok;
     w_.last_program_stop = applied->last_program_stop;
@@ -295,8 +295,8 @@ class Core::Impl final : public loop::TimerHandler,
       hosts[h].flap.last_state_history_update = w_.hosts[h].flap.last_state_history_update;
     }
     for (std::size_t s = 0; s < services.size(); ++s) keep_schedule(services[s], w_.services[s]);
-    w_.hosts = std::move(hosts);
-    w_.services = std::move(services);
+    w_.hosts.vector() = std::move(hosts);
+    w_.services.vector() = std::move(services);
     w_.contacts = std::move(contacts);
     const unsigned long next_comment_id =
         std::max(applied->program.next_comment_id, w_.comments->next_comment_id());
@@ -532,7 +532,7 @@ class Core::Impl final : public loop::TimerHandler,
     // The schedule and the checks out, by new id (the runner reads which old checks run: before the swap).
     const ByCheck<std::uint8_t> was_armed = schedule_.remap(old_of_new);
     runner_.remap(old_of_new, new_of_old, next.commands.size());
-    keep_current_state(p, mapping, old, next, w_.hosts, w_.services, w_.contacts);
+    keep_current_state(p, mapping, old, next, w_.hosts.vector(), w_.services.vector(), w_.contacts);
 
     // The swap. The old model lives on while a writer thread still holds a snapshot of it; what the core
     // held is freed on another thread.
@@ -544,12 +544,12 @@ class Core::Impl final : public loop::TimerHandler,
       std::unique_ptr<DowntimeBook> downtimes{};
     };
     auto replaced = std::make_shared<Replaced>(
-        Replaced{std::move(w_.model_owner), std::move(w_.hosts), std::move(w_.services)});
+        Replaced{std::move(w_.model_owner), std::move(w_.hosts.vector()), std::move(w_.services.vector())});
     w_.cfg = std::move(p.configuration);
     w_.model_owner = std::move(w_.cfg.model);
     w_.model = w_.model_owner.get();
-    w_.hosts = std::move(p.hosts);
-    w_.services = std::move(p.services);
+    w_.hosts.vector() = std::move(p.hosts);
+    w_.services.vector() = std::move(p.services);
     w_.contacts = std::move(p.contacts);
     w_.contacts_changed();
     freshness_.resize(new_checks);

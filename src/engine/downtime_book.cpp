@@ -32,6 +32,7 @@ Time stop_time_of(const state::Downtime& d) {
 // ---- lists and indexes
 
 int& DowntimeBook::depth_of(const DowntimeTarget& target) {
+  ++depth_version_;
   std::vector<int>& depths = target.is_service ? service_depth_ : host_depth_;
   const std::uint32_t index = target.is_service ? model::index(target.service) : model::index(target.host);
   if (index >= depths.size()) depths.resize(static_cast<std::size_t>(index) + 1, 0);
@@ -595,6 +596,7 @@ void DowntimeBook::clear() {
   trigger_heads_.clear();
   host_depth_.clear();
   service_depth_.clear();
+  ++depth_version_;
   changed();
 }
 

@@ -203,6 +203,8 @@ class DowntimeBook {
   // were added (loaded ones: reverse file order). Rebuilt only when something changed since the last call.
   [[nodiscard]] std::shared_ptr<const std::vector<state::Downtime>> snapshot() const;
   [[nodiscard]] std::uint64_t version() const { return version_; }
+  // Changes whenever a depth may have (the snapshot builder reads the depths again only then).
+  [[nodiscard]] std::uint64_t depth_version() const { return depth_version_; }
 
   // Lists, indexes, timers and depths agree with the records.
   [[nodiscard]] bool check_invariants() const;
@@ -318,6 +320,7 @@ class DowntimeBook {
   std::int64_t next_load_seq_ = 0;  // loaded: before the earlier loaded ones
   std::uint64_t next_token_ = 1;
   std::uint64_t version_ = 0;
+  std::uint64_t depth_version_ = 0;
   mutable SnapshotBuffers<state::Downtime> snapshots_;
 };
 

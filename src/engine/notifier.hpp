@@ -10,6 +10,7 @@
 #include "config/main_config.hpp"
 #include "engine/notification_rules.hpp"
 #include "engine/side_command.hpp"
+#include "engine/state_table.hpp"
 #include "state/uuid.hpp"
 #include "timeperiod/evaluator.hpp"
 
@@ -25,8 +26,8 @@ class DowntimeBook;
 struct NotifierWorld {
   const model::Model& model;
   const config::MainConfig& main;
-  std::vector<HostState>& hosts;
-  std::vector<ServiceState>& services;
+  StateTable<HostState>& hosts;
+  StateTable<ServiceState>& services;
   // Read for the contacts' settings; their last notification times are set here. `contacts_changed` is
   // called when they are.
   std::vector<state::ContactState>& contacts;

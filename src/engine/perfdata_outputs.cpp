@@ -93,8 +93,8 @@ void PerfdataOutputs::on_timer(loop::TimerId id) {
   out.process(MacroContext{.model = *w_.model,
                            .main = w_.main,
                            .now = w_.now_epoch(),
-                           .all_hosts = &w_.hosts,
-                           .all_services = &w_.services,
+                           .all_hosts = &w_.hosts.all(),
+                           .all_services = &w_.services.all(),
                            .program_start = w_.program_start,
                            .downtimes = w_.downtimes.get()});
 }

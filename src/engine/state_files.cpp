@@ -96,14 +96,16 @@ std::shared_ptr<const files::StatusSnapshot> StateFiles::take(const ProgramStatu
                                                               StatusSnapshotBuilder* builder) const {
   const SnapshotSource source{.model = *w_.model,
                               .main = w_.main,
-                              .hosts = w_.hosts,
-                              .services = w_.services,
+                              .hosts = w_.hosts.all(),
+                              .services = w_.services.all(),
                               .program = program,
                               .downtime_depths = w_.downtimes.get(),
                               .comments = w_.comments->snapshot(),
                               .downtimes = w_.downtimes->snapshot(),
                               .contacts = w_.contacts_snapshot(),
-                              .keep_alive = w_.model_owner};
+                              .keep_alive = w_.model_owner,
+                              .host_changes = &w_.hosts.changes(),
+                              .service_changes = &w_.services.changes()};
   return builder != nullptr ? builder->build(source) : make_status_snapshot(source);
 }
 

@@ -3,8 +3,11 @@
 #include "engine/downtime_book.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
 #include <utility>
 
 namespace vedette::engine {
@@ -72,8 +75,8 @@ void fill_state(files::StatusSnapshot& snap, files::StatusState& o, const State&
   state::copy_attributes(o, s, snap.overrides);
 }
 
-// Fills `snap` (fresh or recycled: every field is overwritten).
-void fill(files::StatusSnapshot& snap, const SnapshotSource& src) {
+// The parts of a snapshot that are the same for every object: the program, the shared lists.
+void fill_shared(files::StatusSnapshot& snap, const SnapshotSource& src) {
   snap.model = &src.model;
   snap.keep_alive = src.keep_alive;
   snap.comments = src.comments;
@@ -81,68 +84,190 @@ void fill(files::StatusSnapshot& snap, const SnapshotSource& src) {
   snap.contacts = src.contacts;
   fill_program(snap.program, src.main, src.program);
   snap.check_sources = src.program.check_sources;
+}
+
+void fill_host(files::StatusSnapshot& snap, const SnapshotSource& src, std::size_t i) {
+  const HostState& s = src.hosts[i];
+  files::StatusState& o = snap.hosts[i];
+  fill_state(snap, o, s);
+  o.last_time = {s.last_time_up, s.last_time_down, s.last_time_unreachable, 0};
+}
+
+void fill_service(files::StatusSnapshot& snap, const SnapshotSource& src, std::size_t i) {
+  const ServiceState& s = src.services[i];
+  files::StatusState& o = snap.services[i];
+  fill_state(snap, o, s);
+  o.last_time = {s.last_time_ok, s.last_time_warning, s.last_time_unknown, s.last_time_critical};
+}
+
+// The downtime book's depths, which change apart from the objects' state. Reading every one costs little
+// next to copying the objects; a snapshot entry is written only when its depth changed.
+void fill_depths(files::StatusSnapshot& snap, const DowntimeBook* depths) {
+  for (std::size_t i = 0; i < snap.hosts.size(); ++i) {
+    const int d = depths != nullptr ? depths->depth(model::HostId{static_cast<std::uint32_t>(i)}) : 0;
+    if (snap.hosts[i].scheduled_downtime_depth != d) snap.hosts[i].scheduled_downtime_depth = d;
+  }
+  for (std::size_t i = 0; i < snap.services.size(); ++i) {
+    const int d = depths != nullptr ? depths->depth(model::ServiceId{static_cast<std::uint32_t>(i)}) : 0;
+    if (snap.services[i].scheduled_downtime_depth != d) snap.services[i].scheduled_downtime_depth = d;
+  }
+}
+
+// Fills `snap` whole (fresh or recycled: every field is overwritten).
+void fill(files::StatusSnapshot& snap, const SnapshotSource& src) {
+  fill_shared(snap, src);
   snap.overrides.clear();
-
-  const std::size_t host_count = std::min(src.model.hosts.size(), src.hosts.size());
-  const std::size_t service_count = std::min(src.model.services.size(), src.services.size());
-  const DowntimeBook* depths = src.downtime_depths;
-
   snap.text.clear();
+  snap.hosts.resize(std::min(src.model.hosts.size(), src.hosts.size()));
+  for (std::size_t i = 0; i < snap.hosts.size(); ++i) fill_host(snap, src, i);
+  snap.services.resize(std::min(src.model.services.size(), src.services.size()));
+  for (std::size_t i = 0; i < snap.services.size(); ++i) fill_service(snap, src, i);
+  fill_depths(snap, src.downtime_depths);
+}
 
-  snap.hosts.resize(host_count);
-  for (std::size_t i = 0; i < host_count; ++i) {
-    const HostState& s = src.hosts[i];
-    files::StatusState& o = snap.hosts[i];
-    fill_state(snap, o, s);
-    o.last_time = {s.last_time_up, s.last_time_down, s.last_time_unreachable, 0};
-    o.scheduled_downtime_depth =
-        depths != nullptr ? depths->depth(model::HostId{static_cast<std::uint32_t>(i)}) : 0;
-  }
-  snap.services.resize(service_count);
-  for (std::size_t i = 0; i < service_count; ++i) {
-    const ServiceState& s = src.services[i];
-    files::StatusState& o = snap.services[i];
-    fill_state(snap, o, s);
-    o.last_time = {s.last_time_ok, s.last_time_warning, s.last_time_unknown, s.last_time_critical};
-    o.scheduled_downtime_depth =
-        depths != nullptr ? depths->depth(model::ServiceId{static_cast<std::uint32_t>(i)}) : 0;
-  }
+// Whether two snapshots hold the same (VEDETTE_VERIFY_SNAPSHOTS): every field of every object, texts and
+// overrides compared by what they say rather than where they are kept.
+bool same_state(const files::StatusSnapshot& a, const files::StatusState& x, const files::StatusSnapshot& b,
+                const files::StatusState& y) {
+  auto texts = [](const files::StatusSnapshot& s, const files::StatusState& o) {
+    return std::string(s.text_at(o.text_offset, o.output_size + o.long_output_size + o.perf_data_size));
+  };
+  files::StatusState x2 = x;
+  files::StatusState y2 = y;
+  if (texts(a, x) != texts(b, y) || a.overrides_of(x) != b.overrides_of(y)) return false;
+  x2.text_offset = y2.text_offset = 0;
+  x2.overrides = y2.overrides = 0;
+  return std::memcmp(&x2, &y2, sizeof x2) == 0;
+}
+
+void verify(const files::StatusSnapshot& built, const SnapshotSource& src) {
+  files::StatusSnapshot full;
+  fill(full, src);
+  auto check = [&](const std::vector<files::StatusState>& a, const std::vector<files::StatusState>& b,
+                   const char* kind) {
+    if (a.size() != b.size()) {
+      std::fprintf(stderr, "vedette: incremental snapshot has %zu %ss, a full one %zu\n", a.size(), kind,
+                   b.size());
+      std::abort();
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (same_state(built, a[i], full, b[i])) continue;
+      std::fprintf(stderr, "vedette: incremental snapshot differs from a full one at %s %zu\n", kind, i);
+      std::abort();
+    }
+  };
+  check(built.hosts, full.hosts, "host");
+  check(built.services, full.services, "service");
 }
 
 }  // namespace
 
-// The memory of the last snapshot released (by the writer, usually on its thread), kept for the next build.
+// The memory of the last snapshot released (by the writer, usually on its thread), kept for the next build,
+// with what the builder needs to bring it up to date: the generations it was filled at and how much of its
+// text and overrides still belongs to an object (the rest is left behind by objects copied again).
+struct StatusSnapshotBuilder::Filled {
+  const void* source = nullptr;  // the tables' ChangeMarks; another source means a full fill
+  ChangeMarks::Generation hosts = 0, services = 0;
+  std::size_t live_text = 0;
+  std::size_t live_overrides = 0;
+  const DowntimeBook* depths = nullptr;  // the book and its depth_version() the depths were read at
+  std::uint64_t depth_version = 0;
+};
+
 struct StatusSnapshotBuilder::Spare {
   std::mutex mutex;
   std::unique_ptr<files::StatusSnapshot> snapshot;  // guarded by mutex
+  Filled filled;                                    // guarded by mutex, of `snapshot`
 };
 
-StatusSnapshotBuilder::StatusSnapshotBuilder() : spare_(std::make_shared<Spare>()) {}
+StatusSnapshotBuilder::StatusSnapshotBuilder()
+    : spare_(std::make_shared<Spare>()), verify_(std::getenv("VEDETTE_VERIFY_SNAPSHOTS") != nullptr) {}
 StatusSnapshotBuilder::~StatusSnapshotBuilder() = default;
+
+namespace {
+
+std::size_t text_of(const files::StatusState& o) {
+  return std::size_t{o.output_size} + o.long_output_size + o.perf_data_size;
+}
+
+// Brings a recycled snapshot up to date by copying the objects changed since it was filled; false when it
+// cannot (another source, another size, every object changed, or more text left behind than in use).
+bool refill(files::StatusSnapshot& snap, const SnapshotSource& src, StatusSnapshotBuilder::Filled& f) {
+  if (src.host_changes == nullptr || src.service_changes == nullptr || f.source != src.host_changes)
+    return false;
+  if (snap.model != nullptr) return false;  // not released: never recycled
+  if (snap.hosts.size() != std::min(src.model.hosts.size(), src.hosts.size()) ||
+      snap.services.size() != std::min(src.model.services.size(), src.services.size()))
+    return false;
+  if (src.host_changes->all_since(f.hosts) || src.service_changes->all_since(f.services)) return false;
+  if (snap.text.size() > 2 * f.live_text + (std::size_t{1} << 20) ||
+      snap.overrides.size() > 2 * f.live_overrides + 64)
+    return false;
+  fill_shared(snap, src);
+  for (std::size_t i = 0; i < snap.hosts.size(); ++i) {
+    if (!src.host_changes->since(i, f.hosts)) continue;
+    f.live_text -= text_of(snap.hosts[i]);
+    f.live_overrides -= snap.hosts[i].overrides != 0 ? 1 : 0;
+    fill_host(snap, src, i);
+    f.live_text += text_of(snap.hosts[i]);
+    f.live_overrides += snap.hosts[i].overrides != 0 ? 1 : 0;
+  }
+  for (std::size_t i = 0; i < snap.services.size(); ++i) {
+    if (!src.service_changes->since(i, f.services)) continue;
+    f.live_text -= text_of(snap.services[i]);
+    f.live_overrides -= snap.services[i].overrides != 0 ? 1 : 0;
+    fill_service(snap, src, i);
+    f.live_text += text_of(snap.services[i]);
+    f.live_overrides += snap.services[i].overrides != 0 ? 1 : 0;
+  }
+  if (src.downtime_depths != f.depths ||
+      (f.depths != nullptr && f.depths->depth_version() != f.depth_version))
+    fill_depths(snap, src.downtime_depths);
+  return true;
+}
+
+}  // namespace
 
 std::shared_ptr<const files::StatusSnapshot> StatusSnapshotBuilder::build(const SnapshotSource& source) {
   std::unique_ptr<files::StatusSnapshot> snap;
+  Filled filled;
   {
     std::lock_guard lock(spare_->mutex);
     snap = std::move(spare_->snapshot);
+    filled = spare_->filled;
   }
   if (snap == nullptr) snap = std::make_unique<files::StatusSnapshot>();
-  fill(*snap, source);
+  if (!refill(*snap, source, filled)) {
+    fill(*snap, source);
+    filled = Filled{.source = source.host_changes,
+                    .live_text = snap->text.size(),
+                    .live_overrides = snap->overrides.size()};
+  }
+  filled.depths = source.downtime_depths;
+  filled.depth_version = source.downtime_depths != nullptr ? source.downtime_depths->depth_version() : 0;
+  if (source.host_changes != nullptr && source.service_changes != nullptr) {
+    filled.hosts = source.host_changes->seal();
+    filled.services = source.service_changes->seal();
+  }
+  if (verify_) verify(*snap, source);
   // Whoever drops the last reference gives the memory back. The model and the shared lists are let go at
-  // once (they may be the last references to ones replaced by a reload); the arrays and the text are kept.
+  // once (they may be the last references to ones replaced by a reload); the arrays, the text and the
+  // overrides are kept for the next build to bring up to date.
   return std::shared_ptr<const files::StatusSnapshot>(
-      snap.release(), [spare = std::weak_ptr<Spare>(spare_)](const files::StatusSnapshot* done) {
+      snap.release(), [spare = std::weak_ptr<Spare>(spare_), filled](const files::StatusSnapshot* done) {
         std::unique_ptr<files::StatusSnapshot> owned(const_cast<files::StatusSnapshot*>(done));
         owned->keep_alive.reset();
         owned->comments.reset();
         owned->downtimes.reset();
         owned->contacts.reset();
         owned->check_sources.reset();
-        owned->overrides.clear();
         owned->model = nullptr;
         if (const std::shared_ptr<Spare> pool = spare.lock()) {
           std::lock_guard lock(pool->mutex);
-          if (pool->snapshot == nullptr) pool->snapshot = std::move(owned);
+          if (pool->snapshot == nullptr) {
+            pool->snapshot = std::move(owned);
+            pool->filled = filled;
+          }
         }
       });
 }

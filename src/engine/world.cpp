@@ -19,7 +19,7 @@ World::World(config::Configuration&& configuration, loop::Clock& clock_in,
       evaluator(periods, &day_cache),
       check_sources(static_cast<int>(::getpid())) {
   apply_main_settings();
-  initial_states(*model, hosts, services);
+  initial_states(*model, hosts.vector(), services.vector());
   contacts = state::initial_contact_states(*model);
   build_periods();
   rng.seed(random_seed != 0 ? random_seed
@@ -28,8 +28,8 @@ World::World(config::Configuration&& configuration, loop::Clock& clock_in,
 
 void World::mark_all_updated() {
   const state::Timeval now = to_timeval(clock.wall_now());
-  for (HostState& h : hosts) h.last_update = now;
-  for (ServiceState& s : services) s.last_update = now;
+  for (HostState& h : hosts.vector()) h.last_update = now;
+  for (ServiceState& s : services.vector()) s.last_update = now;
 }
 
 void World::log(std::string_view text) {
@@ -54,8 +54,8 @@ MacroContext World::object_macros(CheckId check, Time now) const {
                    .main = main,
                    .host = owner_host(check),
                    .now = now,
-                   .all_hosts = &hosts,
-                   .all_services = &services,
+                   .all_hosts = &hosts.all(),
+                   .all_services = &services.all(),
                    .timeperiods = &evaluator,
                    .program_start = program_start,
                    .downtimes = downtimes.get()};

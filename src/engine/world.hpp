@@ -22,6 +22,7 @@
 #include "engine/notifier.hpp"
 #include "engine/side_command.hpp"
 #include "engine/state_machine.hpp"
+#include "engine/state_table.hpp"
 #include "files/log_file.hpp"
 #include "files/status_file.hpp"
 #include "loop/clock.hpp"
@@ -56,8 +57,8 @@ struct World {
   const config::MainConfig& main;                   // cfg.main, with the run-time switches commands set
   files::LogFile log_file;
 
-  std::vector<HostState> hosts;        // indexed like model->hosts
-  std::vector<ServiceState> services;  // indexed like model->services
+  StateTable<HostState> hosts;        // indexed like model->hosts
+  StateTable<ServiceState> services;  // indexed like model->services
   std::vector<state::ContactState> contacts;
   std::unique_ptr<CommentBook> comments = std::make_unique<CommentBook>();
   std::unique_ptr<DowntimeBook> downtimes = std::make_unique<DowntimeBook>();  // refers to comments

@@ -62,12 +62,12 @@ TEST_F(Reload, KeptObjectsKeepTheirCurrentStateAndAHardProblemItsLastAttempt) {
   web.current_attempt = 3;
 
   PreparedConfig p;
-  p.hosts = after.world().hosts;
-  p.services = after.world().services;
+  p.hosts = after.world().hosts.all();
+  p.services = after.world().services.all();
   p.contacts = after.world().contacts;
   p.services[model::index(new_model().find_service("web01", "DISK"))].modified_attributes = 2;  // retained
-  keep_current_state(p, map_checks(old_model(), new_model()), old_model(), new_model(), w.hosts, w.services,
-                     w.contacts);
+  keep_current_state(p, map_checks(old_model(), new_model()), old_model(), new_model(), w.hosts.vector(),
+                     w.services.vector(), w.contacts);
 
   const ServiceState& kept = p.services[model::index(new_model().find_service("web01", "DISK"))];
   EXPECT_EQ(kept.current_state, k_state_critical);
