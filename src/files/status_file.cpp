@@ -401,7 +401,8 @@ class StatusWriter::Worker {
     const auto start = std::chrono::steady_clock::now();
     AtomicFile file;
     // Naemon's mode for status.dat: rw-rw-r--.
-    if (!file.open(options_.path, ".XXXXXX", S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH)) {
+    if (!file.open(options_.path, ".XXXXXX", S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH,
+                   AtomicFile::Io::direct)) {
       thread_.failed(fmt::format("Unable to create temp file '{}' for writing status data: {}",
                                  file.failure().temp_path, std::strerror(file.failure().error)));
       return;

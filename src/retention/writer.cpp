@@ -414,7 +414,7 @@ base::Status write_snapshot(const Snapshot& snapshot, const WriteOptions& option
                             WriteReport& report) {
   const auto start = std::chrono::steady_clock::now();
   files::AtomicFile file;
-  if (!file.open(options.path, "XXXXXX", S_IRUSR | S_IWUSR)) {
+  if (!file.open(options.path, "XXXXXX", S_IRUSR | S_IWUSR, files::AtomicFile::Io::direct)) {
     return base::Error{fmt::format("Unable to create temp file '{}' for writing retention data: {}",
                                    file.failure().temp_path, std::strerror(file.failure().error))};
   }
