@@ -3,6 +3,7 @@
 // without fsync: wall time, CPU time and MB/s per write).
 //
 //   build/<dir>/bench/status_bench [--benchmark_filter=/hosts:10000]
+#include "../state_file_bench.hpp"
 #include "engine/downtime_book.hpp"
 #include "engine/reload.hpp"
 #include "engine/status_snapshot.hpp"
@@ -14,10 +15,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <memory>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <unistd.h>
 
@@ -100,31 +98,8 @@ struct Fixture {
   }
 };
 
-// One size at a time: the 1M fixture alone holds a few GB.
 Fixture& fixture(int hosts) {
-  static std::unique_ptr<Fixture> f;
-  static int size = 0;
-  if (f == nullptr || size != hosts) {
-    f.reset();
-    f = std::make_unique<Fixture>(hosts);
-    size = hosts;
-  }
-  return *f;
-}
-
-// The CPU time (user + system) of this process' thread named `name`, in ms, from its schedstat (ns).
-double thread_cpu_ms(std::string_view name) {
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
-    std::ifstream comm(task.path() / "comm");
-    std::string task_name;
-    std::getline(comm, task_name);
-    if (task_name != name) continue;
-    std::ifstream schedstat(task.path() / "schedstat");
-    double ns = 0;
-    schedstat >> ns;
-    return ns / 1e6;
-  }
-  return 0;
+  return bench::fixture_of_size<Fixture>(hosts);
 }
 
 // Core thread: the stall per dump, as the core does it (memory of the snapshot the writer released last
@@ -187,10 +162,10 @@ void BM_WriteFile(benchmark::State& state) {
   files::StatusWriterStats stats;
   double cpu_ms = 0;
   for (auto _ : state) {
-    const double cpu_start = thread_cpu_ms("status");
+    const double cpu_start = bench::thread_cpu_ms("status");
     writer.publish(snap);
     writer.wait_idle(std::chrono::minutes(1));
-    cpu_ms += thread_cpu_ms("status") - cpu_start;
+    cpu_ms += bench::thread_cpu_ms("status") - cpu_start;
     stats = writer.stats();
     state.SetIterationTime(static_cast<double>(stats.last_write_us) / 1e6);
   }
