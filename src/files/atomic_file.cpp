@@ -18,9 +18,10 @@ namespace vedette::files {
 
 namespace {
 
-// Direct writes go out in pieces of this size: 1,500 write() calls for a 1.5 GB status.dat, and a buffer
-// small enough to stay in the CPU cache while the text is copied into it.
-constexpr std::size_t k_direct_chunk = std::size_t{1} << 20;
+// Direct writes go out in pieces of this size, each a synchronous trip to the device: 4 MiB took ~10 % less
+// of the writer's CPU than 1 MiB for a 1.5 GB status.dat (status_bench BM_WriteFile, 1M services), and the
+// buffer still fits the CPU's last-level cache while the text is copied into it.
+constexpr std::size_t k_direct_chunk = std::size_t{1} << 22;
 
 std::string directory_of(const std::string& path) {
   const std::size_t slash = path.rfind('/');

@@ -12,12 +12,12 @@
 //   for (chunk : text) if (!file.write(chunk)) { report(file.failure()); return; }
 //   if (!file.commit(/*fsync=*/true)) { report(file.failure()); return; }   // else discarded when destroyed
 //
-// With Io::direct the text goes around the page cache (O_DIRECT), in aligned blocks copied through a buffer
-// of the file's own. Through the page cache, writing a status.dat of 1M services (1.5 GB) took the writer
-// thread more CPU than formatting it (~0.45 s: the copy into the cache, its writeback at fsync, freeing the
-// old file's pages at the rename); directly, about half of that (status_bench BM_WriteFile). The new file
-// is then not in the page cache: its first reader reads it from the disk. Where the file system has no
-// direct I/O (tmpfs before Linux 6.6, NFS, some FUSE), or refuses a write, the file is written through the
+// With Io::direct the text goes around the page cache (O_DIRECT), in aligned blocks copied through a 4 MiB
+// buffer of the file's own. Through the page cache, writing a status.dat of 1M services (1.5 GB) took the
+// writer thread more CPU than formatting it (~0.45 s: the copy into the cache, its writeback at fsync,
+// freeing the old file's pages at the rename); directly, about half of that (status_bench BM_WriteFile). The
+// new file is then not in the page cache: its first reader reads it from the disk. Where the file system has
+// no direct I/O (tmpfs before Linux 6.6, NFS, some FUSE), or refuses a write, the file is written through the
 // page cache as before.
 //
 // One thread at a time (the writer thread that owns it).

@@ -80,9 +80,9 @@ TEST_F(AtomicFileTest, DirectWritesTheSameBytesAtEveryBlockBoundary) {
   std::mt19937_64 rng(36);
   const std::string shm_dir =
       fs::is_directory("/dev/shm") ? ::mkdtemp(std::string("/dev/shm/vedette-atomic-XXXXXX").data()) : "";
-  constexpr std::size_t k_mib = std::size_t{1} << 20;
+  constexpr std::size_t k_chunk = std::size_t{4} << 20;  // what it writes at a time
   for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{511}, std::size_t{4096},
-                                 std::size_t{4097}, k_mib - 1, k_mib, k_mib + 1, 3 * k_mib + 4097}) {
+                                 std::size_t{4097}, k_chunk - 1, k_chunk, k_chunk + 1, 2 * k_chunk + 4097}) {
     std::string text(size, ' ');
     for (char& c : text) c = static_cast<char>('a' + rng() % 26);
     for (const std::string& dir : {dir_.string(), shm_dir}) {
