@@ -49,13 +49,7 @@ class NaemonLines {
     done(p);
   }
   [[gnu::always_inline]] void num(std::string_view key, long long value) {
-    char* p = copy(room(key.size() + 21), key);
-    if (value < 0) {
-      *p++ = '-';
-      p = decimal(p, 0 - static_cast<unsigned long long>(value));
-    } else {
-      p = decimal(p, static_cast<unsigned long long>(value));
-    }
+    char* p = signed_decimal(copy(room(key.size() + 21), key), value);
     *p++ = '\n';
     done(p);
   }
@@ -119,13 +113,7 @@ class NaemonLines {
     char* p = copy(room(key.size() + 22 * values.size() + 1), key);
     for (std::size_t i = 0; i < values.size(); ++i) {
       if (i > 0) *p++ = ',';
-      const auto v = static_cast<long long>(values[i]);
-      if (v < 0) {
-        *p++ = '-';
-        p = decimal(p, 0 - static_cast<unsigned long long>(v));
-      } else {
-        p = decimal(p, static_cast<unsigned long long>(v));
-      }
+      p = signed_decimal(p, static_cast<long long>(values[i]));
     }
     *p++ = '\n';
     done(p);
@@ -175,6 +163,11 @@ class NaemonLines {
       q[-1] = static_cast<char>('0' + v);
     }
     return end;
+  }
+  [[gnu::always_inline]] static char* signed_decimal(char* p, long long v) {
+    if (v >= 0) return decimal(p, static_cast<std::uint64_t>(v));
+    *p++ = '-';
+    return decimal(p, 0 - static_cast<std::uint64_t>(v));
   }
   static int digits(std::uint64_t v) {
     int n = 1;
