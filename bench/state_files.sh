@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# State on disk and in motion at 100k services (10,000 hosts x 10): the persistence issue's figures.
+# State on disk and in motion at 100k services (10,000 hosts x 10; status_bench and retention_bench also at
+# 1M, /hosts:100000): the persistence issue's figures.
 #
 #   bench/state_files.sh [--build build/release] [--skip-peers]
 #
 # 1. status.dat: the core thread's stall per dump (BM_SnapshotBuild) and the writer thread's format and
-#    format + write + rename (+ fsync) times (status_bench).
-# 2. retention.dat: snapshot (core stall), format, write, and the load at start-up (retention_bench).
+#    format + write + rename (+ fsync) times, CPU time (cpu_ms) and MB/s per write (status_bench).
+# 2. retention.dat: snapshot (core stall), format, write (the same figures), and the load at start-up
+#    (retention_bench).
 # 3. objects.cache: format and write (object_cache_bench).
 # 4. SIGHUP reload: load, prepare and swap times, and how late checks start around it (reload_gap.py).
 # 5. status.dat write time of Nagios 4 and Vedette on the same 100k objects, in one run, as the shared peer

@@ -1,7 +1,9 @@
-// retention.dat at 100k services (10,000 hosts x 10): the core thread's cost per save (taking the snapshot),
-// the writer thread's (formatting alone; format + write + fsync + rename), and the start-up read + apply.
+// retention.dat at 100k and 1M services (10,000 and 100,000 hosts x 10): the core thread's cost per save
+// (taking the snapshot), the writer thread's (formatting alone; format + write + fsync + rename: wall time,
+// CPU time and MB/s per write), and the start-up read + apply.
 //
-//   build/<dir>/bench/retention_bench
+//   build/<dir>/bench/retention_bench [--benchmark_filter=/hosts:10000]
+#include "../state_file_bench.hpp"
 #include "engine/downtime_book.hpp"
 #include "engine/reload.hpp"
 #include "engine/status_snapshot.hpp"
@@ -21,8 +23,10 @@
 namespace vedette::retention {
 namespace {
 
-constexpr int k_hosts = 10'000;
-constexpr int k_services_per_host = 10;
+constexpr std::size_t k_services_per_host = 10;
+// Hosts, as the benchmarks' first argument: 100k and 1M services.
+constexpr int k_100k = 10'000;
+constexpr int k_1m = 100'000;
 constexpr Time k_now = 1'700'000'300;
 
 struct Fixture {
@@ -33,23 +37,24 @@ struct Fixture {
   engine::ProgramStatus program{.now = k_now};
   engine::DowntimeBook downtimes;  // none scheduled; the core always hands its book over for the depths
 
-  Fixture() {
+  explicit Fixture(int hosts_wanted) {
+    const auto host_count = static_cast<std::size_t>(hosts_wanted);
     main.retain_state_information = true;
     model.timeperiods.push_back({model.strings.intern("24x7"), model.strings.intern("24x7"), {}, {}});
     model.timeperiod_by_name.emplace(model.timeperiods[0].name, model::TimeperiodId{0});
     model.commands.emplace_back().name = model.strings.intern("check_ping");
     model.command_by_name.emplace(model.commands[0].name, model::CommandId{0});
     const auto period = model::TimeperiodId{0};
-    model.hosts.reserve(k_hosts);
-    model.services.reserve(std::size_t{k_hosts} * k_services_per_host);
-    for (int h = 0; h < k_hosts; ++h) {
+    model.hosts.reserve(host_count);
+    model.services.reserve(host_count * k_services_per_host);
+    for (std::size_t h = 0; h < host_count; ++h) {
       model::Host host;
       host.name = model.strings.intern(fmt::format("host{:05}.example.com", h));
       host.check_command.raw = model.strings.intern("check-host-alive");
       host.check_period = host.notification_period = period;
       host.max_check_attempts = 3;
       host.custom_variables.push_back({model.strings.intern("SITE"), model.strings.intern("dc1")});
-      for (int s = 0; s < k_services_per_host; ++s) {
+      for (std::size_t s = 0; s < k_services_per_host; ++s) {
         model::Service svc;
         svc.host = static_cast<model::HostId>(h);
         svc.host_name = host.name;
@@ -107,15 +112,14 @@ struct Fixture {
   }
 };
 
-Fixture& fixture() {
-  static Fixture f;
-  return f;
+Fixture& fixture(int hosts) {
+  return bench::fixture_of_size<Fixture>(hosts);
 }
 
 // Core thread: the stall per save, as the core takes it (the memory of the snapshot the writer released last
 // is reused). The previous snapshot is released on another thread, as the writer does.
 void BM_RetentionSnapshot(benchmark::State& state) {
-  Fixture& f = fixture();
+  Fixture& f = fixture(static_cast<int>(state.range(0)));
   engine::StatusSnapshotBuilder builder;
   const engine::SnapshotSource source = f.source();
   for (auto _ : state) {
@@ -129,11 +133,11 @@ void BM_RetentionSnapshot(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(f.services.size()),
                          benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_RetentionSnapshot)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RetentionSnapshot)->Arg(k_100k)->Arg(k_1m)->ArgName("hosts")->Unit(benchmark::kMillisecond);
 
 // The same in fresh memory every time: what the builder's reuse saves.
 void BM_RetentionSnapshotFresh(benchmark::State& state) {
-  Fixture& f = fixture();
+  Fixture& f = fixture(static_cast<int>(state.range(0)));
   const engine::SnapshotSource source = f.source();
   for (auto _ : state) {
     auto snap = engine::make_status_snapshot(source);
@@ -143,11 +147,11 @@ void BM_RetentionSnapshotFresh(benchmark::State& state) {
     state.ResumeTiming();
   }
 }
-BENCHMARK(BM_RetentionSnapshotFresh)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RetentionSnapshotFresh)->Arg(k_100k)->Arg(k_1m)->ArgName("hosts")->Unit(benchmark::kMillisecond);
 
 // Writer thread: formatting alone, into memory.
 void BM_RetentionFormat(benchmark::State& state) {
-  Fixture& f = fixture();
+  Fixture& f = fixture(static_cast<int>(state.range(0)));
   const auto snap = engine::make_status_snapshot(f.source());
   std::string out;
   format_retention(*snap, out);  // grows the buffer once, outside the timing
@@ -156,35 +160,45 @@ void BM_RetentionFormat(benchmark::State& state) {
     format_retention(*snap, out);
     benchmark::DoNotOptimize(out.data());
   }
+  state.SetBytesProcessed(static_cast<std::int64_t>(out.size()) * state.iterations());
   state.counters["MB"] = static_cast<double>(out.size()) / 1e6;
 }
-BENCHMARK(BM_RetentionFormat)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RetentionFormat)->Arg(k_100k)->Arg(k_1m)->ArgName("hosts")->Unit(benchmark::kMillisecond);
 
-// Writer thread: format + write + rename of a whole file (range(0): fsync of the file and the directory or
-// not), as the writer times it.
+// Writer thread: format + write + rename of a whole file (range(1): fsync of the file and the directory or
+// not), as the writer times it; cpu_ms is the writer thread's CPU time per write.
 void BM_RetentionWriteFile(benchmark::State& state) {
-  Fixture& f = fixture();
+  Fixture& f = fixture(static_cast<int>(state.range(0)));
   const auto snap = engine::make_status_snapshot(f.source());
   std::string dir_pattern =
       (std::filesystem::temp_directory_path() / "vedette-retention-bench-XXXXXX").string();
   const std::filesystem::path dir = ::mkdtemp(dir_pattern.data());
-  Writer writer({.path = (dir / "retention.dat").string(), .fsync = state.range(0) != 0});
+  Writer writer({.path = (dir / "retention.dat").string(), .fsync = state.range(1) != 0});
   WriterStats stats;
+  double cpu_ms = 0;
   for (auto _ : state) {
+    const double cpu_start = bench::thread_cpu_ms("retention");
     writer.publish(snap);
     writer.wait_idle(std::chrono::minutes(1));
+    cpu_ms += bench::thread_cpu_ms("retention") - cpu_start;
     stats = writer.stats();
     state.SetIterationTime(static_cast<double>(stats.last_write_us) / 1e6);
   }
+  state.SetBytesProcessed(static_cast<std::int64_t>(stats.last_bytes) * state.iterations());
+  state.counters["cpu_ms"] = benchmark::Counter(cpu_ms, benchmark::Counter::kAvgIterations);
   state.counters["format_ms"] = static_cast<double>(stats.last_format_us) / 1e3;
   state.counters["MB"] = static_cast<double>(stats.last_bytes) / 1e6;
   std::filesystem::remove_all(dir);
 }
-BENCHMARK(BM_RetentionWriteFile)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RetentionWriteFile)
+    ->ArgsProduct({{k_100k, k_1m}, {0, 1}})
+    ->ArgNames({"hosts", "fsync"})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 // Start-up: read (mmap) + parse + apply of the whole file, streaming, into fresh hot state.
 void BM_RetentionLoad(benchmark::State& state) {
-  Fixture& f = fixture();
+  Fixture& f = fixture(static_cast<int>(state.range(0)));
   std::string dir_pattern =
       (std::filesystem::temp_directory_path() / "vedette-retention-bench-XXXXXX").string();
   const std::filesystem::path dir = ::mkdtemp(dir_pattern.data());
@@ -213,7 +227,7 @@ void BM_RetentionLoad(benchmark::State& state) {
   state.counters["services"] = static_cast<double>(applied);
   std::filesystem::remove_all(dir);
 }
-BENCHMARK(BM_RetentionLoad)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RetentionLoad)->Arg(k_100k)->Arg(k_1m)->ArgName("hosts")->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace vedette::retention

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <random>
 #include <string>
@@ -16,6 +17,11 @@
 namespace vedette::files {
 
 namespace {
+
+// Direct writes go out in pieces of this size, each a synchronous trip to the device: 4 MiB took ~10 % less
+// of the writer's CPU than 1 MiB for a 1.5 GB status.dat (status_bench BM_WriteFile, 1M services), and the
+// buffer still fits the CPU's last-level cache while the text is copied into it.
+constexpr std::size_t k_direct_chunk = std::size_t{1} << 22;
 
 std::string directory_of(const std::string& path) {
   const std::size_t slash = path.rfind('/');
@@ -50,6 +56,48 @@ void AtomicFile::discard() {
   fd_ = -1;
   if (!temp_.empty()) ::unlink(temp_.c_str());
   temp_.clear();
+  align_ = 0;
+  staged_.reset();
+  staged_size_ = 0;
+}
+
+// Direct I/O where the file system says how to align it (statx) and takes the flag; otherwise the file
+// stays buffered.
+void AtomicFile::start_direct() {
+  struct statx about {};
+  if (::statx(fd_, "", AT_EMPTY_PATH, STATX_DIOALIGN, &about) != 0 ||
+      (about.stx_mask & STATX_DIOALIGN) == 0 || about.stx_dio_offset_align == 0)
+    return;
+  const std::size_t align =
+      std::max<std::size_t>({4096, about.stx_dio_offset_align, about.stx_dio_mem_align});
+  if (k_direct_chunk % align != 0) return;
+  const int flags = ::fcntl(fd_, F_GETFL);
+  if (flags < 0 || ::fcntl(fd_, F_SETFL, flags | O_DIRECT) != 0) return;
+  staged_.reset(static_cast<char*>(std::aligned_alloc(align, k_direct_chunk)));
+  align_ = align;
+}
+
+bool AtomicFile::stop_direct() {
+  align_ = 0;
+  const int flags = ::fcntl(fd_, F_GETFL);
+  return flags >= 0 && ::fcntl(fd_, F_SETFL, flags & ~O_DIRECT) == 0;
+}
+
+// `block` is aligned in memory, size and file offset. A write the file system refuses (EINVAL), or a short
+// one that would leave the rest unaligned, sends the rest through the page cache.
+bool AtomicFile::write_block(std::string_view block) {
+  while (!block.empty()) {
+    const ssize_t n = ::write(fd_, block.data(), block.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINVAL) break;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return false;
+    }
+    block.remove_prefix(static_cast<std::size_t>(n));
+    if (static_cast<std::size_t>(n) % align_ != 0) break;
+  }
+  return block.empty() || (stop_direct() && write_all(fd_, block));
 }
 
 bool AtomicFile::fail(std::string_view step, int error) {
@@ -58,7 +106,7 @@ bool AtomicFile::fail(std::string_view step, int error) {
   return false;
 }
 
-bool AtomicFile::open(std::string path, std::string_view suffix, mode_t mode) {
+bool AtomicFile::open(std::string path, std::string_view suffix, mode_t mode, Io io) {
   discard();
   path_ = std::move(path);
   suffix_ = suffix;
@@ -75,17 +123,36 @@ bool AtomicFile::open(std::string path, std::string_view suffix, mode_t mode) {
     }
   }
   if (::fchmod(fd_, mode) != 0) return fail("chmod", errno);
+  if (io == Io::direct) start_direct();
   return true;
 }
 
 bool AtomicFile::write(std::string_view data) {
   if (fd_ < 0) return false;
-  if (!write_all(fd_, data)) return fail("write", errno);
+  while (align_ != 0 && !data.empty()) {
+    const std::size_t n = std::min(data.size(), k_direct_chunk - staged_size_);
+    std::memcpy(staged_.get() + staged_size_, data.data(), n);
+    staged_size_ += n;
+    data.remove_prefix(n);
+    if (staged_size_ < k_direct_chunk) break;
+    staged_size_ = 0;
+    if (!write_block({staged_.get(), k_direct_chunk})) return fail("write", errno);
+  }
+  if (!data.empty() && !write_all(fd_, data)) return fail("write", errno);
   return true;
 }
 
 bool AtomicFile::commit(bool fsync) {
   if (fd_ < 0) return false;
+  if (align_ != 0) {
+    // What is staged: its whole blocks directly, the rest (not a block) through the page cache.
+    const std::size_t whole = staged_size_ / align_ * align_;
+    const std::string_view tail(staged_.get() + whole, staged_size_ - whole);
+    staged_size_ = 0;
+    if (whole > 0 && !write_block({staged_.get(), whole})) return fail("write", errno);
+    if (align_ != 0 && !stop_direct()) return fail("write", errno);
+    if (!tail.empty() && !write_all(fd_, tail)) return fail("write", errno);
+  }
   if (fsync && ::fsync(fd_) != 0) return fail("fsync", errno);
   if (temp_.empty()) {
     // Name the complete file. linkat() through /proc needs no privilege (AT_EMPTY_PATH would).

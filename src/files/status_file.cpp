@@ -355,15 +355,16 @@ bool write_objects(Out& o, const StatusSnapshot& s, MaybeDrain& maybe_drain) {
   return true;
 }
 
-// Formats the whole file into `buf`, handing it to `drain` whenever it holds k_chunk bytes or more (and at
-// the end). Stops early and returns false when drain does.
+// Formats the whole file after what `buf` holds, handing the lines to `drain` whenever they hold k_chunk
+// bytes or more (and at the end); drain clears them once written. Stops early and returns false when drain
+// does.
 template <typename Drain>
 bool format_chunked(const StatusSnapshot& s, std::string& buf, Drain&& drain) {
   Out o(buf);
-  auto maybe_drain = [&] { return buf.size() < k_chunk || drain(buf); };
+  auto maybe_drain = [&] { return o.size() < k_chunk || drain(o); };
   write_header_and_program(o, s.program);
   if (s.model != nullptr && !write_objects(o, s, maybe_drain)) return false;
-  return buf.empty() || drain(buf);
+  return o.size() == 0 || drain(o);
 }
 
 std::uint64_t micros_since(std::chrono::steady_clock::time_point start) {
@@ -375,7 +376,7 @@ std::uint64_t micros_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 void format_status(const StatusSnapshot& snapshot, std::string& out) {
-  (void)format_chunked(snapshot, out, [](std::string&) { return true; });
+  (void)format_chunked(snapshot, out, [](Out&) { return true; });
 }
 
 class StatusWriter::Worker {
@@ -400,7 +401,8 @@ class StatusWriter::Worker {
     const auto start = std::chrono::steady_clock::now();
     AtomicFile file;
     // Naemon's mode for status.dat: rw-rw-r--.
-    if (!file.open(options_.path, ".XXXXXX", S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH)) {
+    if (!file.open(options_.path, ".XXXXXX", S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH,
+                   AtomicFile::Io::direct)) {
       thread_.failed(fmt::format("Unable to create temp file '{}' for writing status data: {}",
                                  file.failure().temp_path, std::strerror(file.failure().error)));
       return;
@@ -408,9 +410,9 @@ class StatusWriter::Worker {
     std::uint64_t bytes = 0;
     std::chrono::steady_clock::duration io_time{};
     buffer_.clear();
-    const bool written = format_chunked(snapshot, buffer_, [&](std::string& chunk) {
+    const bool written = format_chunked(snapshot, buffer_, [&](Out& chunk) {
       const auto io_start = std::chrono::steady_clock::now();
-      const bool ok = file.write(chunk);
+      const bool ok = file.write(chunk.text());
       io_time += std::chrono::steady_clock::now() - io_start;
       if (!ok) return false;
       bytes += chunk.size();

@@ -359,12 +359,13 @@ void write_downtime(Out& o, const Downtime& d) {
   o.raw("}\n");
 }
 
-// Formats the whole file into `buf`, handing it to `drain` whenever it holds k_chunk bytes or more (and at
-// the end). Stops early and returns false when drain does.
+// Formats the whole file after what `buf` holds, handing the lines to `drain` whenever they hold k_chunk
+// bytes or more (and at the end); drain clears them once written. Stops early and returns false when drain
+// does.
 template <typename Drain>
 bool format_chunked(const Snapshot& s, std::string& buf, Drain&& drain) {
   Out o(buf);
-  auto maybe_drain = [&] { return buf.size() < k_chunk || drain(buf); };
+  auto maybe_drain = [&] { return o.size() < k_chunk || drain(o); };
   write_header(o, s);
   write_program(o, s);
   if (s.model != nullptr) {
@@ -394,7 +395,7 @@ bool format_chunked(const Snapshot& s, std::string& buf, Drain&& drain) {
       if (!maybe_drain()) return false;
     }
   }
-  return buf.empty() || drain(buf);
+  return o.size() == 0 || drain(o);
 }
 
 std::uint64_t micros_since(std::chrono::steady_clock::time_point start) {
@@ -413,15 +414,15 @@ base::Status write_snapshot(const Snapshot& snapshot, const WriteOptions& option
                             WriteReport& report) {
   const auto start = std::chrono::steady_clock::now();
   files::AtomicFile file;
-  if (!file.open(options.path, "XXXXXX", S_IRUSR | S_IWUSR)) {
+  if (!file.open(options.path, "XXXXXX", S_IRUSR | S_IWUSR, files::AtomicFile::Io::direct)) {
     return base::Error{fmt::format("Unable to create temp file '{}' for writing retention data: {}",
                                    file.failure().temp_path, std::strerror(file.failure().error))};
   }
   std::chrono::steady_clock::duration io_time{};
   buffer.clear();
-  bool ok = format_chunked(snapshot, buffer, [&](std::string& chunk) {
+  bool ok = format_chunked(snapshot, buffer, [&](Out& chunk) {
     const auto io_start = std::chrono::steady_clock::now();
-    const bool written = file.write(chunk);
+    const bool written = file.write(chunk.text());
     io_time += std::chrono::steady_clock::now() - io_start;
     if (!written) return false;
     report.bytes += chunk.size();
@@ -448,13 +449,13 @@ base::Status write_snapshot(const Snapshot& snapshot, const WriteOptions& option
 }  // namespace
 
 void format_retention(const Snapshot& snapshot, std::string& out) {
-  (void)format_chunked(snapshot, out, [](std::string&) { return true; });
+  (void)format_chunked(snapshot, out, [](Out&) { return true; });
 }
 
 void format_retention(const Snapshot& snapshot, const std::function<void(std::string_view)>& on_chunk) {
   std::string buffer;
-  (void)format_chunked(snapshot, buffer, [&](std::string& chunk) {
-    on_chunk(chunk);
+  (void)format_chunked(snapshot, buffer, [&](Out& chunk) {
+    on_chunk(chunk.text());
     chunk.clear();
     return true;
   });

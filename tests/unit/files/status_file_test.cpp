@@ -20,6 +20,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <span>
 #include <sstream>
 #include <string>
@@ -748,6 +749,35 @@ TEST(StatusWriter, WritesTheFileWithNaemonsMode) {
   int entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(f.dir.file(""))) ++entries;
   EXPECT_EQ(entries, 3);  // naemon.cfg, objects.cfg, status.dat
+}
+
+// The writer hands the text to write() in chunks, cut between blocks: the file is the formatted text all the
+// same, here with 1,000 comments of random length and content (several chunks).
+TEST(StatusWriter, TheFileIsTheFormattedTextAcrossChunks) {
+  Fixture f;
+  std::mt19937 rng(36);
+  std::vector<state::Comment> comments(1000);
+  for (std::size_t i = 0; i < comments.size(); ++i) {
+    state::Comment& c = comments[i];
+    c.is_service = i % 2 == 1;
+    c.host_name = "web";
+    c.service_description = "HTTP";
+    c.comment_id = i + 1;
+    c.entry_time = 1'700'000'000 + static_cast<std::int64_t>(rng() % 100'000);
+    c.author = "admin";
+    c.comment_data.resize(rng() % 4000);
+    for (char& ch : c.comment_data) ch = "ab \n\n;="[rng() % 8];
+  }
+  const auto snap = f.snapshot({.comments = comments});
+  std::string expected;
+  format_status(*snap, expected);
+  ASSERT_GT(expected.size(), std::size_t{1} << 20);
+  const std::string path = f.dir.file("status.dat");
+  StatusWriter writer({.path = path, .fsync = false});
+  writer.publish(snap);
+  ASSERT_TRUE(writer.wait_idle(10s));
+  EXPECT_EQ(writer.stats().last_bytes, expected.size());
+  EXPECT_EQ(read_file(path), expected);
 }
 
 TEST(StatusWriter, ReadersNeverSeeAPartialFile) {
