@@ -59,3 +59,5 @@ class Epoll {
 };
 
 }  // namespace vedette::loop
+
+#undef VEDETTE_EPOLL_PACKED
