@@ -1,7 +1,7 @@
-// Epoll: one epoll instance, and the only code that includes <sys/epoll.h> (epoll.cpp). Every thread that
-// waits on fds owns one and uses it alone: the core loop's Poller (loop/poller.hpp), each executor thread
-// (whose native checks add their sockets to it) and the Livestatus I/O thread. A thin wrapper: event bits
-// and tokens go to the kernel and come back unchanged, so what each thread does with them stays its own.
+// Epoll: one epoll instance, and the only code that includes <sys/epoll.h> (epoll_poller.cpp). Every thread
+// that waits on fds owns one and uses it alone: the core loop's Poller (loop/poller.hpp), each executor
+// thread (whose native checks add their sockets to it) and the Livestatus I/O thread. A thin wrapper: event
+// bits and tokens go to the kernel and come back unchanged, so what each thread does with them stays its own.
 //
 //   Epoll epoll;  epoll.add(fd, Epoll::readable, token);
 //   Epoll::Event events[64];  const int n = epoll.wait(events, timeout_ns);   // events[i].token
@@ -21,7 +21,7 @@ namespace vedette::loop {
 
 class Epoll {
  public:
-  // epoll's event bits with the kernel's values (epoll.cpp checks them).
+  // epoll's event bits with the kernel's values (epoll_poller.cpp checks them).
   static constexpr std::uint32_t readable = 0x001;           // EPOLLIN
   static constexpr std::uint32_t writable = 0x004;           // EPOLLOUT
   static constexpr std::uint32_t error = 0x008;              // EPOLLERR, always reported
@@ -29,8 +29,8 @@ class Epoll {
   static constexpr std::uint32_t read_hang_up = 0x2000;      // EPOLLRDHUP: the peer shut its sending side
   static constexpr std::uint32_t edge_triggered = 1u << 31;  // EPOLLET
 
-  // Laid out as the kernel's struct epoll_event (epoll.cpp checks), so wait() hands the caller's array to the
-  // kernel as it is.
+  // Laid out as the kernel's struct epoll_event (epoll_poller.cpp checks), so wait() hands the caller's array
+  // to the kernel as it is.
   struct VEDETTE_EPOLL_PACKED Event {
     std::uint32_t events;
     std::uint64_t token;
