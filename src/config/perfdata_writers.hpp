@@ -1,6 +1,6 @@
 // Vedette's own main-config options for the built-in perfdata writers (docs/perfdata-writers.md):
 // graphite_writer=host:port, influxdb_writer=http://host:port and their naming templates, credentials and
-// buffer. Parsed with the rest of the main config; a plain value afterwards.
+// buffer. Parsed with the rest of the main config; a plain value afterwards, for any thread.
 #pragma once
 
 #include "config/diagnostics.hpp"

@@ -1,4 +1,4 @@
-// The engine works on the hot state (state/check_state.hpp) under its own names.
+// The engine works on the hot state (state/check_state.hpp) under its own names. Core thread, as the engine.
 #pragma once
 
 #include "state/check_state.hpp"

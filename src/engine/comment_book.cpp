@@ -192,7 +192,6 @@ unsigned long CommentBook::add_to(std::vector<std::uint32_t>& heads, std::uint32
   if (s.next != k_none) slots_[s.next].prev = slot;
   heads[object] = slot;
   by_id_.insert(id, slot);
-  if (s.comment.expires) expiring_.emplace(s.comment.expire_time, id);
   changed();
   return id;
 }
@@ -206,7 +205,6 @@ void CommentBook::unlink_and_free(std::uint32_t slot) {
     heads[s.object] = s.next;
   if (s.next != k_none) slots_[s.next].prev = s.prev;
   by_id_.erase(s.comment.comment_id);
-  if (s.comment.expires) expiring_.erase({s.comment.expire_time, s.comment.comment_id});
   s = Slot{};
   free_slots_.push_back(slot);
   changed();
@@ -282,28 +280,12 @@ std::vector<unsigned long> CommentBook::remove_acknowledgement_comments(model::S
   return remove_from(service_heads_, model::index(service), is_transient_acknowledgement);
 }
 
-std::optional<Time> CommentBook::next_expire_time() const {
-  if (expiring_.empty()) return std::nullopt;
-  return expiring_.begin()->first;
-}
-
-std::vector<unsigned long> CommentBook::expire(Time now) {
-  std::vector<unsigned long> removed;
-  while (!expiring_.empty() && expiring_.begin()->first <= now) {
-    const unsigned long id = expiring_.begin()->second;
-    removed.push_back(id);
-    remove(id);
-  }
-  return removed;
-}
-
 void CommentBook::clear() {
   slots_.clear();
   free_slots_.clear();
   host_heads_.clear();
   service_heads_.clear();
   by_id_.clear();
-  expiring_.clear();
   changed();
 }
 
@@ -321,7 +303,7 @@ void CommentBook::reserve(std::size_t comments) {
 
 bool CommentBook::check_invariants() const {
   if (!by_id_.check_invariants()) return false;
-  std::size_t live = 0, expiring = 0;
+  std::size_t live = 0;
   for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
     const Slot& s = slots_[slot];
     if (s.object == k_none) continue;
@@ -329,12 +311,8 @@ bool CommentBook::check_invariants() const {
     const std::uint32_t* indexed = by_id_.find(s.comment.comment_id);
     if (indexed == nullptr || *indexed != slot) return false;
     if (s.comment.comment_id >= next_comment_id_) return false;
-    if (s.comment.expires) {
-      if (!expiring_.contains({s.comment.expire_time, s.comment.comment_id})) return false;
-      ++expiring;
-    }
   }
-  if (live != by_id_.size() || expiring != expiring_.size()) return false;
+  if (live != by_id_.size()) return false;
   if (live + free_slots_.size() != slots_.size()) return false;
   // Every live slot sits in exactly its object's list, and the links run both ways.
   std::size_t listed = 0;

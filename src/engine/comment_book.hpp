@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -152,12 +151,6 @@ class CommentBook {
   std::vector<unsigned long> remove_acknowledgement_comments(model::HostId host);
   std::vector<unsigned long> remove_acknowledgement_comments(model::ServiceId service);
 
-  // Comments with expires set, by expire_time. Naemon 1.x never removes them (it treats `expires` as data
-  // since its expiry event was removed; Nagios 3 did remove them): the core calls expire() only to behave
-  // like Nagios 3. expire() removes every expiring comment with expire_time <= now, earliest first.
-  [[nodiscard]] std::optional<Time> next_expire_time() const;
-  std::vector<unsigned long> expire(Time now);
-
   // The counter Naemon writes as next_comment_id. set_next_comment_id() takes retention.dat's value as
   // is (Naemon reads it before any comment), so call it before loading the retained comments.
   [[nodiscard]] unsigned long next_comment_id() const { return next_comment_id_; }
@@ -174,7 +167,7 @@ class CommentBook {
   // Grows by one with every change: lets the core tell whether a snapshot it holds is current.
   [[nodiscard]] std::uint64_t version() const { return version_; }
 
-  // Per-object lists, the id index and the expiry index agree with the records.
+  // Per-object lists and the id index agree with the records.
   [[nodiscard]] bool check_invariants() const;
 
  private:
@@ -198,10 +191,9 @@ class CommentBook {
 
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
-  std::vector<std::uint32_t> host_heads_;              // HostId index -> newest comment's slot
-  std::vector<std::uint32_t> service_heads_;           // ServiceId index -> newest comment's slot
-  NaemonIdTable by_id_;                                // comment_id -> slot
-  std::set<std::pair<Time, unsigned long>> expiring_;  // (expire_time, comment_id) of comments that expire
+  std::vector<std::uint32_t> host_heads_;     // HostId index -> newest comment's slot
+  std::vector<std::uint32_t> service_heads_;  // ServiceId index -> newest comment's slot
+  NaemonIdTable by_id_;                       // comment_id -> slot
   unsigned long next_comment_id_ = 1;
   std::uint64_t version_ = 0;
   mutable SnapshotBuffers<state::Comment> snapshots_;

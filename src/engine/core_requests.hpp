@@ -1,6 +1,7 @@
 // What external commands and passive results ask of the core, as values: the Core's entry points take them
 // and hand them to the component that carries them out (object commands, annotations, the result path).
-// Plain values; the string_views point into the caller's command line and are not kept.
+// Plain values, made and taken on the core thread; the string_views point into the caller's command line
+// and are not kept.
 #pragma once
 
 #include "engine/check_state.hpp"

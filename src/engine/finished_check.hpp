@@ -1,6 +1,7 @@
 // A check's result as the result pipeline takes it, from wherever it came: an active check's verdict
 // (engine/check_runner.hpp: the executor, a Mod-Gearman worker, an orphan), a passive result
-// (engine/passive_results.hpp). The core applies each one (FinishedCheckSink) in the order they come in.
+// (engine/passive_results.hpp). The core applies each one (FinishedCheckSink) in the order they come in;
+// core thread only.
 #pragma once
 
 #include "engine/check_id.hpp"

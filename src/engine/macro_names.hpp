@@ -1,5 +1,5 @@
 // The names of Naemon's standard macros and what kind of object each reads. Internal to engine/macro*.cpp;
-// callers use engine/macros.hpp.
+// callers use engine/macros.hpp. Constant tables, read on the core thread as the macros are.
 #pragma once
 
 #include <array>

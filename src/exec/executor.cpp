@@ -47,14 +47,11 @@ Executor::Worker::Worker(unsigned index, const Spawner& spawner, ResultQueue& re
       results_(results),
       warnings_(warnings),
       options_(options),
-      timing_out_limit_(timing_out_limit),
-      epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)) {
-  VEDETTE_CHECK_ERRNO(epoll_fd_ >= 0, "exec: epoll_create1");
-  epoll_event ev{};
-  ev.events = EPOLLIN;
-  ev.data.u64 = k_inbox_token;
-  VEDETTE_CHECK_ERRNO(::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, inbox_wakeup_.fd(), &ev) == 0, "exec: epoll_ctl");
-  native_ = std::make_unique<native::NativeRunner>(epoll_fd_, k_native, resolver);
+      timing_out_limit_(timing_out_limit) {
+  VEDETTE_CHECK_ERRNO(epoll_.fd() >= 0, "exec: epoll_create1");
+  VEDETTE_CHECK_ERRNO(epoll_.add(inbox_wakeup_.fd(), loop::Epoll::readable, k_inbox_token) == 0,
+                      "exec: epoll_ctl");
+  native_ = std::make_unique<native::NativeRunner>(epoll_, k_native, resolver);
   thread_ = base::start_thread([this] { run(); });
   // Named from here, not from inside the thread, so the name is in place when the constructor returns.
   ::pthread_setname_np(thread_.native_handle(), fmt::format("exec-{}", index).c_str());
@@ -64,7 +61,6 @@ Executor::Worker::Worker(unsigned index, const Spawner& spawner, ResultQueue& re
 Executor::Worker::~Worker() {
   stop();
   native_.reset();
-  ::close(epoll_fd_);
 }
 
 void Executor::Worker::cancel_held() {

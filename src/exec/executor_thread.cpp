@@ -52,7 +52,7 @@ bool is_shortage(int error) {
 
 void Executor::Worker::run() {
   std::vector<CheckJob> jobs;
-  epoll_event events[64];
+  loop::Epoll::Event events[64];
   while (true) {
     // Take the inbox, then publish when this thread will wake next, under the lock enqueue() takes: a job
     // enqueued after the look is either seen by the next look or compared with that time (enqueue).
@@ -72,11 +72,11 @@ void Executor::Worker::run() {
     if (!done_.empty()) results_.push_batch(done_);  // jobs that failed to spawn, native ones done at once
     publish_depth(static_cast<std::int64_t>(waiting_.size()),
                   static_cast<std::int64_t>(slots_.size() - free_.size()));
-    const int n = wait(events, 64, wake_at);
+    const int n = wait(events, wake_at);
     spawns_this_round_ = 0;
     VEDETTE_CHECK_ERRNO(n >= 0 || errno == EINTR, "exec: epoll_wait");
     for (int i = 0; i < n; ++i) {
-      const std::uint64_t token = events[i].data.u64;
+      const std::uint64_t token = events[i].token;
       if (token == k_inbox_token) {
         inbox_wakeup_.drain();
         if (stopping_.load(std::memory_order_acquire)) return shut_down();
@@ -186,19 +186,11 @@ inline void Executor::Worker::start_parked() {
   }
 }
 
-// epoll_wait until `wake_at` (CLOCK_MONOTONIC ns; k_never: no timeout). epoll_pwait2 takes the timeout
-// in ns: a job due in 0.3 ms is not started up to 1 ms late.
-inline int Executor::Worker::wait(epoll_event* events, int max, std::int64_t wake_at) {
+// Waits for events until `wake_at` (CLOCK_MONOTONIC ns; k_never: no timeout), to the ns where the kernel
+// allows (loop/epoll.hpp): a job due in 0.3 ms is not started up to 1 ms late.
+inline int Executor::Worker::wait(std::span<loop::Epoll::Event> events, std::int64_t wake_at) {
   const std::int64_t wait_ns = wake_at == k_never ? -1 : std::max<std::int64_t>(0, wake_at - mono_ns());
-  if (has_pwait2_) {
-    timespec ts{static_cast<time_t>(wait_ns / 1'000'000'000), static_cast<long>(wait_ns % 1'000'000'000)};
-    const int n = ::epoll_pwait2(epoll_fd_, events, max, wait_ns < 0 ? nullptr : &ts, nullptr);
-    if (n >= 0 || errno != ENOSYS) return n;
-    has_pwait2_ = false;  // kernels before 5.11
-  }
-  const int ms =
-      wait_ns < 0 ? -1 : static_cast<int>(std::min<std::int64_t>((wait_ns + 999'999) / 1'000'000, 60'000));
-  return ::epoll_wait(epoll_fd_, events, max, ms);
+  return epoll_.wait(events, wait_ns);
 }
 
 // When the thread must wake without an event: the next timeout, held job or poll; k_never if none.
@@ -321,10 +313,7 @@ inline void Executor::Worker::watch_pipes(std::uint32_t slot) {
 }
 
 inline void Executor::Worker::watch(int fd, std::uint64_t token) {
-  epoll_event ev{};
-  ev.events = EPOLLIN;
-  ev.data.u64 = token;
-  VEDETTE_CHECK_ERRNO(::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) == 0, "exec: epoll_ctl add");
+  VEDETTE_CHECK_ERRNO(epoll_.add(fd, loop::Epoll::readable, token) == 0, "exec: epoll_ctl add");
 }
 
 // Reads up to `max_reads` chunks; closes `fd` (and so drops it from the epoll set) at EOF or error.

@@ -8,6 +8,7 @@
 #include "exec/check_job.hpp"
 #include "exec/executor.hpp"
 #include "exec/spawner.hpp"
+#include "loop/epoll.hpp"
 #include "loop/wakeup.hpp"
 #include "native/native_runner.hpp"
 
@@ -21,8 +22,8 @@
 #include <memory>
 #include <mutex>
 #include <queue>
+#include <span>
 #include <string>
-#include <sys/epoll.h>
 #include <thread>
 #include <time.h>
 #include <vector>
@@ -146,7 +147,7 @@ class Executor::Worker {
   bool has_timing_out_slot() const {
     return timing_out_limit_ == 0 || timing_out_running_ < timing_out_limit_;
   }
-  int wait(epoll_event* events, int max, std::int64_t wake_at);
+  int wait(std::span<loop::Epoll::Event> events, std::int64_t wake_at);
   std::int64_t next_wake_ns();
   bool deadline_is_live(const Deadline& d) const;
 
@@ -176,7 +177,7 @@ class Executor::Worker {
   Warnings& warnings_;
   const ExecutorOptions options_;
   const unsigned timing_out_limit_;  // 0: no bound
-  int epoll_fd_;
+  loop::Epoll epoll_;
   clockid_t cpu_clock_{};
   std::atomic<std::int64_t> cpu_at_exit_ns_{0};
   std::atomic<bool> exited_{false};
@@ -210,7 +211,6 @@ class Executor::Worker {
   std::int64_t published_waiting_ = 0, published_running_ = 0;
   std::int64_t spawns_resume_ns_ = 0;  // after a shortage: no spawn before this (0: none)
   std::int64_t retry_pause_ns_ = k_first_retry_pause_ns;
-  bool has_pwait2_ = true;
   char scratch_[k_read_chunk];
 
   std::thread thread_;  // last: started once everything above is constructed

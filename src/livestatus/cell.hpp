@@ -1,6 +1,6 @@
 // The value of one column in one row, as a column getter writes it and filters, stats and the output
 // formats read it. One Cell serves every row of a query: clear() keeps the memory, so once the buffers have
-// grown a row costs no allocation.
+// grown a row costs no allocation. A query thread's own: a Cell is never shared between threads.
 //
 //   cell.clear();
 //   column.get(view, row, cell);          // e.g. cell.set_string(host.name) or a list:

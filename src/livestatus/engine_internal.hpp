@@ -1,5 +1,6 @@
 // What filter.cpp, stats.cpp and query.cpp share: a cell's value read as the module's column class would
-// read it, the modified_attributes names, and the text of a value as a Stats group key.
+// read it, the modified_attributes names, and the text of a value as a Stats group key. Pure functions, run
+// on the query threads.
 #pragma once
 
 #include "livestatus/cell.hpp"

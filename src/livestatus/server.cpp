@@ -13,7 +13,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -110,7 +109,6 @@ Server::Impl::~Impl() {
   for (auto& [id, c] : connections_) ::close(c.fd);
   for (const Listener& l : listeners_) ::close(l.fd);
   if (!options_.unix_socket.empty() && unix_bound_) ::unlink(options_.unix_socket.c_str());
-  if (epoll_ >= 0) ::close(epoll_);
   if (wake_ >= 0) ::close(wake_);
 }
 
@@ -127,10 +125,11 @@ base::Status Server::Impl::start() {
     if (!fd) return base::Error{fd.error()};
     listeners_.push_back(Listener{.fd = *fd, .tcp = true});
   }
-  epoll_ = ::epoll_create1(EPOLL_CLOEXEC);
+  epoll_.emplace();
+  if (epoll_->fd() < 0) return base::Error{fmt::format("Livestatus: {}", std::strerror(errno))};
   wake_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (epoll_ < 0 || wake_ < 0) return base::Error{fmt::format("Livestatus: {}", std::strerror(errno))};
-  watch(wake_, EPOLLIN, k_wake_tag);
+  if (wake_ < 0) return base::Error{fmt::format("Livestatus: {}", std::strerror(errno))};
+  watch(wake_, loop::Epoll::readable, k_wake_tag);
   watch_listeners();
   io_thread_ = base::start_thread([this] {
     loop::set_current_thread_name("livestatus");

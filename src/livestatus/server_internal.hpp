@@ -16,6 +16,7 @@
 #include "livestatus/server_options.hpp"
 #include "livestatus/tables.hpp"
 #include "livestatus/view.hpp"
+#include "loop/epoll.hpp"
 
 #include <fmt/format.h>
 
@@ -252,7 +253,7 @@ class Server::Impl {
   std::atomic<bool> stopping_{false};
   std::vector<Listener> listeners_;
   bool unix_bound_ = false;
-  int epoll_ = -1;
+  std::optional<loop::Epoll> epoll_;  // made by start()
   int wake_ = -1;
   std::thread io_thread_;
   std::vector<std::thread> workers_;

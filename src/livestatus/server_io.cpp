@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -28,37 +27,32 @@ constexpr std::chrono::milliseconds k_accept_pause{100};
 }  // namespace
 
 void Server::Impl::watch(int fd, std::uint32_t events, std::uint64_t tag) {
-  epoll_event ev{};
-  ev.events = events;
-  ev.data.u64 = tag;
-  (void)::epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
+  (void)epoll_->add(fd, events, tag);
 }
 
 // What the I/O thread waits for on a connection. While a query runs for it: only a hang-up
-// (EPOLLHUP/EPOLLERR, always reported), edge-triggered, so that a client which closed just its sending
+// (Epoll::hang_up/error, always reported), edge-triggered, so that a client which closed just its sending
 // side, as unixcat does, is not reported again and again.
 void Server::Impl::interest(Connection& c, std::uint64_t id, std::uint32_t events) {
-  epoll_event ev{};
-  ev.events = events;
-  ev.data.u64 = id;
-  (void)::epoll_ctl(epoll_, c.watched ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c.fd, &ev);
+  (void)(c.watched ? epoll_->modify(c.fd, events, id) : epoll_->add(c.fd, events, id));
   c.watched = true;
 }
 
 void Server::Impl::watch_listeners() {
-  for (std::size_t i = 0; i < listeners_.size(); ++i) watch(listeners_[i].fd, EPOLLIN, k_listener_tag | i);
+  for (std::size_t i = 0; i < listeners_.size(); ++i)
+    watch(listeners_[i].fd, loop::Epoll::readable, k_listener_tag | i);
 }
 
 void Server::Impl::io_loop() {
-  std::vector<epoll_event> events(256);
+  std::vector<loop::Epoll::Event> events(256);
   SteadyClock::time_point last_sweep = SteadyClock::now();
   while (!stopping_.load(std::memory_order_relaxed)) {
-    int timeout = connections_.empty() ? -1 : 1000;
-    if (accepts_paused_) timeout = static_cast<int>(k_accept_pause.count());
-    const int n = ::epoll_wait(epoll_, events.data(), static_cast<int>(events.size()), timeout);
+    std::int64_t timeout_ns = connections_.empty() ? -1 : 1'000'000'000;
+    if (accepts_paused_) timeout_ns = std::chrono::nanoseconds(k_accept_pause).count();
+    const int n = epoll_->wait(events, timeout_ns);
     if (n < 0 && errno != EINTR) break;
     for (int i = 0; i < n; ++i) {
-      const std::uint64_t tag = events[static_cast<std::size_t>(i)].data.u64;
+      const std::uint64_t tag = events[static_cast<std::size_t>(i)].token;
       const std::uint32_t what = events[static_cast<std::size_t>(i)].events;
       if (tag == k_wake_tag) {
         std::uint64_t count = 0;
@@ -104,7 +98,7 @@ void Server::Impl::accept_all(const Listener& listener) {
     c.tcp = listener.tcp;
     c.since = SteadyClock::now();
     c.held = MemoryBudget::Share(budget_);
-    interest(c, id, EPOLLIN | EPOLLRDHUP);
+    interest(c, id, loop::Epoll::readable | loop::Epoll::read_hang_up);
     counters.connections.fetch_add(1, std::memory_order_relaxed);
     counters.active_connections.fetch_add(1, std::memory_order_relaxed);
   }
@@ -113,7 +107,7 @@ void Server::Impl::accept_all(const Listener& listener) {
 // Out of fds (EMFILE, ENFILE) or memory: the listeners stay readable, and accepting again at once would
 // spin. They are left unwatched for k_accept_pause (the clients wait in the backlog), then watched again.
 void Server::Impl::pause_accepts(int error) {
-  for (const Listener& l : listeners_) (void)::epoll_ctl(epoll_, EPOLL_CTL_DEL, l.fd, nullptr);
+  for (const Listener& l : listeners_) (void)epoll_->remove(l.fd);
   accepts_paused_ = true;
   const SteadyClock::time_point now = SteadyClock::now();
   accepts_resume_ = now + k_accept_pause;
@@ -168,13 +162,13 @@ void Server::Impl::on_connection(std::uint64_t id, std::uint32_t what) {
   if (it == connections_.end()) return;
   Connection& c = it->second;
   if (c.phase == Phase::writing) {
-    if ((what & (EPOLLERR | EPOLLHUP)) != 0) return close_connection(id);
+    if ((what & (loop::Epoll::error | loop::Epoll::hang_up)) != 0) return close_connection(id);
     return write_some(id, c);
   }
   if (c.phase == Phase::busy) {
     // The client is gone (a TCP client that closes sends a FIN as one that only stops sending does, so
     // over TCP only a reset tells): its query or wait ends, and no thread stays with it.
-    if ((what & (EPOLLERR | EPOLLHUP)) != 0) close_connection(id);
+    if ((what & (loop::Epoll::error | loop::Epoll::hang_up)) != 0) close_connection(id);
     return;
   }
   const bool alive = read_some(c);
@@ -234,7 +228,7 @@ void Server::Impl::dispatch(std::uint64_t id, Connection& c) {
   }
   account(c);
   c.phase = Phase::busy;
-  interest(c, id, EPOLLRDHUP | EPOLLET);
+  interest(c, id, loop::Epoll::read_hang_up | loop::Epoll::edge_triggered);
   c.hung_up = std::make_shared<std::atomic<bool>>(false);
   {
     std::lock_guard lock(jobs_mutex_);
@@ -286,7 +280,7 @@ void Server::Impl::write_some(std::uint64_t id, Connection& c) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN) {
       if (wrote_pieces) account(c);
-      interest(c, id, EPOLLOUT);
+      interest(c, id, loop::Epoll::writable);
       return;
     }
     return close_connection(id);
@@ -295,14 +289,14 @@ void Server::Impl::write_some(std::uint64_t id, Connection& c) {
   if (c.stream != nullptr) {
     // The next piece, made while the client reads what the socket buffer holds of this one.
     c.phase = Phase::busy;
-    interest(c, id, EPOLLRDHUP | EPOLLET);
+    interest(c, id, loop::Epoll::read_hang_up | loop::Epoll::edge_triggered);
     queue(std::move(c.stream));
     return;
   }
   if (!c.keep_alive) return close_connection(id);
   c.phase = Phase::reading;
   c.since = SteadyClock::now();
-  interest(c, id, EPOLLIN | EPOLLRDHUP);
+  interest(c, id, loop::Epoll::readable | loop::Epoll::read_hang_up);
   if (!c.in.empty()) dispatch(id, c);  // the client sent its next request already
 }
 

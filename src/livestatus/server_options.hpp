@@ -1,6 +1,7 @@
 // Where and how the built-in Livestatus serves, from the main config: Naemon's usual
 // `broker_module=/…/livestatus.o /var/cache/naemon/live [key=value …]` line (the module file is never
-// loaded and need not exist) and Vedette's own `livestatus_socket=` / `livestatus_listen=host:port`.
+// loaded and need not exist) and Vedette's own `livestatus_socket=` / `livestatus_listen=host:port`. Read
+// on the core thread at start and reload; a plain value, which the server copies, afterwards.
 //
 //   std::vector<std::string> notes;
 //   std::optional<ServerOptions> o = server_options(main, notes);  // nullopt: Livestatus not configured

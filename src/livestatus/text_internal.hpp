@@ -1,5 +1,5 @@
 // Text helpers the query engine shares: the module's white space (C isspace in the "C" locale), its field
-// splitting and its atoi. Pure functions.
+// splitting and its atoi. Pure functions, for any thread.
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,9 @@
-#pragma once
 // Time for the loop: monotonic and wall instants with their unit (ns) in the type, and the Clock that reads
 // them. The loop and the engine take a Clock& so tests drive time with ManualClock (DESIGN.md: time is
 // injected). Clocks are read by the core thread; ManualClock is not thread-safe.
 //
 //   ManualClock clock;  Loop loop(clock);  clock.advance(std::chrono::seconds(5));  loop.run_once();
+#pragma once
 
 #include <chrono>
 #include <cstdint>

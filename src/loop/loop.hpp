@@ -1,4 +1,3 @@
-#pragma once
 // Loop: the core thread's event loop: timers, fd readiness and a per-iteration "before poll" phase, with the
 // clock read once per iteration. Everything here is core-thread only (the thread that constructed the Loop);
 // other threads reach it through a Wakeup or a signal. Handlers are borrowed: the caller keeps each handler
@@ -7,6 +6,7 @@
 //   Loop loop(clock);
 //   TimerId t = loop.add_timer(handler);  loop.arm_timer(t, loop.now() + std::chrono::seconds(5));
 //   loop.watch(fd, Interest::read, reader);  loop.run();   // until a handler calls loop.stop()
+#pragma once
 
 #include "loop/clock.hpp"
 #include "loop/poller.hpp"

@@ -1,14 +1,16 @@
-#pragma once
-// Poller: readiness of file descriptors (epoll; epoll_poller.cpp is the only file that includes
-// <sys/epoll.h>). Core thread only. Interest changes are queued and applied once per iteration, in
+// Poller: readiness of file descriptors for the core loop (loop/loop.hpp), over the shared epoll wrapper
+// (loop/epoll.hpp). Core thread only. Interest changes are queued and applied once per iteration, in
 // flush_changes() (called by wait()), with at most one epoll_ctl per fd however often its interest changed
 // (libev's fd_change/fd_reify).
 //
 //   poller.set_interest(fd, Interest::read, token);   // queued, no syscall
 //   for (const Ready& r : poller.wait(timeout)) ...    // span valid until the next wait()
+#pragma once
 
 #include "loop/clock.hpp"
+#include "loop/epoll.hpp"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -43,7 +45,6 @@ inline constexpr Duration k_forever = Duration::max();
 class Poller {
  public:
   Poller();  // fatal (base/check.hpp) when epoll_create1 fails (startup only)
-  ~Poller();
   Poller(const Poller&) = delete;
   Poller& operator=(const Poller&) = delete;
 
@@ -59,9 +60,6 @@ class Poller {
   // resolution so the caller never wakes before its deadline. Reports fds whose generation is current.
   std::span<const Ready> wait(Duration timeout);
 
-  Interest interest_of(int fd) const;
-  int fd() const { return epoll_fd_; }
-
   // Syscall counters for tests and benchmarks.
   std::uint64_t ctl_calls() const { return ctl_calls_; }
   std::uint64_t wait_calls() const { return wait_calls_; }
@@ -72,18 +70,19 @@ class Poller {
     Interest registered = Interest::none;
     bool queued = false;
     Token token = 0;
-    std::uint32_t generation = 0;  // bumped on every EPOLL_CTL_ADD, kept in epoll_data's upper half
+    std::uint32_t generation = 0;  // bumped on every add to the epoll set, kept in the token's upper half
   };
+
+  static constexpr std::size_t k_batch = 256;  // events taken per wait
 
   FdState& state(int fd);
   void apply(int fd, FdState& s);
 
-  int epoll_fd_;
-  bool has_pwait2_ = true;
+  Epoll epoll_;
   std::vector<FdState> fds_;
   std::vector<int> changes_;
   std::vector<Ready> ready_;
-  void* events_;  // epoll_event[k_batch], opaque here to keep <sys/epoll.h> out of headers
+  std::array<Epoll::Event, k_batch> events_;
   std::uint64_t ctl_calls_ = 0;
   std::uint64_t wait_calls_ = 0;
 };

@@ -1,10 +1,10 @@
-#pragma once
 // Process signals as fd events: SIGTERM and SIGINT (stop), SIGHUP (reload), SIGUSR1 (reopen the log). They
 // must be blocked in every thread, so main() calls block_loop_signals() before starting any thread (new
 // threads inherit the mask); then SignalFd delivers them to the core loop and no handler runs at an
 // arbitrary point. Core thread only.
 //
 //   block_loop_signals();  SignalFd signals;  loop.watch(signals.fd(), Interest::read, handler);
+#pragma once
 
 #include <csignal>
 #include <cstdint>

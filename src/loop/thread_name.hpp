@@ -1,6 +1,6 @@
-#pragma once
 // Names the calling thread ("core", "exec-3", "writer", "livestatus-1") for top -H, /proc/PID/task/TID/comm
 // and the benchmarks. Any thread, for itself.
+#pragma once
 
 #include <string>
 #include <string_view>

@@ -1,4 +1,3 @@
-#pragma once
 // TimerHeap: the check scheduler's priority queue. A d-ary min-heap of {key, id} entries keyed by a 64-bit
 // monotonic key (ns), with a back-index per id so any entry is removed or re-keyed in place. Core thread
 // only; ids are dense uint32 (the engine uses check ids) and the heap allocates only when it grows past
@@ -23,6 +22,7 @@
 // multiple of D; with 16-byte entries and a 64-byte aligned array the 4 siblings of a 4-heap share one cache
 // line, and sifting compares keys in heap memory only. Equal keys are allowed; their relative order is
 // unspecified.
+#pragma once
 
 #include "loop/clock.hpp"
 

@@ -1,10 +1,11 @@
-#pragma once
-// Wakeup: an eventfd that lets any thread wake the core loop, with one write per batch. signal() is called by
-// producers after publishing work (any thread); drain() by the consumer before taking the work (the thread
-// that watches fd()). Only the empty->armed transition writes, as Envoy's post() and libev's ev_async_send.
+// Wakeup: an eventfd that lets any thread wake another thread's loop (the core's, an executor thread's), with
+// one write per batch. signal() is called by producers after publishing work (any thread); drain() by the
+// consumer before taking the work (the thread that watches fd()). Only the empty->armed transition writes,
+// as Envoy's post() and libev's ev_async_send.
 //
 //   producer: queue.push(item); wakeup.signal();
 //   consumer (fd readable): wakeup.drain(); take everything from queue;
+#pragma once
 
 #include <atomic>
 #include <cstdint>

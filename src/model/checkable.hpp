@@ -1,5 +1,6 @@
 // What hosts and services share: the configuration of a checked, notified object (cold data, read-only
 // after load). Host and Service add what is theirs.
+// Built by config/ on one thread; read-only, and read from any thread, once the model is published.
 #pragma once
 
 #include "model/command.hpp"

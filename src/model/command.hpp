@@ -1,4 +1,5 @@
 // A command definition and a call of it (`check_command name!arg1!arg2`).
+// Built by config/ on one thread; read-only, and read from any thread, once the model is published.
 #pragma once
 
 #include "model/command_template.hpp"

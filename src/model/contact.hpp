@@ -1,4 +1,5 @@
 // A contact's configuration (cold data, read-only after load).
+// Built by config/ on one thread; read-only, and read from any thread, once the model is published.
 #pragma once
 
 #include "model/command.hpp"

@@ -1,4 +1,5 @@
 // A custom object variable (`_NAME value` in the config; the name is stored upper-cased without '_').
+// Built by config/ on one thread; read-only, and read from any thread, once the model is published.
 #pragma once
 
 #include <string_view>

@@ -1,4 +1,5 @@
 // Host and service dependencies, one per master/dependent pair after expansion.
+// Built by config/ on one thread; read-only, and read from any thread, once the model is published.
 #pragma once
 
 #include "model/ids.hpp"

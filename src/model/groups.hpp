@@ -1,6 +1,7 @@
 // Host, service and contact groups with their resolved members (sorted by id, no duplicates). Service and
 // contact groups also keep their members in the order Naemon lists them (objects.cache), which is the
 // order its configuration code added them (config/naemon_order.cpp); host groups list theirs by name.
+// Built by config/ on one thread; read-only, and read from any thread, once the model is published.
 #pragma once
 
 #include "model/ids.hpp"

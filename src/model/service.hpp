@@ -1,4 +1,5 @@
 // A service's configuration (cold data, read-only after load). Run-time state lives elsewhere.
+// Built by config/ on one thread; read-only, and read from any thread, once the model is published.
 #pragma once
 
 #include "model/checkable.hpp"

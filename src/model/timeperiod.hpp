@@ -1,4 +1,5 @@
 // A timeperiod: weekday ranges, date exceptions and excluded periods.
+// Built by config/ on one thread; read-only, and read from any thread, once the model is published.
 #pragma once
 
 #include "model/ids.hpp"

@@ -1,12 +1,12 @@
 #include "native/echo_runner.hpp"
 
+#include "loop/epoll.hpp"
 #include "loop/raw_time.hpp"
 
 #include <algorithm>
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
-#include <sys/epoll.h>
 
 namespace vedette::native {
 namespace {
@@ -63,11 +63,11 @@ struct EchoRunner::Probe {
   [[nodiscard]] std::uint32_t en_route() const { return icmp_tally.sent - (icmp_tally.received + lost); }
 };
 
-EchoRunner::EchoRunner(int epoll_fd, std::uint64_t stream_tag, Resolver& resolver,
+EchoRunner::EchoRunner(loop::Epoll& epoll, std::uint64_t stream_tag, Resolver& resolver,
                        std::vector<NativeDone>& finished)
-    : epoll_fd_(epoll_fd),
+    : epoll_(epoll),
       stream_tag_(stream_tag),
-      resolver_(resolver, epoll_fd, (static_cast<std::uint64_t>(k_inbox_slot) << 2) | stream_tag),
+      resolver_(resolver, epoll, (static_cast<std::uint64_t>(k_inbox_slot) << 2) | stream_tag),
       finished_(finished) {}
 
 EchoRunner::~EchoRunner() {
@@ -84,11 +84,9 @@ IcmpSocket* EchoRunner::socket_for(int family) {
     failed = true;
     return nullptr;
   }
-  epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLERR;
   const std::uint32_t slot = family == AF_INET6 ? k_icmp6_slot : k_icmp4_slot;
-  ev.data.u64 = (static_cast<std::uint64_t>(slot) << 2) | stream_tag_;
-  if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, opened->fd(), &ev) != 0) {
+  if (epoll_.add(opened->fd(), loop::Epoll::readable | loop::Epoll::error,
+                 (static_cast<std::uint64_t>(slot) << 2) | stream_tag_) != 0) {
     failed = true;
     return nullptr;
   }

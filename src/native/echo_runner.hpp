@@ -33,7 +33,8 @@ class EchoRunner {
   static constexpr std::uint32_t k_inbox_slot = 0x3ffffffc;
   [[nodiscard]] static bool owns(std::uint32_t slot) { return slot >= k_inbox_slot && slot <= k_icmp4_slot; }
 
-  EchoRunner(int epoll_fd, std::uint64_t stream_tag, Resolver& resolver, std::vector<NativeDone>& finished);
+  EchoRunner(loop::Epoll& epoll, std::uint64_t stream_tag, Resolver& resolver,
+             std::vector<NativeDone>& finished);
   ~EchoRunner();
   EchoRunner(const EchoRunner&) = delete;
   EchoRunner& operator=(const EchoRunner&) = delete;
@@ -66,7 +67,7 @@ class EchoRunner {
   void end(std::uint32_t slot);  // the plugin's own end: its report
   void finish(std::uint32_t slot, PluginRun&& run, bool killed = false);
 
-  int epoll_fd_;
+  loop::Epoll& epoll_;
   std::uint64_t stream_tag_;
   ResolverClient resolver_;
   std::vector<NativeDone>& finished_;

@@ -1,7 +1,7 @@
 #include "native/http_runner.hpp"
 
+#include "loop/epoll.hpp"
 #include "loop/raw_time.hpp"
-#include "native/tcp_connect.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -9,7 +9,6 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <optional>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -52,7 +51,6 @@ struct HttpRunner::Probe : ConnectingProbe<HttpOptions> {
     sending,
     receiving
   } phase = Phase::resolving;
-  std::uint32_t watched_events = 0;  // 0: fd not in the epoll set
   HttpPage page;
   std::int64_t phase_ns = 0;  // when the phase being timed began
   HttpTimes times;
@@ -61,17 +59,15 @@ struct HttpRunner::Probe : ConnectingProbe<HttpOptions> {
   void close_connection() {
     if (ssl != nullptr) ::SSL_free(ssl);  // no close_notify: the plugin closes the socket before its shutdown
     ssl = nullptr;
-    if (fd >= 0) ::close(fd);  // also leaves the epoll set
-    fd = -1;
-    watched_events = 0;
+    close_socket();
   }
 };
 
-HttpRunner::HttpRunner(int epoll_fd, std::uint64_t stream_tag, Resolver& resolver,
+HttpRunner::HttpRunner(loop::Epoll& epoll, std::uint64_t stream_tag, Resolver& resolver,
                        std::vector<NativeDone>& finished)
-    : epoll_fd_(epoll_fd),
+    : epoll_(epoll),
       stream_tag_(stream_tag),
-      resolver_(resolver, epoll_fd, (static_cast<std::uint64_t>(k_inbox_slot) << 2) | stream_tag),
+      resolver_(resolver, epoll, (static_cast<std::uint64_t>(k_inbox_slot) << 2) | stream_tag),
       finished_(finished) {}
 
 HttpRunner::~HttpRunner() {
@@ -105,34 +101,33 @@ bool HttpRunner::start(std::span<const std::string> argv, std::int64_t kill_at_n
   const StartedProbe started = start_probe(slots_, resolver_, ticket, std::move(*options), kill_at_ns,
                                            &HttpOptions::server_address, &HttpOptions::server_port);
   slots_[started.slot].request = std::move(request);
-  if (started.resolved) begin_connect(started.slot);
+  if (started.resolved) connect(started.slot);
   return true;
 }
 
 void HttpRunner::take_answers() {
   take_resolved(
-      resolver_, slots_, [&](std::uint32_t slot) { begin_connect(slot); },
+      resolver_, slots_, [&](std::uint32_t slot) { connect(slot); },
       [&](std::uint32_t slot, int error) { finish(slot, report_http_unresolved(error)); });
 }
 
 void HttpRunner::watch(std::uint32_t slot, std::uint32_t events) {
-  Probe& p = slots_[slot];
-  if (p.watched_events == events) return;
-  epoll_event ev{};
-  ev.events = events;
-  ev.data.u64 = token_of(slot);
-  if (::epoll_ctl(epoll_fd_, p.watched_events == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, p.fd, &ev) == 0)
-    p.watched_events = events;
+  slots_[slot].watch(epoll_, events, token_of(slot));
 }
 
-void HttpRunner::begin_connect(std::uint32_t slot) {
+void HttpRunner::connect(std::uint32_t slot) {
   Probe& p = slots_[slot];
   p.phase = Probe::Phase::connecting;
-  switch (connect_next(p.addresses, p.next_address, p.fd, p.last_error)) {
+  on_connect_step(slot, p.begin_connect());
+}
+
+void HttpRunner::on_connect_step(std::uint32_t slot, ConnectStep step) {
+  Probe& p = slots_[slot];
+  switch (step) {
     case ConnectStep::connected:
       return on_connected(slot);
     case ConnectStep::in_progress:
-      return watch(slot, EPOLLOUT);
+      return watch(slot, loop::Epoll::writable);
     case ConnectStep::no_socket:
       return finish(slot, report_http_no_socket());
     case ConnectStep::failed:
@@ -183,8 +178,8 @@ void HttpRunner::handshake(std::uint32_t slot) {
     return send_request(slot);
   }
   const int error = ::SSL_get_error(p.ssl, rc);
-  if (error == SSL_ERROR_WANT_READ) return watch(slot, EPOLLIN);
-  if (error == SSL_ERROR_WANT_WRITE) return watch(slot, EPOLLOUT);
+  if (error == SSL_ERROR_WANT_READ) return watch(slot, loop::Epoll::readable);
+  if (error == SSL_ERROR_WANT_WRITE) return watch(slot, loop::Epoll::writable);
   finish(slot, report_http_tls_failure(tls_errors()));
 }
 
@@ -203,8 +198,8 @@ void HttpRunner::send_request(std::uint32_t slot) {
         continue;
       }
       const int error = ::SSL_get_error(p.ssl, n);
-      if (error == SSL_ERROR_WANT_WRITE) return watch(slot, EPOLLOUT);
-      if (error == SSL_ERROR_WANT_READ) return watch(slot, EPOLLIN);
+      if (error == SSL_ERROR_WANT_WRITE) return watch(slot, loop::Epoll::writable);
+      if (error == SSL_ERROR_WANT_READ) return watch(slot, loop::Epoll::readable);
       ::ERR_clear_error();
       break;
     }
@@ -214,7 +209,7 @@ void HttpRunner::send_request(std::uint32_t slot) {
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) return watch(slot, EPOLLOUT);
+    if (n < 0 && errno == EAGAIN) return watch(slot, loop::Epoll::writable);
     break;
   }
   const std::int64_t now = mono_ns();
@@ -236,8 +231,8 @@ void HttpRunner::receive(std::uint32_t slot) {
         const int error = ::SSL_get_error(p.ssl, rc);
         const int saved_errno = errno;
         ::ERR_clear_error();
-        if (rc < 0 && error == SSL_ERROR_WANT_READ) return watch(slot, EPOLLIN);
-        if (rc < 0 && error == SSL_ERROR_WANT_WRITE) return watch(slot, EPOLLOUT);
+        if (rc < 0 && error == SSL_ERROR_WANT_READ) return watch(slot, loop::Epoll::readable);
+        if (rc < 0 && error == SSL_ERROR_WANT_WRITE) return watch(slot, loop::Epoll::writable);
         // The plugin's test: 0 (a close, with or without close_notify) ends the page, as does a reset.
         if (rc == 0 || (error == SSL_ERROR_SYSCALL && saved_errno == ECONNRESET)) return end_receiving(slot);
         return finish(slot, report_http_receive_error());
@@ -246,7 +241,7 @@ void HttpRunner::receive(std::uint32_t slot) {
     } else {
       n = ::read(p.fd, buffer, sizeof buffer);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && errno == EAGAIN) return watch(slot, EPOLLIN);
+      if (n < 0 && errno == EAGAIN) return watch(slot, loop::Epoll::readable);
       if (n == 0 || (n < 0 && errno == ECONNRESET)) return end_receiving(slot);
       if (n < 0) return finish(slot, report_http_receive_error());
     }
@@ -283,14 +278,8 @@ void HttpRunner::on_event(std::uint64_t token, std::uint32_t events) {
   switch (p.phase) {
     case Probe::Phase::resolving:
       return;
-    case Probe::Phase::connecting: {
-      const int error = connect_result(p.fd, events);
-      if (error == 0) return on_connected(slot);
-      if (error < 0) return;  // spurious
-      p.last_error = error;
-      p.close_connection();
-      return begin_connect(slot);
-    }
+    case Probe::Phase::connecting:
+      return on_connect_step(slot, p.on_connect_event(events));
     case Probe::Phase::handshaking:
       return handshake(slot);
     case Probe::Phase::sending:

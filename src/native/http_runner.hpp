@@ -10,6 +10,7 @@
 #include "native/native_done.hpp"
 #include "native/probe_slots.hpp"
 #include "native/resolver.hpp"
+#include "native/tcp_connect.hpp"
 
 #include <cstdint>
 #include <span>
@@ -31,7 +32,8 @@ class HttpRunner {
   // The most of a response kept for the checks on it; bytes past it are counted, not kept.
   static constexpr std::size_t k_kept_bytes = 16u << 20;
 
-  HttpRunner(int epoll_fd, std::uint64_t stream_tag, Resolver& resolver, std::vector<NativeDone>& finished);
+  HttpRunner(loop::Epoll& epoll, std::uint64_t stream_tag, Resolver& resolver,
+             std::vector<NativeDone>& finished);
   ~HttpRunner();
   HttpRunner(const HttpRunner&) = delete;
   HttpRunner& operator=(const HttpRunner&) = delete;
@@ -49,7 +51,8 @@ class HttpRunner {
 
   ssl_ctx_st* tls_context();
   void take_answers();
-  void begin_connect(std::uint32_t slot);
+  void connect(std::uint32_t slot);
+  void on_connect_step(std::uint32_t slot, ConnectStep step);
   void on_connected(std::uint32_t slot);
   void handshake(std::uint32_t slot);
   void send_request(std::uint32_t slot);
@@ -59,7 +62,7 @@ class HttpRunner {
   void watch(std::uint32_t slot, std::uint32_t events);
   [[nodiscard]] std::uint64_t token_of(std::uint32_t slot) const;
 
-  int epoll_fd_;
+  loop::Epoll& epoll_;
   std::uint64_t stream_tag_;
   ResolverClient resolver_;
   std::vector<NativeDone>& finished_;

@@ -1,9 +1,9 @@
 #include "native/native_runner.hpp"
 
+#include "loop/epoll.hpp"
 #include "loop/raw_time.hpp"
 #include "native/dummy_check.hpp"
 #include "native/resolver.hpp"
-#include "native/tcp_connect.hpp"
 #include "native/tcp_options.hpp"
 #include "native/tcp_report.hpp"
 
@@ -12,7 +12,6 @@
 #include <functional>
 #include <netdb.h>
 #include <netinet/in.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,24 +32,17 @@ constexpr std::int64_t k_read_timeout_ns = 2'000'000'000;
 
 struct NativeRunner::Probe : ConnectingProbe<TcpOptions> {
   enum class Phase : std::uint8_t { resolving, connecting, reading } phase = Phase::resolving;
-  bool watched = false;  // fd is in the epoll set
   std::string received;
   Match match = Match::none;
   std::int64_t read_until_ns = k_never;
-
-  void close_socket() {
-    if (fd >= 0) ::close(fd);  // also leaves the epoll set
-    fd = -1;
-    watched = false;
-  }
 };
 
-NativeRunner::NativeRunner(int epoll_fd, std::uint64_t stream_tag, Resolver& resolver)
-    : epoll_fd_(epoll_fd),
+NativeRunner::NativeRunner(loop::Epoll& epoll, std::uint64_t stream_tag, Resolver& resolver)
+    : epoll_(epoll),
       stream_tag_(stream_tag),
-      resolver_(resolver, epoll_fd, (static_cast<std::uint64_t>(k_inbox_slot) << 2) | stream_tag),
-      echo_(epoll_fd, stream_tag, resolver, finished_),
-      http_(epoll_fd, stream_tag, resolver, finished_) {}
+      resolver_(resolver, epoll, (static_cast<std::uint64_t>(k_inbox_slot) << 2) | stream_tag),
+      echo_(epoll, stream_tag, resolver, finished_),
+      http_(epoll, stream_tag, resolver, finished_) {}
 
 NativeRunner::~NativeRunner() {
   abort_all();
@@ -83,32 +75,29 @@ bool NativeRunner::start(model::NativePlugin plugin, std::span<const std::string
 
   const StartedProbe started = start_probe(slots_, resolver_, ticket, std::move(*options), kill_at_ns,
                                            &TcpOptions::address, &TcpOptions::port);
-  if (started.resolved) begin_connect(started.slot);
+  if (started.resolved) connect(started.slot);
   return true;
 }
 
 void NativeRunner::take_answers() {
   take_resolved(
-      resolver_, slots_, [&](std::uint32_t slot) { begin_connect(slot); },
+      resolver_, slots_, [&](std::uint32_t slot) { connect(slot); },
       [&](std::uint32_t slot, int) { finish(slot, report_invalid_host(slots_[slot].options)); });
 }
 
-void NativeRunner::watch(std::uint32_t slot, std::uint32_t events, bool add) {
-  Probe& p = slots_[slot];
-  epoll_event ev{};
-  ev.events = events;
-  ev.data.u64 = token_of(slot);
-  if (::epoll_ctl(epoll_fd_, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, p.fd, &ev) == 0) p.watched = true;
-}
-
-void NativeRunner::begin_connect(std::uint32_t slot) {
+void NativeRunner::connect(std::uint32_t slot) {
   Probe& p = slots_[slot];
   p.phase = Probe::Phase::connecting;
-  switch (connect_next(p.addresses, p.next_address, p.fd, p.last_error)) {
+  on_connect_step(slot, p.begin_connect());
+}
+
+void NativeRunner::on_connect_step(std::uint32_t slot, ConnectStep step) {
+  Probe& p = slots_[slot];
+  switch (step) {
     case ConnectStep::connected:
       return on_connected(slot);
     case ConnectStep::in_progress:
-      return watch(slot, EPOLLOUT, /*add=*/true);
+      return p.watch(epoll_, loop::Epoll::writable, token_of(slot));
     case ConnectStep::no_socket: {
       PluginRun run;
       run.exit_code = k_state_unknown;
@@ -127,7 +116,7 @@ void NativeRunner::on_connected(std::uint32_t slot) {
     ::send(p.fd, p.options.send->data(), p.options.send->size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   if (p.options.expect.empty()) return end_reading(slot);
   p.phase = Probe::Phase::reading;
-  watch(slot, EPOLLIN, !p.watched);
+  p.watch(epoll_, loop::Epoll::readable, token_of(slot));
 }
 
 void NativeRunner::on_readable(std::uint32_t slot) {
@@ -169,14 +158,7 @@ void NativeRunner::on_event(std::uint64_t token, std::uint32_t events) {
   if (!slots_.current(slot, serial)) return;
   Probe& p = slots_[slot];
   if (p.fd < 0) return;
-  if (p.phase == Probe::Phase::connecting) {
-    const int error = connect_result(p.fd, events);
-    if (error == 0) return on_connected(slot);
-    if (error < 0) return;  // spurious
-    p.last_error = error;
-    p.close_socket();
-    return begin_connect(slot);
-  }
+  if (p.phase == Probe::Phase::connecting) return on_connect_step(slot, p.on_connect_event(events));
   if (p.phase == Probe::Phase::reading) on_readable(slot);
 }
 

@@ -1,9 +1,9 @@
-// Runs native checks on an executor thread, in that thread's epoll: a check_dummy answers at once, a
-// check_tcp is a non-blocking connect (then send/expect) with its timers, a check_ping or check_icmp echo
-// requests through the thread's ICMP sockets (EchoRunner), many in flight per thread. The executor feeds it
-// a check_http a connect, TLS handshake, request and response read (HttpRunner); the executor feeds it
-// the epoll events whose token ends in its stream tag and takes finished runs after each iteration. Executor
-// thread only (the one whose epoll it was given).
+// Runs native checks on an executor thread, in that thread's epoll, many in flight per thread: a check_dummy
+// answers at once, a check_tcp is a non-blocking connect (then send/expect) with its timers, a check_ping or
+// check_icmp echo requests through the thread's ICMP sockets (EchoRunner), a check_http a connect, TLS
+// handshake, request and response read (HttpRunner). The executor feeds it the epoll events whose token
+// ends in its stream tag and takes finished runs after each iteration. Executor thread only (the one whose
+// epoll it was given).
 //
 //   if (runner.start(plugin, argv, kill_at_ns, ticket)) ... else spawn the process;
 //   on an event with (token & 3) == tag: runner.on_event(token, events);
@@ -18,6 +18,7 @@
 #include "native/plugin_run.hpp"
 #include "native/probe_slots.hpp"
 #include "native/resolver.hpp"
+#include "native/tcp_connect.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -32,8 +33,8 @@ class NativeRunner {
  public:
   static constexpr std::int64_t k_never = k_never_ns;
 
-  // `epoll_fd` and `resolver` outlive the runner. Tokens it adds are (id << 2) | stream_tag, stream_tag < 4.
-  NativeRunner(int epoll_fd, std::uint64_t stream_tag, Resolver& resolver);
+  // `epoll` and `resolver` outlive the runner. Tokens it adds are (id << 2) | stream_tag, stream_tag < 4.
+  NativeRunner(loop::Epoll& epoll, std::uint64_t stream_tag, Resolver& resolver);
   ~NativeRunner();  // abort_all()
   NativeRunner(const NativeRunner&) = delete;
   NativeRunner& operator=(const NativeRunner&) = delete;
@@ -57,15 +58,15 @@ class NativeRunner {
   struct Probe;
 
   void take_answers();
-  void begin_connect(std::uint32_t slot);
+  void connect(std::uint32_t slot);
+  void on_connect_step(std::uint32_t slot, ConnectStep step);
   void on_connected(std::uint32_t slot);
   void on_readable(std::uint32_t slot);
   void end_reading(std::uint32_t slot);
   void finish(std::uint32_t slot, PluginRun&& run, bool killed = false);
-  void watch(std::uint32_t slot, std::uint32_t events, bool add);
   std::uint64_t token_of(std::uint32_t slot) const;
 
-  int epoll_fd_;
+  loop::Epoll& epoll_;
   std::uint64_t stream_tag_;
   ResolverClient resolver_;
   ProbeSlots<Probe> slots_;

@@ -1,7 +1,7 @@
 // The probes a native runner has in flight, by slot: a free list that reuses slots, a serial per slot so
 // that a late epoll event, resolver answer or deadline of an ended probe is recognised and dropped, and the
-// probes' deadlines as a lazily pruned min-heap; and the start and the resolver answers of a probe that
-// connects to a host (check_tcp, check_http), the same in both runners. Executor thread only.
+// probes' deadlines as a lazily pruned min-heap; and the start, the resolver answers and the connect of a
+// probe that connects to a host (check_tcp, check_http), the same in both runners. Executor thread only.
 //
 //   const std::uint32_t slot = slots.acquire();   // a fresh Probe, active
 //   slots.add_deadline(slot, at_ns);
@@ -9,8 +9,10 @@
 //   slots.release(slot);
 #pragma once
 
+#include "loop/epoll.hpp"
 #include "loop/raw_time.hpp"
 #include "native/resolver.hpp"
+#include "native/tcp_connect.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -152,7 +155,8 @@ void take_resolver_answers(ResolverClient& resolver, ProbeSlots<Probe>& slots, O
 }
 
 // What a probe that connects to a host keeps in either runner (check_tcp's, check_http's), as ProbeSlots,
-// start_probe(), take_resolved() and connect_next() want it. The runner's Probe adds its phase and the rest.
+// start_probe() and take_resolved() want it, and its walk over the addresses (np_net_connect's). The
+// runner's Probe adds its phase and the rest.
 template <class Options>
 struct ConnectingProbe {
   std::uint32_t serial = 0;
@@ -163,7 +167,36 @@ struct ConnectingProbe {
   std::size_t next_address = 0;
   int fd = -1;
   int last_error = 0;
+  std::uint32_t watched_events = 0;  // 0: fd not in the epoll set
   ProbeClock clock;
+
+  // Connects to the next address: connected; in_progress (watch for writable, then on_connect_event());
+  // failed (no address left, last_error says why) or no_socket, fd < 0 for both.
+  [[nodiscard]] ConnectStep begin_connect() { return connect_next(addresses, next_address, fd, last_error); }
+
+  // An event on the connecting fd: connected; in_progress while a connect goes on (a spurious event, or this
+  // address failed and the next one's connect started); failed or no_socket as begin_connect().
+  [[nodiscard]] ConnectStep on_connect_event(std::uint32_t events) {
+    const int error = connect_result(fd, events);
+    if (error == 0) return ConnectStep::connected;
+    if (error < 0) return ConnectStep::in_progress;
+    last_error = error;
+    close_socket();
+    return begin_connect();
+  }
+
+  // One epoll_ctl, none when `events` are watched already (the token is the slot's while the probe lives).
+  void watch(loop::Epoll& epoll, std::uint32_t events, std::uint64_t token) {
+    if (watched_events == events) return;
+    const int rc = watched_events == 0 ? epoll.add(fd, events, token) : epoll.modify(fd, events, token);
+    if (rc == 0) watched_events = events;
+  }
+
+  void close_socket() {
+    if (fd >= 0) ::close(fd);  // also leaves the epoll set
+    fd = -1;
+    watched_events = 0;
+  }
 };
 
 struct StartedProbe {

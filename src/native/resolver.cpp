@@ -1,12 +1,12 @@
 #include "native/resolver.hpp"
 
 #include "base/check.hpp"
+#include "loop/epoll.hpp"
 
 #include <cstring>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
-#include <sys/epoll.h>
 
 namespace vedette::native {
 namespace {
@@ -81,10 +81,7 @@ void Resolver::request(std::string name, int family, int port, std::uint64_t tic
 
 void ResolverClient::request(std::string name, int family, int port, std::uint64_t ticket) {
   if (!watched_) {
-    epoll_event ev{};
-    ev.events = EPOLLIN;
-    ev.data.u64 = token_;
-    if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, inbox_->wakeup.fd(), &ev) == 0) watched_ = true;
+    if (epoll_.add(inbox_->wakeup.fd(), loop::Epoll::readable, token_) == 0) watched_ = true;
   }
   resolver_.request(std::move(name), family, port, ticket, *inbox_);
 }
@@ -107,7 +104,7 @@ bool ResolverClient::resolve(const std::string& host, int family, int port, std:
 }
 
 void ResolverClient::unwatch() {
-  if (watched_) ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, inbox_->wakeup.fd(), nullptr);
+  if (watched_) epoll_.remove(inbox_->wakeup.fd());
   watched_ = false;
 }
 

@@ -20,6 +20,10 @@
 #include <utility>
 #include <vector>
 
+namespace vedette::loop {
+class Epoll;
+}  // namespace vedette::loop
+
 namespace vedette::native {
 
 // One address getaddrinfo gave, in its order (the plugin tries them in that order too).
@@ -80,8 +84,8 @@ class Resolver {
 // request on. Executor thread only.
 class ResolverClient {
  public:
-  ResolverClient(Resolver& resolver, int epoll_fd, std::uint64_t token)
-      : resolver_(resolver), epoll_fd_(epoll_fd), token_(token), inbox_(std::make_unique<ResolverInbox>()) {}
+  ResolverClient(Resolver& resolver, loop::Epoll& epoll, std::uint64_t token)
+      : resolver_(resolver), epoll_(epoll), token_(token), inbox_(std::make_unique<ResolverInbox>()) {}
   ~ResolverClient() { unwatch(); }
   ResolverClient(const ResolverClient&) = delete;
   ResolverClient& operator=(const ResolverClient&) = delete;
@@ -100,7 +104,7 @@ class ResolverClient {
 
  private:
   Resolver& resolver_;
-  int epoll_fd_;
+  loop::Epoll& epoll_;
   std::uint64_t token_;
   std::unique_ptr<ResolverInbox> inbox_;
   bool watched_ = false;

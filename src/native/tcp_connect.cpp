@@ -1,8 +1,9 @@
 #include "native/tcp_connect.hpp"
 
+#include "loop/epoll.hpp"
+
 #include <cerrno>
 #include <netinet/in.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -27,7 +28,7 @@ int connect_result(int fd, std::uint32_t events) {
   int error = 0;
   socklen_t len = sizeof error;
   if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0) error = errno;
-  if (error == 0 && !(events & (EPOLLERR | EPOLLHUP))) return 0;
+  if (error == 0 && !(events & (loop::Epoll::error | loop::Epoll::hang_up))) return 0;
   return error == 0 ? -1 : error;
 }
 

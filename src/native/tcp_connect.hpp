@@ -13,7 +13,7 @@ namespace vedette::native {
 
 enum class ConnectStep {
   connected,    // fd is connected
-  in_progress,  // fd is connecting: wait for EPOLLOUT, then connect_result()
+  in_progress,  // fd is connecting: wait until writable, then connect_result()
   failed,       // no address left: last_error says why
   no_socket,    // socket() failed ("Socket creation failed")
 };
@@ -22,7 +22,7 @@ enum class ConnectStep {
 [[nodiscard]] ConnectStep connect_next(const std::vector<Address>& addresses, std::size_t& next, int& fd,
                                        int& last_error);
 
-// After EPOLLOUT (or an error event) on a connecting fd: 0 if connected, else the connect's errno (-1: the
+// After a writable (or error) event on a connecting fd: 0 if connected, else the connect's errno (-1: the
 // event was spurious, keep waiting).
 [[nodiscard]] int connect_result(int fd, std::uint32_t events);
 

@@ -1,6 +1,7 @@
 // Comments and scheduled downtimes, as retention.dat and status.dat hold them: one hostcomment/servicecomment
 // or hostdowntime/servicedowntime block each, field for field. Below both the writers of those files and the
-// engine; today they come from retention.dat only (the engine creates none yet).
+// engine, whose books (engine/comment_book.hpp, engine/downtime_book.hpp) hold them on the core thread and
+// hand the writer threads immutable copies. Plain values, for any thread.
 #pragma once
 
 #include "state/check_state.hpp"
@@ -19,7 +20,7 @@ struct Comment {
   int source = 0;  // 0 internal, 1 external
   bool persistent = false;
   Time entry_time = 0;
-  bool expires = false;
+  bool expires = false;  // with expire_time, data only: no comment is removed at its expire_time (Naemon 1.x)
   Time expire_time = 0;
   std::string author{};
   std::string comment_data{};

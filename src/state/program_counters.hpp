@@ -1,6 +1,6 @@
 // The program-wide counters status.dat's programstatus and retention.dat's program block both write: the
-// program's modified attributes and the next comment, downtime and event ids. Plain values; the core fills
-// them from the World and the books for each snapshot, retention::apply() returns the file's.
+// program's modified attributes and the next comment, downtime and event ids. Plain values, for any thread;
+// the core fills them from the World and the books for each snapshot, retention::apply() returns the file's.
 #pragma once
 
 namespace vedette::state {

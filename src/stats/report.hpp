@@ -1,6 +1,8 @@
-#pragma once
 // naemonstats' two outputs from a StatusSummary: the human report and MRTG mode (-m -d VARS). Both
-// take `now` so that ages and "last N minutes" are relative to one reading of the clock.
+// take `now` so that ages and "last N minutes" are relative to one reading of the clock. Pure functions, on
+// vedettestats' one thread.
+#pragma once
+
 #include "stats/status_summary.hpp"
 
 #include <string>

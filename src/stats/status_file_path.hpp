@@ -1,7 +1,8 @@
-#pragma once
 // Where status.dat is, found as naemonstats finds it: only the main config file is read (no includes,
 // no cfg_dir), and the last status_file, status_log or xsddefault_status_log line wins. A relative
-// value is taken from the main config file's directory.
+// value is taken from the main config file's directory. vedettestats' one thread.
+#pragma once
+
 #include <optional>
 #include <string>
 

@@ -1,7 +1,9 @@
-#pragma once
 // What naemonstats (Naemon 1.5.2) gathers from status.dat: counts and min/max/average spreads over the
 // hoststatus and servicestatus blocks, and the check counters of programstatus. The reading follows
 // naemonstats line by line, quirks included (see status_summary.cpp), so its numbers are Naemon's.
+// vedettestats' one thread.
+#pragma once
+
 #include "files/check_stat.hpp"
 
 #include <array>

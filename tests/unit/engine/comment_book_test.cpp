@@ -180,31 +180,6 @@ TEST(CommentBook, AcknowledgementRemovalKeepsPersistentOnes) {
   EXPECT_TRUE(book.check_invariants());
 }
 
-TEST(CommentBook, ExpiresByExpireTime) {
-  CommentBook book;
-  state::Comment later = note("later");
-  later.expires = true;
-  later.expire_time = 2000;
-  state::Comment sooner = note("sooner");
-  sooner.expires = true;
-  sooner.expire_time = 1000;
-  state::Comment flagged_off = note("expire_time without expires");
-  flagged_off.expire_time = 500;
-  book.add(HostId{0}, later);        // 1
-  book.add(HostId{0}, sooner);       // 2
-  book.add(HostId{0}, flagged_off);  // 3
-  book.add(HostId{0}, note("plain"));
-  ASSERT_EQ(book.next_expire_time(), 1000);
-  EXPECT_TRUE(book.expire(999).empty());
-  EXPECT_EQ(book.expire(1000), (std::vector<unsigned long>{2}));
-  EXPECT_EQ(book.next_expire_time(), 2000);
-  book.remove(1);  // a removed comment no longer expires
-  EXPECT_EQ(book.next_expire_time(), std::nullopt);
-  EXPECT_TRUE(book.expire(1'000'000).empty());
-  EXPECT_EQ(book.size(), 2u);
-  EXPECT_TRUE(book.check_invariants());
-}
-
 TEST(CommentBook, SnapshotIsReusedUntilSomethingChanges) {
   CommentBook book;
   const auto empty = book.snapshot();
@@ -254,8 +229,6 @@ TEST(CommentBook, RandomOperationsKeepTheInvariants) {
       case 1:
       case 2: {
         state::Comment c = note("x", 1 + static_cast<int>(rng() % 4), rng() % 2 == 0);
-        c.expires = rng() % 4 == 0;
-        c.expire_time = static_cast<Time>(rng() % 100);
         const unsigned long id = service ? book.add(ServiceId{object}, c) : book.add(HostId{object}, c);
         model[id] = {service, object};
         break;
@@ -273,10 +246,12 @@ TEST(CommentBook, RandomOperationsKeepTheInvariants) {
         for (const unsigned long id : removed) ASSERT_EQ(model.erase(id), 1u);
         break;
       }
-      case 5:
-        for (const unsigned long id : book.expire(static_cast<Time>(rng() % 100)))
-          ASSERT_EQ(model.erase(id), 1u);
+      case 5: {
+        const auto removed = service ? book.remove_acknowledgement_comments(ServiceId{object})
+                                     : book.remove_acknowledgement_comments(HostId{object});
+        for (const unsigned long id : removed) ASSERT_EQ(model.erase(id), 1u);
         break;
+      }
     }
     ASSERT_TRUE(book.check_invariants()) << "op " << op;
     ASSERT_EQ(book.size(), model.size());

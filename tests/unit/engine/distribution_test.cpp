@@ -4,15 +4,13 @@
 
 #include "config/command_compiler.hpp"
 #include "config/loader.hpp"
+#include "loaded_config.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace vedette::engine {
@@ -168,23 +166,12 @@ define service {
 class DistributorTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = std::filesystem::temp_directory_path() / ("vedette_distribution_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-    std::ofstream(dir_ / "objects.cfg") << k_objects;
-    std::ofstream(dir_ / "naemon.cfg") << "cfg_file=objects.cfg\n";
-    files_ = new config::SourceFiles();
-    config::Diagnostics diags;
-    cfg_ =
-        new config::Configuration(config::load_configuration((dir_ / "naemon.cfg").string(), *files_, diags));
-    EXPECT_EQ(diags.error_count(), 0u);  // warnings: no contacts, which these tests do not need
+    loaded_ = new test::LoadedConfig("vedette_distribution");
+    loaded_->load(k_objects);  // warnings: no contacts, which these tests do not need
   }
-  static void TearDownTestSuite() {
-    delete cfg_;
-    delete files_;
-    std::filesystem::remove_all(dir_);
-  }
+  static void TearDownTestSuite() { delete loaded_; }
 
-  static const model::Model& model() { return *cfg_->model; }
+  static const model::Model& model() { return loaded_->model(); }
   static CheckId service(std::string_view host) {
     return CheckIds{model().services.size()}.of(model().find_service(host, "ping"));
   }
@@ -201,9 +188,7 @@ class DistributorTest : public ::testing::Test {
     return o;
   }
 
-  static inline std::filesystem::path dir_;
-  static inline config::SourceFiles* files_ = nullptr;
-  static inline config::Configuration* cfg_ = nullptr;
+  static inline test::LoadedConfig* loaded_ = nullptr;
 };
 
 TEST_F(DistributorTest, EachObjectsWorkGoesToItsQueue) {

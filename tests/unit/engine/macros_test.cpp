@@ -5,6 +5,7 @@
 #include "config/command_compiler.hpp"
 #include "config/loader.hpp"
 #include "engine/downtime_book.hpp"
+#include "loaded_config.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +18,6 @@
 #include <memory>
 #include <random>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace vedette::engine {
@@ -134,33 +134,23 @@ define service {
 class MacroTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / ("vedette_macros_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
+    loaded_ = new test::LoadedConfig("vedette_macros");
+    const test::TempDir& dir = loaded_->dir;
     // As Naemon's sample commands.cfg.in has it, with a stand-in for mail(1) that writes what it got.
     std::string objects = k_objects;
     for (std::size_t at; (at = objects.find("@MAIL_PROG@")) != std::string::npos;)
-      objects.replace(at, 11, (dir_ / "mail").string());
-    write("objects.cfg", objects);
-    write("mail",
-          "#!/bin/sh\n{ printf 'argv:'; printf ' [%s]' \"$@\"; printf '\\nstdin:\\n'; cat; } > \"$0.out\"\n");
-    fs::permissions(dir_ / "mail", fs::perms::owner_all);
-    write("resource.cfg", "$USER1$=/usr/lib/nagios/plugins\n$USER2$=s3cr3t word\n");
-    write("naemon.cfg",
-          "cfg_file=objects.cfg\nresource_file=resource.cfg\nillegal_macro_output_chars=`~$&|'\"<>\n"
-          "admin_email=root@example.com\ndate_format=iso8601\n");
-    files_ = new config::SourceFiles();
-    config::Diagnostics diags;
-    cfg_ =
-        new config::Configuration(config::load_configuration((dir_ / "naemon.cfg").string(), *files_, diags));
-    for (const auto& d : diags.all()) ADD_FAILURE() << d.message;
-    ASSERT_TRUE(cfg_->model);
+      objects.replace(at, 11, dir.file("mail"));
+    dir.write(
+        "mail",
+        "#!/bin/sh\n{ printf 'argv:'; printf ' [%s]' \"$@\"; printf '\\nstdin:\\n'; cat; } > \"$0.out\"\n");
+    fs::permissions(dir.path() / "mail", fs::perms::owner_all);
+    dir.write("resource.cfg", "$USER1$=/usr/lib/nagios/plugins\n$USER2$=s3cr3t word\n");
+    loaded_->load(objects,
+                  "resource_file=resource.cfg\nillegal_macro_output_chars=`~$&|'\"<>\n"
+                  "admin_email=root@example.com\ndate_format=iso8601\n",
+                  test::Failing::warnings_too);
   }
-  static void TearDownTestSuite() {
-    delete cfg_;
-    delete files_;
-    fs::remove_all(dir_);
-  }
-  static void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
+  static void TearDownTestSuite() { delete loaded_; }
 
   void SetUp() override {
     const model::Model& m = model();
@@ -187,8 +177,9 @@ class MacroTest : public ::testing::Test {
     hosts_[model::index(web01_)].has_been_checked = true;
   }
 
-  static const model::Model& model() { return *cfg_->model; }
-  static config::MainConfig& main() { return cfg_->main; }
+  static const model::Model& model() { return loaded_->model(); }
+  static config::MainConfig& main() { return loaded_->config.main; }
+  static const fs::path& dir() { return loaded_->dir.path(); }
 
   MacroContext service_ctx() const {
     return MacroContext{.model = model(),
@@ -220,9 +211,7 @@ class MacroTest : public ::testing::Test {
                           args);
   }
 
-  static inline fs::path dir_;
-  static inline config::SourceFiles* files_ = nullptr;
-  static inline config::Configuration* cfg_ = nullptr;
+  static inline test::LoadedConfig* loaded_ = nullptr;
   std::vector<HostState> hosts_;
   std::vector<ServiceState> services_;
   model::HostId web01_{}, db01_{};
@@ -272,8 +261,8 @@ TEST_F(MacroTest, GroupsGlobalsAndTimes) {
   EXPECT_EQ(value("SERVICEGROUPNAME"), "webs");
   EXPECT_EQ(value("SERVICEGROUPMEMBERS"), "db01,HTTP,web01,HTTP");
   EXPECT_EQ(value("ADMINEMAIL"), "root@example.com");
-  EXPECT_EQ(value("MAINCONFIGFILE"), (dir_ / "naemon.cfg").string());
-  EXPECT_EQ(value("RESOURCEFILE"), (dir_ / "resource.cfg").string());
+  EXPECT_EQ(value("MAINCONFIGFILE"), (dir() / "naemon.cfg").string());
+  EXPECT_EQ(value("RESOURCEFILE"), (dir() / "resource.cfg").string());
   EXPECT_EQ(value("TIMET"), std::to_string(now_));
 
   const std::time_t t = now_;
@@ -769,7 +758,7 @@ TEST_F(MacroTest, ValuesFromOutsideKeepTheirPlaceWhereverTheyComeFrom) {
 // verbatim, and nothing else runs.
 TEST_F(MacroTest, SampleNotificationCommandsAsNaemonAndSafe) {
   main().illegal_macro_output_chars.clear();
-  const std::string canary = (dir_ / "pwned").string();
+  const std::string canary = (dir() / "pwned").string();
   const std::string touch = "touch " + canary;
   const std::vector<std::string> benign = {"PING OK - Packet loss = 0%, RTA = 0.80 ms",
                                            "DISK CRITICAL - free space: / 3% (it's full); inode=5%",
@@ -797,8 +786,8 @@ TEST_F(MacroTest, SampleNotificationCommandsAsNaemonAndSafe) {
       process_macros(t.line, ctx, k_strip_illegal, naemon);
       ASSERT_TRUE(c.shell) << command;
       EXPECT_EQ(c.argv, Strings{naemon}) << "the same line as Naemon's";
-      const std::string got = mail_after(c.argv.front(), dir_);
-      EXPECT_EQ(got, mail_after(naemon, dir_));
+      const std::string got = mail_after(c.argv.front(), dir());
+      EXPECT_EQ(got, mail_after(naemon, dir()));
       EXPECT_NE(got.find(value), std::string::npos) << got;
     }
     for (const std::string& value : hostile) {
@@ -813,10 +802,10 @@ TEST_F(MacroTest, SampleNotificationCommandsAsNaemonAndSafe) {
       std::string reference;
       process_macros(reference_line, ctx, k_strip_illegal, reference);
       ::setenv("VEDETTE_VALUE", cleaned.c_str(), 1);
-      const std::string want = mail_after(reference, dir_);
+      const std::string want = mail_after(reference, dir());
       ::unsetenv("VEDETTE_VALUE");
       ASSERT_NE(want.find("stdin:"), std::string::npos) << reference;
-      EXPECT_EQ(mail_after(c.argv.front(), dir_), want) << "line: " << c.argv.front();
+      EXPECT_EQ(mail_after(c.argv.front(), dir()), want) << "line: " << c.argv.front();
       ASSERT_FALSE(fs::exists(canary)) << "line: " << c.argv.front();
     }
   }

@@ -5,6 +5,7 @@
 #include "engine/perfdata.hpp"
 
 #include "config/loader.hpp"
+#include "loaded_config.hpp"
 
 #include <gtest/gtest.h>
 
@@ -74,38 +75,27 @@ define service {
 class PerfdataTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / ("vedette_perfdata_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-    write("objects.cfg", k_objects);
-    write("naemon.cfg",
-          "cfg_file=objects.cfg\nillegal_macro_output_chars=`~$&|'\"<>\n"
-          "process_performance_data=1\n"
-          "service_perfdata_file=" +
-              (dir_ / "service-perfdata").string() +
-              "\n"
-              "service_perfdata_file_processing_command=process-service-perfdata!done\n"
-              "service_perfdata_file_processing_interval=15\n"
-              "host_perfdata_file=" +
-              (dir_ / "host-perfdata").string() +
-              "\n"
-              "host_perfdata_file_mode=p\n"
-              "host_perfdata_file_processing_command=count-host-perfdata!/tmp/x\n"
-              "host_perfdata_file_processing_interval=30\n"
-              "host_perfdata_file_template=$HOSTNAME$\\t$HOSTSTATE$\\t$HOSTPERFDATA$\\x\n"
-              "perfdata_timeout=7\n");
-    files_ = new config::SourceFiles();
-    config::Diagnostics diags;
-    cfg_ =
-        new config::Configuration(config::load_configuration((dir_ / "naemon.cfg").string(), *files_, diags));
-    for (const auto& d : diags.all()) ADD_FAILURE() << d.message;
-    ASSERT_TRUE(cfg_->model);
+    loaded_ = new test::LoadedConfig("vedette_perfdata");
+    const test::TempDir& dir = loaded_->dir;
+    loaded_->load(k_objects,
+                  "illegal_macro_output_chars=`~$&|'\"<>\n"
+                  "process_performance_data=1\n"
+                  "service_perfdata_file=" +
+                      dir.file("service-perfdata") +
+                      "\n"
+                      "service_perfdata_file_processing_command=process-service-perfdata!done\n"
+                      "service_perfdata_file_processing_interval=15\n"
+                      "host_perfdata_file=" +
+                      dir.file("host-perfdata") +
+                      "\n"
+                      "host_perfdata_file_mode=p\n"
+                      "host_perfdata_file_processing_command=count-host-perfdata!/tmp/x\n"
+                      "host_perfdata_file_processing_interval=30\n"
+                      "host_perfdata_file_template=$HOSTNAME$\\t$HOSTSTATE$\\t$HOSTPERFDATA$\\x\n"
+                      "perfdata_timeout=7\n",
+                  test::Failing::warnings_too);
   }
-  static void TearDownTestSuite() {
-    delete cfg_;
-    delete files_;
-    fs::remove_all(dir_);
-  }
-  static void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
+  static void TearDownTestSuite() { delete loaded_; }
   static std::string read(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream s;
@@ -135,8 +125,9 @@ class PerfdataTest : public ::testing::Test {
     s.has_been_checked = true;
   }
 
-  static const model::Model& model() { return *cfg_->model; }
-  static config::MainConfig& main() { return cfg_->main; }
+  static const model::Model& model() { return loaded_->model(); }
+  static config::MainConfig& main() { return loaded_->config.main; }
+  static const fs::path& dir() { return loaded_->dir.path(); }
 
   MacroContext service_ctx() const {
     return MacroContext{.model = model(),
@@ -160,9 +151,7 @@ class PerfdataTest : public ::testing::Test {
         .model = model(), .main = main(), .now = now_, .all_hosts = &hosts_, .all_services = &services_};
   }
 
-  static inline fs::path dir_;
-  static inline config::SourceFiles* files_ = nullptr;
-  static inline config::Configuration* cfg_ = nullptr;
+  static inline test::LoadedConfig* loaded_ = nullptr;
   std::vector<HostState> hosts_;
   std::vector<ServiceState> services_;
   model::HostId web01_{};
@@ -309,12 +298,12 @@ TEST_F(PerfdataTest, ScheduleAndFileOptionsFollowTheConfiguration) {
   EXPECT_EQ(processing_schedule(none, PerfdataObject::service).interval, 0u);
 
   const files::PerfdataFileOptions so = perfdata_file_options(main(), PerfdataObject::service);
-  EXPECT_EQ(so.path, (dir_ / "service-perfdata").string());
+  EXPECT_EQ(so.path, (dir() / "service-perfdata").string());
   EXPECT_EQ(so.mode, files::PerfdataFileMode::append);
   EXPECT_EQ(so.object, PerfdataObject::service);
   EXPECT_EQ(so.timeout_seconds, 7);
   const files::PerfdataFileOptions ho = perfdata_file_options(main(), PerfdataObject::host);
-  EXPECT_EQ(ho.path, (dir_ / "host-perfdata").string());
+  EXPECT_EQ(ho.path, (dir() / "host-perfdata").string());
   EXPECT_EQ(ho.mode, files::PerfdataFileMode::pipe);
   EXPECT_EQ(ho.object, PerfdataObject::host);
 }

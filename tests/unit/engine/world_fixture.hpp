@@ -7,20 +7,18 @@
 //   EXPECT_THAT(f.log_lines(), Contains(HasSubstr("stale")));
 #pragma once
 
-#include "config/loader.hpp"
 #include "engine/side_command.hpp"
 #include "engine/world.hpp"
+#include "loaded_config.hpp"
 #include "loop/clock.hpp"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 #include <vector>
 
 namespace vedette::engine::testing {
@@ -28,30 +26,18 @@ namespace vedette::engine::testing {
 class WorldFixture final : public SideCommandSink {
  public:
   // `objects` is the object config; `main` more naemon.cfg lines (after defaults that write nothing else).
-  WorldFixture(std::string_view objects, std::string_view main)
-      : dir_(std::filesystem::temp_directory_path() /
-             ("vedette_world_" + std::to_string(::getpid()) + "_" + std::to_string(next_id()))) {
-    std::filesystem::create_directories(dir_);
-    std::ofstream(dir_ / "objects.cfg") << objects;
-    std::ofstream(dir_ / "naemon.cfg") << "cfg_file=objects.cfg\nlog_file=" << (dir_ / "naemon.log").string()
-                                       << "\nstatus_file=/dev/null\ncheck_external_commands=0\n"
-                                          "retain_state_information=0\n"
-                                       << main;
-    config::SourceFiles files;
-    config::Diagnostics diags;
-    config::Configuration cfg = config::load_configuration((dir_ / "naemon.cfg").string(), files, diags);
-    for (const auto& d : diags.all())
-      if (d.severity == config::Severity::error) ADD_FAILURE() << d.message;
+  WorldFixture(std::string_view objects, std::string_view main) : loaded_("vedette_world") {
+    loaded_.load(objects,
+                 "log_file=" + loaded_.dir.file("naemon.log") +
+                     "\nstatus_file=/dev/null\ncheck_external_commands=0\nretain_state_information=0\n" +
+                     std::string(main));
     files::LogFileOptions log;
-    log.path = (dir_ / "naemon.log").string();
-    world_ = std::make_unique<World>(std::move(cfg), clock_, log, 1);
+    log.path = loaded_.dir.file("naemon.log");
+    world_ = std::make_unique<World>(std::move(loaded_.config), clock_, log, 1);  // the World's from here
     world_->program_start = world_->now_epoch();
     world_->side_commands = this;
   }
-  ~WorldFixture() {
-    world_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  ~WorldFixture() { world_.reset(); }  // before its log file's directory goes
   WorldFixture(const WorldFixture&) = delete;
   WorldFixture& operator=(const WorldFixture&) = delete;
 
@@ -74,7 +60,7 @@ class WorldFixture final : public SideCommandSink {
     world_->log_file.flush();
     EXPECT_TRUE(world_->log_file.wait_idle(std::chrono::seconds(10)));
     std::vector<std::string> lines;
-    std::ifstream in(dir_ / "naemon.log");
+    std::ifstream in(loaded_.dir.file("naemon.log"));
     for (std::string line; std::getline(in, line);) {
       const std::size_t stamp_end = line.find("] ");
       lines.push_back(stamp_end == std::string::npos ? line : line.substr(stamp_end + 2));
@@ -83,12 +69,7 @@ class WorldFixture final : public SideCommandSink {
   }
 
  private:
-  static int next_id() {
-    static int id = 0;
-    return ++id;
-  }
-
-  std::filesystem::path dir_;
+  test::LoadedConfig loaded_;
   loop::ManualClock clock_;
   std::unique_ptr<World> world_;
   std::vector<SideCommand> side_commands_;

@@ -2,7 +2,6 @@
 // over a real log and its archives in a temporary directory: the module's order (newest first), the
 // columns joined from the current objects, time and class pushdown (files outside the range are never
 // opened), the growing current log, rotation, the cache's bound, Limit: stopping early, and AuthUser.
-#include "config/loader.hpp"
 #include "engine/reload.hpp"
 #include "engine/status_snapshot.hpp"
 #include "livestatus/log_cache.hpp"
@@ -12,6 +11,7 @@
 #include "livestatus/table.hpp"
 #include "livestatus/tables.hpp"
 #include "livestatus/view.hpp"
+#include "loaded_config.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -25,7 +25,6 @@
 #include <string>
 #include <sys/stat.h>
 #include <thread>
-#include <unistd.h>
 #include <utime.h>
 #include <vector>
 
@@ -337,17 +336,9 @@ class LogTable : public ::testing::Test {
  protected:
   void SetUp() override {
     LogCache::shared().clear();
-    dir_ = std::filesystem::temp_directory_path() / ("vedette-log-table-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
+    dir_ = loaded_.dir.path();
     std::filesystem::create_directories(dir_ / "archives");
-    std::ofstream(dir_ / "objects.cfg") << k_objects;
-    std::ofstream(dir_ / "naemon.cfg") << "cfg_file=" << (dir_ / "objects.cfg").string() << "\n";
-    config::SourceFiles files;
-    config::Diagnostics diags;
-    cfg_ = config::load_configuration((dir_ / "naemon.cfg").string(), files, diags);
-    ASSERT_FALSE(diags.has_errors());
-    ASSERT_NE(cfg_.model, nullptr);
-    engine::initial_states(*cfg_.model, hosts_, services_);
+    engine::initial_states(loaded_.load(k_objects), hosts_, services_);
     program_.now = k_t0 + 8000;
     settings_.log_file = (dir_ / "naemon.log").string();
     settings_.log_archive_path = (dir_ / "archives").string();
@@ -365,11 +356,7 @@ class LogTable : public ::testing::Test {
     text += fmt::format("[{}] Caught 'Terminated', shutting down...\n", k_t0 + 7221);
     std::ofstream(dir_ / "naemon.log") << text;
   }
-  void TearDown() override {
-    LogCache::shared().clear();
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
+  void TearDown() override { LogCache::shared().clear(); }
 
   // Lines one per 10 s from `start`; the file's mtime is its last line's time.
   void write_archive(const std::string& name, std::int64_t start, const std::vector<std::string>& messages) {
@@ -404,8 +391,8 @@ class LogTable : public ::testing::Test {
   }
   View view() {
     View view;
-    view.status = engine::make_status_snapshot({.model = *cfg_.model,
-                                                .main = cfg_.main,
+    view.status = engine::make_status_snapshot({.model = loaded_.model(),
+                                                .main = loaded_.config.main,
                                                 .hosts = hosts_,
                                                 .services = services_,
                                                 .program = program_,
@@ -432,8 +419,8 @@ class LogTable : public ::testing::Test {
     }
   }
 
-  std::filesystem::path dir_;
-  config::Configuration cfg_;
+  test::LoadedConfig loaded_{"vedette-log-table"};
+  std::filesystem::path dir_;  // loaded_'s
   std::vector<engine::HostState> hosts_;
   std::vector<engine::ServiceState> services_;
   engine::ProgramStatus program_;

@@ -2,45 +2,27 @@
 // state initialised the way the core initialises it before retention is applied.
 #pragma once
 
-#include "config/loader.hpp"
 #include "engine/reload.hpp"
 #include "engine/status_snapshot.hpp"
+#include "loaded_config.hpp"
 #include "retention/apply.hpp"
 #include "state/check_state.hpp"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <span>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace vedette::retention::test {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "vedette-retention-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  [[nodiscard]] std::string file(std::string_view name) const { return (path_ / name).string(); }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-  void write(std::string_view name, const std::string& text) const { std::ofstream(file(name)) << text; }
-
- private:
-  fs::path path_;
-};
+using TempDir = vedette::test::TempDir;
 
 inline std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -59,10 +41,7 @@ class Loaded {
   Loaded(const std::string& objects_path, const std::string& main_extra = "") {
     dir.write("naemon.cfg", "cfg_file=" + objects_path + "\nstate_retention_file=" +
                                 dir.file("retention.dat") + "\nretain_state_information=1\n" + main_extra);
-    cfg = config::load_configuration(dir.file("naemon.cfg"), files, diags);
-    for (const config::Diagnostic& d : diags.all()) {
-      if (d.severity == config::Severity::error) ADD_FAILURE() << config::Diagnostics::format(d);
-    }
+    cfg = vedette::test::load_config(dir.file("naemon.cfg"), files, diags);
     EXPECT_TRUE(cfg.model != nullptr);
     reset_state();
   }
@@ -96,7 +75,7 @@ class Loaded {
     return cfg.model->host_by_name.at(name);
   }
 
-  TempDir dir;
+  TempDir dir{"vedette-retention"};
   config::SourceFiles files;
   config::Diagnostics diags;
   config::Configuration cfg;
