@@ -144,7 +144,7 @@ class NaemonLines {
   [[gnu::always_inline]] void done(char* end) { size_ = static_cast<std::size_t>(end - s_.data()); }
 
   [[gnu::always_inline]] static char* copy(char* p, std::string_view text) {
-    std::memcpy(p, text.data(), text.size());
+    if (!text.empty()) std::memcpy(p, text.data(), text.size());  // an empty view's data() may be null
     return p + text.size();
   }
 
