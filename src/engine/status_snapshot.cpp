@@ -204,22 +204,21 @@ bool refill(files::StatusSnapshot& snap, const SnapshotSource& src, StatusSnapsh
       snap.overrides.size() > 2 * f.live_overrides + 64)
     return false;
   fill_shared(snap, src);
-  for (std::size_t i = 0; i < snap.hosts.size(); ++i) {
-    if (!src.host_changes->since(i, f.hosts)) continue;
-    f.live_text -= text_of(snap.hosts[i]);
-    f.live_overrides -= snap.hosts[i].overrides != 0 ? 1 : 0;
-    fill_host(snap, src, i);
-    f.live_text += text_of(snap.hosts[i]);
-    f.live_overrides += snap.hosts[i].overrides != 0 ? 1 : 0;
-  }
-  for (std::size_t i = 0; i < snap.services.size(); ++i) {
-    if (!src.service_changes->since(i, f.services)) continue;
-    f.live_text -= text_of(snap.services[i]);
-    f.live_overrides -= snap.services[i].overrides != 0 ? 1 : 0;
-    fill_service(snap, src, i);
-    f.live_text += text_of(snap.services[i]);
-    f.live_overrides += snap.services[i].overrides != 0 ? 1 : 0;
-  }
+  // Copies again the objects of one table changed since `filled_at`, keeping count of the text and the
+  // overrides still in use.
+  auto refill_table = [&](std::vector<files::StatusState>& table, const ChangeMarks& changes,
+                          ChangeMarks::Generation filled_at, auto fill_one) {
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      if (!changes.since(i, filled_at)) continue;
+      f.live_text -= text_of(table[i]);
+      f.live_overrides -= table[i].overrides != 0 ? 1 : 0;
+      fill_one(snap, src, i);
+      f.live_text += text_of(table[i]);
+      f.live_overrides += table[i].overrides != 0 ? 1 : 0;
+    }
+  };
+  refill_table(snap.hosts, *src.host_changes, f.hosts, fill_host);
+  refill_table(snap.services, *src.service_changes, f.services, fill_service);
   if (src.downtime_depths != f.depths ||
       (f.depths != nullptr && f.depths->depth_version() != f.depth_version))
     fill_depths(snap, src.downtime_depths);
