@@ -1,6 +1,6 @@
-#pragma once
 // The check statistics lines of status.dat's programstatus block, in the order Naemon writes them: the
-// status writer writes them and vedettestats (src/stats) reads them back.
+// status writer writes them and vedettestats (src/stats) reads them back. Plain values: any thread.
+#pragma once
 #include <cstdint>
 
 namespace vedette::files {

@@ -9,6 +9,7 @@
 // A table read from files (log, statehist) has no `rows` but `open`, a RowCursor that hands out its rows
 // one by one within the RowHints the query's filter allows, as the query asks for them: a query answered
 // in pieces (server_queries.cpp) reads on where its last piece ended, and one that has enough stops asking.
+// Tables are built once and then read-only: any query thread.
 #pragma once
 
 #include "livestatus/cell.hpp"

@@ -1,4 +1,4 @@
-// The hot state's names (state/) that retention's files and tests use unqualified.
+// The hot state's names (state/) that retention's files and tests use unqualified. Names only: any thread.
 #pragma once
 
 #include "state/attributes.hpp"

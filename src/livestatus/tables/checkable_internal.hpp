@@ -1,6 +1,6 @@
 // The column getters hosts and services share, as templates over which of the two a row is: they read the
 // model's object and the snapshot's run-time state by index, and allocate nothing for a scalar. Private to
-// tables/ (hosts.cpp, services.cpp).
+// tables/ (hosts.cpp, services.cpp); run on the query threads, read-only over an immutable snapshot.
 #pragma once
 
 #include "livestatus/tables/tables_internal.hpp"

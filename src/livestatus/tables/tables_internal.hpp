@@ -1,6 +1,7 @@
 // What the table files share: the lookup structures behind TableIndex, the helpers every column getter
 // uses (visibility, timeperiods, custom variables, macros) and the column builders one table borrows from
-// another (the host_* columns of services, the hostgroup_* columns of hostsbygroup). Private to tables/.
+// another (the host_* columns of services, the hostgroup_* columns of hostsbygroup). Private to tables/;
+// the query threads read them, and the index is built once per snapshot and then read-only.
 #pragma once
 
 #include "files/status_file.hpp"
