@@ -279,12 +279,7 @@ struct Lists {
 class Fixture {
  public:
   Fixture() {
-    dir.write("objects.cfg", k_objects);
-    dir.write("naemon.cfg",
-              "cfg_file=" + dir.file("objects.cfg") + "\nstatus_file=" + dir.file("status.dat") + "\n");
-    cfg = config::load_configuration(dir.file("naemon.cfg"), files, diags);
-    EXPECT_FALSE(diags.has_errors());
-    EXPECT_TRUE(cfg.model != nullptr);
+    loaded.load(k_objects, "status_file=" + dir.file("status.dat") + "\n");
     engine::initial_states(*cfg.model, hosts, services);
 
     engine::HostState& h = hosts.at(0);
@@ -345,10 +340,9 @@ class Fixture {
     return out;
   }
 
-  TempDir dir;
-  config::SourceFiles files;
-  config::Diagnostics diags;
-  config::Configuration cfg;
+  vedette::test::LoadedConfig loaded{"vedette_status_file"};
+  const TempDir& dir = loaded.dir;
+  config::Configuration& cfg = loaded.config;
   std::vector<engine::HostState> hosts;
   std::vector<engine::ServiceState> services;
   engine::ProgramStatus program;
@@ -382,7 +376,6 @@ TEST(StatusFile, BuilderReusesMemoryAndWritesTheSame) {
 // Naemon writes hosts, services and contacts sorted by name (services by "host;description"), whatever
 // order they were defined in: "web-1" sorts before "web" there, as '-' sorts before ';'.
 TEST(StatusFile, ObjectsInNaemonsNameOrder) {
-  TempDir dir;
   std::string objects = "define command {\n command_name c\n command_line /bin/true\n}\n";
   for (const char* contact : {"zed", "amy"})
     objects += fmt::format(
@@ -398,12 +391,9 @@ TEST(StatusFile, ObjectsInNaemonsNameOrder) {
           " max_check_attempts 1\n}}\n",
           host, service);
   }
-  dir.write("objects.cfg", objects);
-  dir.write("naemon.cfg", "cfg_file=" + dir.file("objects.cfg") + "\n");
-  config::SourceFiles files;
-  config::Diagnostics diags;
-  const config::Configuration cfg = config::load_configuration(dir.file("naemon.cfg"), files, diags);
-  ASSERT_FALSE(diags.has_errors());
+  vedette::test::LoadedConfig loaded("vedette_status_order");
+  loaded.load(objects);
+  const config::Configuration& cfg = loaded.config;
   const std::vector<engine::HostState> hosts(cfg.model->hosts.size());
   const std::vector<engine::ServiceState> services(cfg.model->services.size());
   std::string out;

@@ -12,6 +12,7 @@
 #include "livestatus/request.hpp"
 #include "livestatus/tables/tables_internal.hpp"
 #include "livestatus/view.hpp"
+#include "loaded_config.hpp"
 #include "state/attributes.hpp"
 #include "timeperiod/evaluator.hpp"
 #include "timeperiod/period.hpp"
@@ -196,33 +197,21 @@ std::string render(const Cell& c) {
 class LivestatusTables : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("vedette-ls-tables-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-    std::ofstream(dir_ / "objects.cfg") << k_objects;
-    std::ofstream(dir_ / "naemon.cfg") << "cfg_file=" << (dir_ / "objects.cfg").string() << "\n";
-    config::SourceFiles files;
-    config::Diagnostics diags;
-    cfg_ = config::load_configuration((dir_ / "naemon.cfg").string(), files, diags);
-    ASSERT_FALSE(diags.has_errors());
-    ASSERT_NE(cfg_.model, nullptr);
-    engine::initial_states(*cfg_.model, hosts_, services_);
+    loaded_.load(k_objects);
+    ASSERT_FALSE(loaded_.diags.has_errors());
+    engine::initial_states(model(), hosts_, services_);
 
     program_.now = 1700000300;
     program_.program_start = 1700000000;
     program_.pid = 4242;
     program_.version = "1.4.1";
 
-    const model::Model& m = *cfg_.model;
+    const model::Model& m = model();
     periods_.resize(m.timeperiods.size());
     for (std::size_t i = 0; i < m.timeperiods.size(); ++i) periods_[i].rules = &m.timeperiods[i].rules;
     evaluator_ = std::make_unique<timeperiod::Evaluator>(periods_, nullptr);
   }
-  void TearDown() override {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-
-  [[nodiscard]] const model::Model& model() const { return *cfg_.model; }
+  [[nodiscard]] const model::Model& model() const { return loaded_.model(); }
   [[nodiscard]] std::uint32_t host(std::string_view name) const {
     return model::index(model().host_by_name.at(name));
   }
@@ -235,8 +224,8 @@ class LivestatusTables : public ::testing::Test {
 
   // A View of a snapshot of the current hot state.
   View& view() {
-    snapshot_ = engine::make_status_snapshot({.model = *cfg_.model,
-                                              .main = cfg_.main,
+    snapshot_ = engine::make_status_snapshot({.model = model(),
+                                              .main = loaded_.config.main,
                                               .hosts = hosts_,
                                               .services = services_,
                                               .program = program_,
@@ -310,8 +299,7 @@ class LivestatusTables : public ::testing::Test {
     return out;
   }
 
-  std::filesystem::path dir_;
-  config::Configuration cfg_;
+  test::LoadedConfig loaded_{"vedette_ls_tables"};
   std::vector<engine::HostState> hosts_;
   std::vector<engine::ServiceState> services_;
   engine::ProgramStatus program_;
@@ -467,10 +455,9 @@ TEST_F(LivestatusTables, CustomVariablesAndMacros) {
 }
 
 TEST_F(LivestatusTables, PnpGraphsUnderPnpPath) {
-  std::filesystem::create_directories(dir_ / "pnp" / "web");
-  std::ofstream(dir_ / "pnp" / "web" / "_HOST_.xml") << "x";
-  std::ofstream(dir_ / "pnp" / "web" / "HTTP.xml") << "x";
-  settings_.pnp_path = (dir_ / "pnp").string() + "/";
+  loaded_.dir.write("pnp/web/_HOST_.xml", "x");
+  loaded_.dir.write("pnp/web/HTTP.xml", "x");
+  settings_.pnp_path = loaded_.dir.file("pnp") + "/";
   const View& v = view();
   EXPECT_EQ(column(v, "hosts", "pnpgraph_present"), "0|1");
   EXPECT_EQ(column(v, "services", "pnpgraph_present"), "0|1|0");
