@@ -11,6 +11,7 @@
 // thread. Differences from Naemon's file are listed in docs/compatibility.md ("status.dat").
 #pragma once
 
+#include "files/state_file_writer.hpp"
 #include "files/state_snapshot.hpp"
 
 #include <chrono>
@@ -25,23 +26,8 @@ namespace vedette::files {
 // Appends the whole status.dat text for `snapshot` to `out`. Exposed for tests and the benchmark.
 void format_status(const StatusSnapshot& snapshot, std::string& out);
 
-struct StatusWriterOptions {
-  std::string path;  // status_file; empty or "/dev/null": nothing is written, as in Naemon
-  // fsync the temp file before the rename, as Naemon's xsddefault does; it costs writer time only.
-  bool fsync = true;
-  // Writer thread. Called once per episode of failure (create, write, rename, remove), again only after a
-  // success. Default: one line on stderr.
-  std::function<void(std::string_view message)> on_error{};
-};
-
-struct StatusWriterStats {
-  std::uint64_t writes = 0;          // files renamed into place
-  std::uint64_t failures = 0;        // attempts that did not replace the file
-  std::uint64_t skipped = 0;         // snapshots replaced by a newer one before they were written
-  std::uint64_t last_write_us = 0;   // format + write (+ fsync) + rename of the last file
-  std::uint64_t last_format_us = 0;  // the formatting part of it
-  std::uint64_t last_bytes = 0;      // size of the last file
-};
+using StatusWriterOptions = StateFileWriterOptions;
+using StatusWriterStats = StateFileWriterStats;
 
 class StatusWriter {
  public:

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "base/expected.hpp"
+#include "files/state_file_writer.hpp"
 #include "files/state_snapshot.hpp"
 #include "retention/state_names.hpp"
 
@@ -45,21 +46,8 @@ struct WriteOptions {
 // wording when the file was not replaced.
 [[nodiscard]] base::Status write_file(const files::StatusSnapshot& snapshot, const WriteOptions& options);
 
-struct WriterOptions {
-  std::string path;  // state_retention_file; empty: nothing is written
-  bool fsync = true;
-  // Writer thread. Called once per episode of failure, again only after a success. Default: stderr.
-  std::function<void(std::string_view message)> on_error{};
-};
-
-struct WriterStats {
-  std::uint64_t writes = 0;          // files renamed into place
-  std::uint64_t failures = 0;        // attempts that did not replace the file
-  std::uint64_t skipped = 0;         // snapshots replaced by a newer one before they were written
-  std::uint64_t last_write_us = 0;   // format + write + fsync + rename of the last file
-  std::uint64_t last_format_us = 0;  // the formatting part of it
-  std::uint64_t last_bytes = 0;
-};
+using WriterOptions = files::StateFileWriterOptions;
+using WriterStats = files::StateFileWriterStats;
 
 class Writer {
  public:
