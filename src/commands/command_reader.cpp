@@ -377,9 +377,11 @@ std::optional<std::string> CommandReader::run_line(std::string_view line) {
 }
 
 // Naemon stamps last_update on the object a command changes. Its group commands stamp each member; Vedette
-// stamps the host or service a command names.
+// stamps the host or service a command names. A passive result is stamped where it is applied (the result
+// pipeline), so its command is not looked up and stamped a second time here.
 void CommandReader::mark_target_updated(const ExternalCommand& cmd) {
   if (cmd.is_custom() || cmd.spec->params.empty() || cmd.args.empty()) return;
+  if (cmd.name == "PROCESS_SERVICE_CHECK_RESULT" || cmd.name == "PROCESS_HOST_CHECK_RESULT") return;
   const model::Model& model = core_.model();
   if (cmd.spec->params[0].type == ArgType::host) {
     if (const auto host = model.host_by_name.find(cmd.args[0]); host != model.host_by_name.end())

@@ -135,7 +135,8 @@ class Core {
   std::shared_ptr<const files::StatusSnapshot> status_snapshot();
   // As SIGUSR1 (Livestatus' LOGROTATE): close and reopen the log, "LOG ROTATION: EXTERNAL".
   void reopen_log();
-  // Livestatus runs: log its module's TIMEPERIOD TRANSITION lines from run() on (engine/timeperiod_transitions).
+  // Livestatus runs: log its module's TIMEPERIOD TRANSITION lines from run() on
+  // (engine/timeperiod_transitions).
   void log_timeperiod_transitions();
 
   const model::Model& model() const;

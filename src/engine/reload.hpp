@@ -103,10 +103,10 @@ struct CheckMapping {
 // The hot state the new configuration starts from: the prepared one (retention.dat's rules), in which every
 // object that is kept gets its exact current state, moved from `hosts` and `services` (indexed like `old`).
 // What commands changed stays the prepared one: retention.dat's rules decide which changes survive a changed
-// configuration; last_update is stamped anew after the swap. The whole HostState or ServiceState is kept, not only its
-// CheckState: the flap history holds the id of the flapping comment the book keeps, which retention.dat has
-// no key for. A hard problem stays at the last attempt, however max_check_attempts changed. Contacts keep
-// their notification times.
+// configuration; last_update is stamped anew after the swap. The whole HostState or ServiceState is kept,
+// not only its CheckState: the flap history holds the id of the flapping comment the book keeps, which
+// retention.dat has no key for. A hard problem stays at the last attempt, however max_check_attempts changed.
+// Contacts keep their notification times.
 void keep_current_state(PreparedConfig& p, const CheckMapping& mapping, const model::Model& old,
                         const model::Model& next, std::vector<HostState>& hosts,
                         std::vector<ServiceState>& services,
