@@ -4,7 +4,8 @@
 //
 //   StatusSnapshotBuilder status_snapshots;  // a member of the core: keeps the memory between dumps
 //   status_writer.publish(status_snapshots.build({.model = model, .main = main, .hosts = hosts, ...}));
-//   retention_writer.publish(make_status_snapshot(same_source));  // minutes apart: fresh memory
+//   retention_writer.publish(status_snapshots.build(same_source));  // the same memory, brought up to date
+//   auto copy = make_status_snapshot(same_source);                  // tests: fresh memory
 //
 // Cost at 100k services: bench/files/status_bench.cpp (BM_SnapshotBuild*).
 #pragma once
@@ -86,7 +87,7 @@ class StatusSnapshotBuilder {
   bool verify_ = false;           // VEDETTE_VERIFY_SNAPSHOTS: compare each build with a full one
 };
 
-// One snapshot in fresh memory (retention.dat, the reload, tests); status.dat uses a StatusSnapshotBuilder.
+// One snapshot in fresh memory (tests, benchmarks); the core's state files use a StatusSnapshotBuilder.
 [[nodiscard]] std::shared_ptr<const files::StatusSnapshot> make_status_snapshot(const SnapshotSource& source);
 
 }  // namespace vedette::engine

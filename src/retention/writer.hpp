@@ -6,8 +6,8 @@
 // never a torn one.
 //
 //   Writer retention({.path = main.state_retention_file});
-//   retention.publish(engine::make_status_snapshot(...));  // core thread: every retention_update_interval,
-//                                                          // and at shutdown
+//   retention.publish(status_snapshots.build(...));  // core thread: every retention_update_interval,
+//                                                    // and at shutdown
 //   retention.wait_idle(std::chrono::seconds(30));  // at shutdown, before exiting (or let the destructor do
 //   it)
 //

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -40,6 +41,25 @@ class Files {
     return !std::filesystem::exists(dir / name);
   }
 
+  // status.dat's `created=` once it says `when`, at most 10 s; -1 when it never did.
+  std::int64_t status_created(std::int64_t when) {
+    std::int64_t created = -1;
+    for (int i = 0; i < 1000 && created != when; ++i) {
+      std::ifstream in(dir / "status.dat");
+      for (std::string line; std::getline(in, line);)
+        if (line.starts_with("\tcreated=")) created = std::stoll(line.substr(9));
+      if (created != when) std::this_thread::sleep_for(10ms);
+    }
+    return created;
+  }
+  // Reports until the auto-save in progress is logged, at most 10 s.
+  void wait_autosave(StateFiles& files) {
+    for (int i = 0; i < 1000 && files.autosave_pending(); ++i) {
+      std::this_thread::sleep_for(10ms);
+      files.report();
+    }
+  }
+
   std::filesystem::path dir;
   bool made;
   testing::WorldFixture f;
@@ -65,12 +85,36 @@ TEST(StateFilesTest, TheAutoSaveRunsEveryRetentionIntervalAndIsLoggedWhenWritten
   t.f.advance(1s);  // retention_update_interval=1 × interval_length=60
   EXPECT_TRUE(files.autosave_pending());
   ASSERT_TRUE(t.appears("retention.dat"));
-  for (int i = 0; i < 1000 && files.autosave_pending(); ++i) {
-    std::this_thread::sleep_for(10ms);
-    files.report();
-  }
+  t.wait_autosave(files);
   EXPECT_FALSE(files.autosave_pending());
   EXPECT_THAT(t.f.log_lines(), Contains("Auto-save of retention data completed successfully."));
+}
+
+// At 60 s the sixth status write and the first auto-save fall due together and share one snapshot; both
+// periods go on from there, neither written twice nor skipped.
+TEST(StateFilesTest, AStatusWriteAndAnAutoSaveDueTogetherBothHappenAndKeepTheirPeriods) {
+  Files t;
+  StateFiles files(t.f.world(), false);
+  files.schedule_autosave();
+  files.publish_status();
+  const std::int64_t start = t.f.world().now_epoch();
+  ASSERT_EQ(t.status_created(start), start);
+  for (int i = 0; i < 6; ++i) t.f.advance(10s);
+  EXPECT_TRUE(files.autosave_pending());
+  EXPECT_EQ(t.status_created(start + 60), start + 60);
+  ASSERT_TRUE(t.appears("retention.dat"));
+  t.wait_autosave(files);
+  EXPECT_FALSE(files.autosave_pending());
+  t.f.advance(10s);
+  EXPECT_EQ(t.status_created(start + 70), start + 70);
+  EXPECT_FALSE(files.autosave_pending());
+  for (int i = 0; i < 4; ++i) t.f.advance(10s);
+  t.f.advance(9s);
+  EXPECT_FALSE(files.autosave_pending());
+  t.f.advance(1s);
+  EXPECT_TRUE(files.autosave_pending());
+  EXPECT_EQ(t.status_created(start + 120), start + 120);
+  t.wait_autosave(files);
 }
 
 TEST(StateFilesTest, AFailedFinalSaveIsAnErrorThatSaysWhy) {
