@@ -66,6 +66,7 @@ std::optional<std::string> CommandReader::run_line(std::string_view line) {
   if (is_logged(cmd, main.log_external_commands, main.log_passive_checks))
     core_.log(external_command_log_text(cmd));
   core_.count_external_command();
+  // PROCESS_FILE is the reader's own: the file's lines come back through run_line, as the FIFO's do.
   if (!cmd.is_custom() && cmd.spec->id == CommandId::process_file) {
     process_file(std::string(cmd.args[0]), cmd.number(1) != 0);
   } else {
