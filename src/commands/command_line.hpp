@@ -7,6 +7,8 @@
 //   dispatch(parsed.command());  // args: fields in the command's declared order
 #pragma once
 
+#include "commands/command_id.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -46,6 +48,7 @@ struct ArgSpec {
 };
 
 struct CommandSpec {
+  CommandId id;
   std::string_view name;
   int naemon_id;  // CMD_* from Naemon's common.h, as broker events carry it; -1 where Naemon assigns one at
                   // run time
@@ -57,6 +60,7 @@ struct CommandSpec {
 [[nodiscard]] std::span<const CommandSpec> command_specs();
 // nullptr if Naemon has no command of that (case-sensitive) name.
 [[nodiscard]] const CommandSpec* find_command_spec(std::string_view name);
+[[nodiscard]] const CommandSpec& command_spec(CommandId id);
 
 struct ExternalCommand {
   std::int64_t entry_time = 0;  // the [epoch] the submitter wrote

@@ -1,7 +1,9 @@
-// Reads the command file and carries out what it says: each complete line is parsed, logged as Naemon logs
-// it, and dispatched to the core. Core thread only (it is the loop's handler for the FIFO's fd).
+// Reads the command file and the files PROCESS_FILE names: each complete line is parsed, logged as Naemon
+// logs it, and handed to the dispatch (commands/command_dispatch), which carries it out. Core thread only (it
+// is the loop's handler for the FIFO's fd).
 #pragma once
 
+#include "commands/command_dispatch.hpp"
 #include "commands/command_fifo.hpp"
 #include "commands/command_line.hpp"
 #include "loop/loop.hpp"
@@ -39,16 +41,12 @@ class CommandReader final : public loop::FdHandler {
   void on_ready(int fd, loop::Interest events) override;
   // The line's parse or validation error (already logged), or nothing when it ran.
   std::optional<std::string> run_line(std::string_view line);
-  void dispatch(const ExternalCommand& cmd);
-  void mark_target_updated(const ExternalCommand& cmd);
   void process_file(const std::string& path, bool remove);
-  void schedule_downtimes(const ExternalCommand& cmd);
-  void log_failed(const ExternalCommand& cmd);  // Naemon's "Error: External command failed -> NAME;args"
-  std::size_t delete_downtimes(const ExternalCommand& cmd);
 
   static constexpr int k_max_file_depth = 8;
   int file_depth_ = 0;
   engine::Core& core_;
+  CommandDispatch dispatch_;
   std::optional<CommandFifo> fifo_;
   std::string error_;
 };

@@ -202,18 +202,6 @@ class Core::Impl final : public loop::TimerHandler,
     return true;
   }
 
-  void schedule_service_check(model::ServiceId s, Time when, bool forced) {
-    scheduler_.at(w_.check_of(s), when, forced);
-  }
-  void schedule_host_check(model::HostId h, Time when, bool forced) {
-    scheduler_.at(w_.check_of(h), when, forced);
-  }
-
-  // ObjectCommands changes a setting; a change that asks for it reschedules the check here.
-  void follow(CheckId check, Reschedule r) {
-    if (r == Reschedule::within_interval) scheduler_.within_interval(check);
-  }
-
   void count_external_command() {
     ++w_.events.commands;
     metrics::core_metrics().external_commands.add();
@@ -226,10 +214,7 @@ class Core::Impl final : public loop::TimerHandler,
   bool read_state() { return reread_retained_state(); }
   void restart() { begin_reload(ReloadCause::command); }
 
-  const model::Model& model() const { return *w_.model; }
   const config::MainConfig& main_config() const { return w_.main; }
-  const std::vector<HostState>& hosts() const { return w_.hosts.all(); }
-  const std::vector<ServiceState>& services() const { return w_.services.all(); }
 
  private:
   // While checks run the core wakes once per k_result_period: it applies the results that came in and
@@ -667,123 +652,6 @@ void Core::stop(std::string_view reason) {
 bool Core::submit_passive_result(const PassiveResult& result) {
   return on_core_thread()->submit_passive_result(result);
 }
-void Core::schedule_service_check(model::ServiceId service, Time when, bool forced) {
-  on_core_thread()->schedule_service_check(service, when, forced);
-}
-void Core::schedule_host_check(model::HostId host, Time when, bool forced) {
-  on_core_thread()->schedule_host_check(host, when, forced);
-}
-void Core::set_program_switch(ProgramSwitch which, bool on) {
-  on_core_thread()->objects_.set_program_switch(which, on);
-}
-void Core::set_flag(model::ServiceId service, state::Flag flag, bool on) {
-  Impl* core = on_core_thread();
-  const CheckId check = core->w_.check_of(service);
-  core->follow(check, core->objects_.set_flag(check, flag, on));
-}
-void Core::set_flag(model::HostId host, state::Flag flag, bool on) {
-  Impl* core = on_core_thread();
-  const CheckId check = core->w_.check_of(host);
-  core->follow(check, core->objects_.set_flag(check, flag, on));
-}
-void Core::change_attribute(model::ServiceId service, const AttributeChange& change) {
-  Impl* core = on_core_thread();
-  const CheckId check = core->w_.check_of(service);
-  core->follow(check, core->objects_.change_attribute(check, change));
-}
-void Core::change_attribute(model::HostId host, const AttributeChange& change) {
-  Impl* core = on_core_thread();
-  const CheckId check = core->w_.check_of(host);
-  core->follow(check, core->objects_.change_attribute(check, change));
-}
-void Core::acknowledge(model::ServiceId service, const Acknowledgement& ack) {
-  Impl* impl = on_core_thread();
-  impl->annotations_.acknowledge(impl->w_.check_of(service), ack);
-}
-void Core::acknowledge(model::HostId host, const Acknowledgement& ack) {
-  Impl* impl = on_core_thread();
-  impl->annotations_.acknowledge(impl->w_.check_of(host), ack);
-}
-void Core::remove_acknowledgement(model::ServiceId service) {
-  Impl* impl = on_core_thread();
-  impl->annotations_.remove_acknowledgement(impl->w_.check_of(service));
-}
-void Core::remove_acknowledgement(model::HostId host) {
-  Impl* impl = on_core_thread();
-  impl->annotations_.remove_acknowledgement(impl->w_.check_of(host));
-}
-void Core::add_comment(model::ServiceId service, const UserComment& comment) {
-  Impl* impl = on_core_thread();
-  impl->annotations_.add_comment(impl->w_.check_of(service), comment);
-}
-void Core::add_comment(model::HostId host, const UserComment& comment) {
-  Impl* impl = on_core_thread();
-  impl->annotations_.add_comment(impl->w_.check_of(host), comment);
-}
-bool Core::delete_comment(ObjectKind kind, unsigned long comment_id) {
-  Impl* impl = on_core_thread();
-  return impl->annotations_.delete_comment(kind, comment_id);
-}
-void Core::delete_all_comments(model::ServiceId service) {
-  Impl* impl = on_core_thread();
-  impl->annotations_.delete_all_comments(impl->w_.check_of(service));
-}
-void Core::delete_all_comments(model::HostId host) {
-  Impl* impl = on_core_thread();
-  impl->annotations_.delete_all_comments(impl->w_.check_of(host));
-}
-unsigned long Core::schedule_downtime(model::ServiceId service, const DowntimeRequest& request) {
-  Impl* impl = on_core_thread();
-  return impl->annotations_.schedule_downtime(impl->w_.check_of(service), request);
-}
-unsigned long Core::schedule_downtime(model::HostId host, const DowntimeRequest& request) {
-  Impl* impl = on_core_thread();
-  return impl->annotations_.schedule_downtime(impl->w_.check_of(host), request);
-}
-void Core::schedule_propagated_downtime(model::HostId host, const DowntimeRequest& request, bool triggered) {
-  Impl* impl = on_core_thread();
-  impl->annotations_.schedule_propagated_downtime(host, request, triggered);
-}
-bool Core::delete_downtime(ObjectKind kind, unsigned long downtime_id) {
-  Impl* impl = on_core_thread();
-  return impl->annotations_.delete_downtime(kind, downtime_id);
-}
-void Core::send_custom_notification(model::ServiceId service, unsigned options, std::string_view author,
-                                    std::string_view comment) {
-  Impl* core = on_core_thread();
-  core->objects_.send_custom_notification(core->w_.check_of(service), options, author, comment);
-}
-void Core::send_custom_notification(model::HostId host, unsigned options, std::string_view author,
-                                    std::string_view comment) {
-  Impl* core = on_core_thread();
-  core->objects_.send_custom_notification(core->w_.check_of(host), options, author, comment);
-}
-void Core::set_contact_notifications(model::ContactId contact, bool host_notifications, bool on) {
-  on_core_thread()->objects_.set_contact_notifications(contact, host_notifications, on);
-}
-void Core::change_contact(model::ContactId contact, const ContactChange& change) {
-  on_core_thread()->objects_.change_contact(contact, change);
-}
-void Core::mark_updated(model::ServiceId service) {
-  Impl* core = on_core_thread();
-  core->w_.mark_updated(core->w_.services[model::index(service)]);
-}
-void Core::mark_updated(model::HostId host) {
-  Impl* core = on_core_thread();
-  core->w_.mark_updated(core->w_.hosts[model::index(host)]);
-}
-void Core::delay_notification(model::ServiceId service, Time when) {
-  Impl* core = on_core_thread();
-  core->objects_.delay_notification(core->w_.check_of(service), when);
-}
-void Core::delay_notification(model::HostId host, Time when) {
-  Impl* core = on_core_thread();
-  core->objects_.delay_notification(core->w_.check_of(host), when);
-}
-std::size_t Core::delete_downtimes(const DowntimeFilter& filter) {
-  Impl* impl = on_core_thread();
-  return impl->annotations_.delete_downtimes(filter);
-}
 void Core::save_state() {
   on_core_thread()->save_state();
 }
@@ -795,9 +663,6 @@ void Core::restart() {
 }
 void Core::log(std::string_view text) {
   on_core_thread()->log(text);
-}
-const model::Model& Core::model() const {
-  return on_core_thread()->model();
 }
 std::shared_ptr<const files::StatusSnapshot> Core::status_snapshot() {
   return on_core_thread()->status_snapshot();
@@ -817,11 +682,10 @@ void Core::flush_log() {
 const config::MainConfig& Core::main_config() const {
   return on_core_thread()->main_config();
 }
-const std::vector<HostState>& Core::hosts() const {
-  return on_core_thread()->hosts();
-}
-const std::vector<ServiceState>& Core::services() const {
-  return on_core_thread()->services();
+// The components themselves: a command calls the one that does its work (engine/core_commands.hpp).
+CoreCommands Core::commands() {
+  Impl* core = on_core_thread();
+  return {core->w_, core->annotations_, core->objects_, core->scheduler_, *this};
 }
 
 }  // namespace vedette::engine

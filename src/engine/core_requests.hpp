@@ -1,5 +1,6 @@
-// What external commands and passive results ask of the core, as values: the Core's entry points take them
-// and hand them to the component that carries them out (object commands, annotations, the result path).
+// What external commands and passive results ask of the core, as values: the command dispatch hands them to
+// the component that carries them out (object commands, annotations; engine/core_commands.hpp), a passive
+// result to the Core, which sequences it through the result path.
 // Plain values, made and taken on the core thread; the string_views point into the caller's command line
 // and are not kept.
 #pragma once
