@@ -620,7 +620,7 @@ LoadResult apply_text(std::string_view text, Target target, Time now) {
 
 LoadResult load(const std::string& path, Target target, Time now) {
   config::MappedFile file;
-  if (target.main.retain_state_information && !path.empty() && !file.open(path)) {
+  if (target.main.retain_state_information && !path.empty() && !file.open(path, k_max_file_size)) {
     const int error = errno;
     LoadResult out = apply_text({}, target, now);
     out.status = error == ENOENT ? Data::Status::missing : Data::Status::error;

@@ -441,9 +441,9 @@ Data parse_text(std::string text) {
   return data;
 }
 
-Data read_file(const std::string& path) {
+Data read_file(const std::string& path, std::uint64_t max_size) {
   Data data;
-  if (!data.mapped_.open(path)) {
+  if (!data.mapped_.open(path, max_size)) {
     const int error = errno;
     data.status = error == ENOENT ? Data::Status::missing : Data::Status::error;
     data.error = data.mapped_.failure();

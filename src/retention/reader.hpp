@@ -243,13 +243,18 @@ struct Data {
 
  private:
   friend Data parse_text(std::string text);
-  friend Data read_file(const std::string& path);
+  friend Data read_file(const std::string& path, std::uint64_t max_size);
   std::unique_ptr<std::string> owned_;
   config::MappedFile mapped_;
 };
 
+// What retention.dat may weigh. The file is the core's own, so it must read back whatever it wrote: about
+// 1.2 KB per service, 1.2 GB at a million services, above the 1 GiB a configuration file may weigh (a core
+// that refused it would start without its state and overwrite the file at the next save).
+inline constexpr std::uint64_t k_max_file_size = std::uint64_t{64} << 30;
+
 [[nodiscard]] Data parse_text(std::string text);
 // Status::missing when the file does not exist (the first start; Naemon says nothing then either).
-[[nodiscard]] Data read_file(const std::string& path);
+[[nodiscard]] Data read_file(const std::string& path, std::uint64_t max_size = k_max_file_size);
 
 }  // namespace vedette::retention

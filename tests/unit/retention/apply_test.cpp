@@ -3,10 +3,12 @@
 // attributes, the end-of-block fix-ups, and objects no longer configured.
 #include "retention/apply.hpp"
 
+#include "config/mapped_file.hpp"
 #include "retention_test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 namespace vedette::retention {
@@ -486,6 +488,18 @@ TEST(RetentionApply, LoadStreamsTheFileAndReportsWarnings) {
 
   const LoadResult missing = load(l.dir.file("nope.dat"), l.target(), k_now);
   EXPECT_EQ(missing.status, Data::Status::missing);
+}
+
+// A million services write 1.2 GB: the core reads back a file over the 1 GiB a configuration file may
+// weigh (sparse here: the state first, then a hole the reader sees as one line of NULs).
+TEST(RetentionApply, LoadReadsBackAFileOverTheConfigurationFilesLimit) {
+  Loaded l = Loaded::from_text(k_objects);
+  l.dir.write("retention.dat", info() + "host {\nhost_name=web\ncurrent_state=1\n}\n");
+  std::filesystem::resize_file(l.dir.file("retention.dat"), config::MappedFile::k_max_size + 4096);
+  const LoadResult r = load(l.dir.file("retention.dat"), l.target(), k_now);
+  EXPECT_EQ(r.status, Data::Status::ok) << r.error;
+  EXPECT_EQ(r.applied.counts.hosts, 1u);
+  EXPECT_EQ(l.host("web").current_state, 1);
 }
 
 // last_update goes to the hot state, seconds and microseconds, with the status information it belongs to.
