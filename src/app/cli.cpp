@@ -210,7 +210,7 @@ int run_cli(int argc, char** argv) {
         o.verify || diags.has_errors() || cfg.model == nullptr ? print_verify_report(cfg, diags, stdout) : 0;
     if (rc != 0 || !o.precache) return rc;
     const std::string& path = cfg.main.precached_object_file;
-    if (const std::string error = engine::write_object_cache(cfg, std::time(nullptr), &path);
+    if (const std::string error = engine::write_object_cache(cfg.main, *cfg.model, std::time(nullptr), &path);
         !error.empty()) {
       fmt::print("Failed to precache objects to '{}': {}\n", path, error);
       return 1;

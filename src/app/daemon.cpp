@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -118,10 +119,30 @@ int run_daemon(config::Configuration configuration, DaemonOptions options) {
   }
   const bool read_commands = configuration.main.check_external_commands;
   // As Naemon: objects.cache once the configuration is loaded, before the first check (and at each reload).
-  // A failure is logged and the daemon runs on (the CGIs then read an old or no file).
-  const std::string cache_error = engine::write_object_cache(configuration, std::time(nullptr));
+  // Written on a thread of its own while the core starts and reads retention.dat back (at a million
+  // services each takes a second or more), and waited for before the core says it is initialized. A failure
+  // is logged and the daemon runs on (the CGIs then read an old or no file). The model is read-only from here
+  // on.
+  std::string cache_error;
+  std::thread cache_writer([&cache_error, main = configuration.main, &model = *configuration.model] {
+    loop::set_current_thread_name("objects.cache");
+    cache_error = engine::write_object_cache(main, model, std::time(nullptr));
+  });
+  engine::Core* started_core = nullptr;
+  auto finish_object_cache = [&cache_writer, &cache_error, &started_core] {
+    if (!cache_writer.joinable()) return;
+    cache_writer.join();
+    if (!cache_error.empty() && started_core != nullptr)
+      started_core->log(fmt::format("Error: {}", cache_error));
+  };
+  core_options.before_ready = finish_object_cache;
   engine::Core core(std::move(configuration), clock, core_options);
-  if (!cache_error.empty()) core.log(fmt::format("Error: {}", cache_error));
+  started_core = &core;
+  // After the core: whichever way this function returns, the writer is done before the model goes.
+  struct JoinAtExit {
+    decltype(finish_object_cache)& finish;
+    ~JoinAtExit() { finish(); }
+  } object_cache_done{finish_object_cache};
   // Loading and objects.cache leave tens of MB of freed heap at 100k objects; give them back to the system
   // rather than keep them resident for the daemon's lifetime.
   ::malloc_trim(0);

@@ -161,6 +161,7 @@ class Core::Impl final : public loop::TimerHandler,
     // As Naemon: status.dat exists as soon as the core runs, then is rewritten every status_update_interval.
     state_files_.remove_status_file();
     state_files_.publish_status();
+    if (options_.before_ready) options_.before_ready();
     // Naemon's readiness line ("Naemon successfully initialized"), which tools and its tests wait for.
     log(fmt::format("Vedette successfully initialized (PID={})", ::getpid()));
     if (log_timeperiod_transitions_) timeperiod_transitions_.start();

@@ -28,6 +28,9 @@ struct CoreOptions {
   bool daemon_mode = false;       // -d: status.dat's daemon_mode
   unsigned executor_threads = 0;  // 0: from check_workers, as Naemon sizes its worker pool
   std::uint64_t random_seed = 0;  // 0: from the clock; tests fix it for a reproducible initial spread
+  // Called once from run() before the initialization line, with the state in place: what start-up work
+  // beside the core (the daemon's objects.cache) must finish before the core says it is ready.
+  std::function<void()> before_ready;
   // Called once from run(), when status.dat has been written and the loop is about to start (daemon mode
   // lets the waiting parent exit then).
   std::function<void()> on_started;

@@ -35,11 +35,10 @@ void initial_states(const model::Model& model, std::vector<HostState>& hosts,
   }
 }
 
-std::string write_object_cache(const config::Configuration& configuration, Time now,
+std::string write_object_cache(const config::MainConfig& main, const model::Model& model, Time now,
                                const std::string* path) {
-  const config::MainConfig& main = configuration.main;
   const files::ObjectCacheResult r = files::write_object_cache(
-      path != nullptr ? *path : main.object_cache_file, *configuration.model, now,
+      path != nullptr ? *path : main.object_cache_file, model, now,
       main.object_cache_format == config::ObjectCacheFormat::nagios ? files::ObjectCacheFormat::nagios
                                                                     : files::ObjectCacheFormat::naemon);
   return r.error;
@@ -53,7 +52,7 @@ std::unique_ptr<PreparedConfig> prepare_config(const ReloadRequest& request) {
   if (!p->ok()) return p;
   const auto prepare_start = std::chrono::steady_clock::now();
   const model::Model& model = *p->configuration.model;
-  p->object_cache_error = write_object_cache(p->configuration, request.now);
+  p->object_cache_error = write_object_cache(p->configuration.main, model, request.now);
   initial_states(model, p->hosts, p->services);
   p->contacts = state::initial_contact_states(model);
   retention::TextApplier applier({model, p->configuration.main, p->hosts, p->services, p->contacts},

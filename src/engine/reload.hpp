@@ -112,9 +112,10 @@ void keep_current_state(PreparedConfig& p, const CheckMapping& mapping, const mo
                         std::vector<ServiceState>& services,
                         const std::vector<state::ContactState>& contacts);
 
-// objects.cache for `configuration` (object_cache_file, in object_cache_format): empty, or why it failed.
-// `path` given: that file instead (-p writes the same text to precached_object_file).
-[[nodiscard]] std::string write_object_cache(const config::Configuration& configuration, Time now,
-                                             const std::string* path = nullptr);
+// objects.cache for `model` (main's object_cache_file, in its object_cache_format): empty, or why it
+// failed. `path` given: that file instead (-p writes the same text to precached_object_file). Reads the
+// model only, so it may run beside a core that reads the same model.
+[[nodiscard]] std::string write_object_cache(const config::MainConfig& main, const model::Model& model,
+                                             Time now, const std::string* path = nullptr);
 
 }  // namespace vedette::engine

@@ -147,6 +147,32 @@ class InitialStates(unittest.TestCase):
         self.assertEqual(v.stop(), 0)
 
 
+class ObjectCache(unittest.TestCase):
+    """objects.cache is written beside the core's start-up (retention.dat), and waited for before the core
+    says it is initialized, as Naemon has it written by then."""
+
+    def test_written_by_the_time_the_core_is_initialized(self):
+        objects = HOST + service("HTTP", "check_dummy!0!fine", interval=600)
+        v = RunningVedette(self, objects=objects, start=False)
+        v.start()
+        v.wait_for(r"Vedette successfully initialized")
+        with open(v.path("objects.cache")) as f:
+            text = f.read()
+        self.assertIn("define host {\n\thost_name\tweb01\n", text)
+        self.assertIn("\tservice_description\tHTTP\n", text)
+        self.assertEqual(v.stop(), 0)
+
+    def test_a_failed_write_is_logged_and_the_core_runs_on(self):
+        v = RunningVedette(self, objects=HOST, main_extra="object_cache_file=missing/objects.cache\n")
+        v.wait_for(r"Vedette successfully initialized")
+        lines = v.log().splitlines()
+        ready = [i for i, line in enumerate(lines) if "Vedette successfully initialized" in line]
+        error = [i for i, line in enumerate(lines)
+                 if "Error: Unable to create temp file '%s" % v.path("missing/objects.cache") in line]
+        self.assertTrue(ready and error and error[0] < ready[0], v.log())
+        self.assertEqual(v.stop(), 0)
+
+
 class DaemonMode(unittest.TestCase):
     def test_forks_holds_the_lock_refuses_a_second_instance_and_cleans_up(self):
         v = RunningVedette(self, objects=HOST, main_extra="status_file=status.dat\nlock_file=vedette.lock\n",
