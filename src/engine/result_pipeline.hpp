@@ -14,6 +14,7 @@
 #include "engine/annotations.hpp"
 #include "engine/check_id.hpp"
 #include "engine/flap_alerts.hpp"
+#include "engine/perfdata_sink.hpp"
 #include "engine/state_machine.hpp"
 #include "engine/world.hpp"
 #include "model/ids.hpp"
@@ -22,15 +23,6 @@
 #include <vector>
 
 namespace vedette::engine {
-
-// Where a result's performance data goes (the perfdata files and commands, the TSDB, gearman): the core's.
-class PerfdataSink {
- public:
-  virtual void after_result(CheckId check, Time now) = 0;
-
- protected:
-  ~PerfdataSink() = default;
-};
 
 // What a result asks of the schedule of its own check and of others, in the order to carry it out.
 struct ScheduleFollowups {

@@ -2,6 +2,8 @@
 
 #include "engine/reload.hpp"
 
+#include <fmt/format.h>
+
 #include <unistd.h>
 
 namespace vedette::engine {
@@ -35,6 +37,22 @@ void World::mark_all_updated() {
 void World::log(std::string_view text) {
   ++events.log_messages;
   log_file.write(now_epoch(), text);
+}
+
+void World::log_states(std::string_view kind) {
+  for (std::size_t n = 0; n < hosts.size(); ++n) {
+    const std::size_t h = model->has_by_name() ? model::index(model->by_name.hosts[n]) : n;
+    log(fmt::format("{} HOST STATE: {};{};{};{};{}", kind, model->hosts[h].name,
+                    host_state_name(hosts[h].current_state), state_type_name(hosts[h].state_type),
+                    hosts[h].current_attempt, hosts[h].plugin_output));
+  }
+  for (std::size_t n = 0; n < services.size(); ++n) {
+    const std::size_t s = model->has_by_name() ? model::index(model->by_name.services[n]) : n;
+    log(fmt::format("{} SERVICE STATE: {};{};{};{};{};{}", kind, model->services[s].host_name,
+                    model->services[s].description, service_state_name(services[s].current_state),
+                    state_type_name(services[s].state_type), services[s].current_attempt,
+                    services[s].plugin_output));
+  }
 }
 
 bool World::in_period(model::TimeperiodId period, Time now) const {

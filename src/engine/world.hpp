@@ -130,6 +130,9 @@ struct World {
 
   // A line in the main log, "[now] text".
   void log(std::string_view text);
+  // "<kind> HOST STATE: …" and "<kind> SERVICE STATE: …" for every object (INITIAL at start-up and reload,
+  // CURRENT after a log rotation), in Naemon's object order (by name), as it walks its lists.
+  void log_states(std::string_view kind);
 
   [[nodiscard]] bool in_period(model::TimeperiodId period, Time now) const;
   // The check_period in effect: CHANGE_*_CHECK_TIMEPERIOD's (looked up by name: rare) or the configured one.
