@@ -91,7 +91,6 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                 {.executor = CheckRunner::executor_options(w_.main, options.executor_threads),
                  .result_period = k_result_period}),
         state_files_(w_, options.daemon_mode) {
-    w_.side_commands = &runner_;
     const std::size_t checks = w_.check_count();
     w_.loop.reserve_timers(static_cast<std::uint32_t>(checks + 8));
     tick_timer_ = w_.loop.add_timer(*this);
@@ -312,7 +311,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     annotations_.adopt_books(load_books(*w_.model, applied.comments, next_comment_id, applied.downtimes,
                                         next_downtime_id, now, w_.main.date_format));
     w_.apply_main_settings();  // use_retained_program_state may have changed program-wide flags
-    w_.notifier->restore_next_notifications(w_.notifier_world(now));
+    notifier_.restore_next_notifications(w_.notifier_world(now));
   }
 
   // retention.dat's program-wide modified attributes (the id counters are the books' and the numbering's).
@@ -525,8 +524,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     replaced->downtimes = std::move(old_downtimes);
     w_.apply_main_settings();
     w_.build_periods();
-    w_.notifier = std::make_unique<Notifier>(*w_.model);
-    w_.notifier->restore_next_notifications(w_.notifier_world(w_.now_epoch()));
+    notifier_ = Notifier(*w_.model, runner_);
+    notifier_.restore_next_notifications(w_.notifier_world(w_.now_epoch()));
     annotations_.collect_acknowledgement_expiry();
 
     w_.program_start = w_.now_epoch();
@@ -580,13 +579,14 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
                               }};
   PassiveResults passive_{w_};
   CoreOptions options_;
-  CheckRunner runner_;      // after freshness_, passive_ and options_, which it reads
-  FinishedCheck finished_;  // reused for each result the runner hands out
-  Annotations annotations_{w_};
-  FlapAlerts flap_alerts_{w_, annotations_};
-  ObjectCommands objects_{w_, flap_alerts_};
+  CheckRunner runner_;                     // after freshness_, passive_ and options_, which it reads
+  FinishedCheck finished_;                 // reused for each result the runner hands out
+  Notifier notifier_{*w_.model, runner_};  // the runner runs notifications and event handlers
+  Annotations annotations_{w_, notifier_};
+  FlapAlerts flap_alerts_{w_, annotations_, notifier_};
+  ObjectCommands objects_{w_, flap_alerts_, notifier_};
   PerfdataOutputs perfdata_{w_, runner_};
-  ResultPipeline results_pipeline_{w_, annotations_, flap_alerts_, perfdata_};
+  ResultPipeline results_pipeline_{w_, annotations_, flap_alerts_, notifier_, runner_, perfdata_};
   LogRotation log_rotation_{w_};
   StateFiles state_files_;
   bool retained_scheduling_ok_ = false;
@@ -594,7 +594,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
 
   CheckSchedule schedule_{w_.loop};
   CheckScheduler scheduler_{w_, schedule_};
-  CheckGate gate_{w_};
+  CheckGate gate_{w_, notifier_};
   TimeperiodTransitions timeperiod_transitions_{w_};
   bool log_timeperiod_transitions_ = false;  // Livestatus runs: its module logs them
   Reloader reloader_;

@@ -6,7 +6,7 @@
 // neighbours or dependency masters to check now) comes back as ScheduleFollowups for the core's scheduler,
 // which runs it after all the rest, as Naemon does. Core thread only.
 //
-//   ResultPipeline results(world, annotations, flap_alerts, perfdata);
+//   ResultPipeline results(world, annotations, flap_alerts, notifier, side_commands, perfdata);
 //   const ScheduleFollowups next = results.apply_service(service, outcome, now);
 //   scheduler.follow(world.check_of(service), next, ended);
 #pragma once
@@ -23,6 +23,9 @@
 #include <vector>
 
 namespace vedette::engine {
+
+class Notifier;
+class SideCommandSink;
 
 // What a result asks of the schedule of its own check and of others, in the order to carry it out.
 struct ScheduleFollowups {
@@ -42,8 +45,15 @@ struct ScheduleFollowups {
 
 class ResultPipeline {
  public:
-  ResultPipeline(World& world, Annotations& annotations, FlapAlerts& flap_alerts, PerfdataSink& perfdata)
-      : w_(world), annotations_(annotations), flap_alerts_(flap_alerts), perfdata_(perfdata) {}
+  // Event handlers and OCSP/OCHP commands go to `side_commands`.
+  ResultPipeline(World& world, Annotations& annotations, FlapAlerts& flap_alerts, Notifier& notifier,
+                 SideCommandSink& side_commands, PerfdataSink& perfdata)
+      : w_(world),
+        annotations_(annotations),
+        flap_alerts_(flap_alerts),
+        notifier_(notifier),
+        side_commands_(side_commands),
+        perfdata_(perfdata) {}
 
   [[nodiscard]] ScheduleFollowups apply_service(model::ServiceId service, const CheckOutcome& r, Time now);
   [[nodiscard]] ScheduleFollowups apply_host(model::HostId host, const CheckOutcome& r, Time now);
@@ -65,6 +75,8 @@ class ResultPipeline {
   World& w_;
   Annotations& annotations_;
   FlapAlerts& flap_alerts_;
+  Notifier& notifier_;
+  SideCommandSink& side_commands_;
   PerfdataSink& perfdata_;
 };
 

@@ -1,5 +1,9 @@
 #include "engine/world.hpp"
 
+#include "engine/comment_book.hpp"
+#include "engine/downtime_book.hpp"
+#include "engine/macros.hpp"
+#include "engine/notifier.hpp"
 #include "engine/reload.hpp"
 
 #include <fmt/format.h>
@@ -17,7 +21,8 @@ World::World(config::Configuration&& configuration, loop::Clock& clock_in,
       model(model_owner.get()),
       main(cfg.main),
       log_file(log_options),
-      notifier(std::make_unique<Notifier>(*model)),
+      comments(std::make_unique<CommentBook>()),
+      downtimes(std::make_unique<DowntimeBook>()),
       evaluator(periods, &day_cache),
       check_sources(static_cast<int>(::getpid())) {
   apply_main_settings();
@@ -27,6 +32,8 @@ World::World(config::Configuration&& configuration, loop::Clock& clock_in,
   rng.seed(random_seed != 0 ? random_seed
                             : static_cast<std::uint64_t>(clock.now().time_since_epoch().count()));
 }
+
+World::~World() = default;
 
 void World::mark_all_updated() {
   const state::Timeval now = to_timeval(clock.wall_now());
@@ -90,7 +97,6 @@ NotifierWorld World::notifier_world(Time now) {
           .contacts_changed = on_contacts_changed_,
           .downtimes = *downtimes,
           .timeperiods = evaluator,
-          .sink = *side_commands,
           .now = now,
           .program_start = program_start};
 }

@@ -47,7 +47,6 @@ class Runner {
     f.advance(0s);  // the loop reads its clock once per iteration
     freshness.resize(f.world().check_count());
     runner.resize(f.world().check_count());
-    f.world().side_commands = &runner;
   }
   CheckId service(const char* description) {
     return f.world().check_of(f.world().model->find_service("web01", description));
@@ -152,7 +151,7 @@ TEST(CheckRunnerTest, AFailedNotificationCommandIsLoggedAsNaemonDoes) {
   c.command.argv = {"/bin/sh", "-c", "echo oops; exit 3"};
   c.failure_subject = "contact 'admin'";
   c.purpose = SideCommand::Purpose::notification;
-  t.f.world().side_commands->run_side_command(std::move(c));
+  t.runner.run_side_command(std::move(c));
   t.runner.submit();
   for (int i = 0; i < 1000; ++i) {
     std::this_thread::sleep_for(10ms);

@@ -67,10 +67,10 @@ class ResultPipelineTest : public ::testing::Test {
   }
 
   testing::WorldFixture f_;
-  Annotations annotations_{f_.world()};
-  FlapAlerts flap_{f_.world(), annotations_};
+  Annotations annotations_{f_.world(), f_.notifier()};
+  FlapAlerts flap_{f_.world(), annotations_, f_.notifier()};
   Perfdata perfdata_;
-  ResultPipeline pipeline_{f_.world(), annotations_, flap_, perfdata_};
+  ResultPipeline pipeline_{f_.world(), annotations_, flap_, f_.notifier(), f_, perfdata_};
 };
 
 TEST_F(ResultPipelineTest, ASoftProblemRetriesAtTheRetryInterval) {
