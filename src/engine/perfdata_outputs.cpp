@@ -39,7 +39,6 @@ void PerfdataOutputs::setup() {
 }
 
 void PerfdataOutputs::after_result(CheckId check, Time now) {
-  if (!w_.main.process_performance_data) return;  // the common case, decided before building macros
   const MacroContext ctx = w_.object_macros(check, now);
   const bool service = w_.is_service(check);
   if (service) {

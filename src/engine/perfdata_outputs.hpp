@@ -44,7 +44,7 @@ class PerfdataOutputs final : public PerfdataSink, public loop::TimerHandler {
   // The outputs for the configuration now (start-up and each reload). The old files close first, as
   // Naemon's cleanup and initialization do: a mode 'w' file starts empty again.
   void setup();
-  // PerfdataSink: with process_performance_data, the result's perfdata to every output.
+  // PerfdataSink: the result's perfdata to every output (the caller checks process_performance_data).
   void after_result(CheckId check, Time now) override;
   // Hands this iteration's lines and samples to the writer threads; logs what they reported.
   void flush();

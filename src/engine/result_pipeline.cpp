@@ -58,7 +58,7 @@ ScheduleFollowups ResultPipeline::apply_service(model::ServiceId sid, const Chec
   if (fx.settle_ok) settle_service_ok(st);
   if (fx.log_stalking) log_service_alert(cfg, st);  // Naemon: after the OCSP, before late flap detection
   if (!fx.check_flapping) flapping();
-  perfdata_.after_result(check, now);
+  if (w_.main.process_performance_data) perfdata_.after_result(check, now);
 
   ScheduleFollowups out;
   next_check(out, fx.use_retry_interval, cfg, st);
@@ -95,7 +95,7 @@ ScheduleFollowups ResultPipeline::apply_host(model::HostId hid, const CheckOutco
   count_check(ObjectKind::host, st, state_before, type_before);
   // Naemon: at the start of handle_host_state.
   obsess_over(check, now);
-  perfdata_.after_result(check, now);
+  if (w_.main.process_performance_data) perfdata_.after_result(check, now);
   if (fx.acknowledgement_ended) annotations_.acknowledgement_ended(check);
   // Naemon logs the state as submitted, before translate_passive_host_checks made it UNREACHABLE/DOWN.
   if (fx.log_passive)
