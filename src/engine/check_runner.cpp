@@ -219,27 +219,11 @@ void CheckRunner::collect() {
   if (distributor_ != nullptr && distributor_->has_results()) drain_remote();
 }
 
-// In the order the runner handled them when it applied each at once: the local results, a start()'s
-// refusal, gearman's results and the jobs it could not send, the orphans.
+// In the order the runner handled them when it applied each at once: the local results, then gearman's.
 bool CheckRunner::take_next(FinishedCheck& out) {
   while (next_result_ < results_batch_.size())
     if (handle_result(results_batch_[next_result_++], out)) return true;
-  while (next_refused_ < refused_.size())
-    if (not_sent(refused_[next_refused_++], "the queue of jobs waiting for gearmand is full", out))
-      return true;
-  refused_.clear();
-  next_refused_ = 0;
   if (take_next_remote(out)) return true;
-  while (next_orphan_ < orphans_.size())
-    if (orphaned(orphans_[next_orphan_++], out)) return true;
-  if (!orphans_.empty()) {
-    log(fmt::format(
-        "Warning: gearman: {} check(s) orphaned: no result within their timeout, e.g. from queue '{}'",
-        orphans_.size(), orphans_.front().queue));
-    orphans_.clear();
-    next_orphan_ = 0;
-    arm_orphan_timer();
-  }
   has_taken_in_ = false;
   return false;
 }

@@ -128,18 +128,36 @@ void CheckRunner::drain_remote() {
   remote_drained_ = has_taken_in_ = true;
 }
 
-// What drain_remote() took in: the results, then the jobs the link gave up on.
+// What gearman's half took in, in the order it handled them when it applied each at once: a start()'s
+// refusal; what drain_remote() took in (the results, then the jobs the link gave up on), after which the
+// orphan timer is armed again; the orphans, then their warning.
 bool CheckRunner::take_next_remote(FinishedCheck& out) {
-  if (!remote_drained_) return false;
-  while (next_remote_result_ < remote_results_.size())
-    if (handle_remote_result(remote_results_[next_remote_result_++], out)) return true;
-  while (next_remote_unsent_ < remote_unsent_.size())
-    if (not_sent(remote_unsent_[next_remote_unsent_++], "gearmand could not be reached", out)) return true;
-  remote_results_.clear();
-  remote_unsent_.clear();
-  next_remote_result_ = next_remote_unsent_ = 0;
-  remote_drained_ = false;
-  arm_orphan_timer();
+  while (next_refused_ < refused_.size())
+    if (not_sent(refused_[next_refused_++], "the queue of jobs waiting for gearmand is full", out))
+      return true;
+  refused_.clear();
+  next_refused_ = 0;
+  if (remote_drained_) {
+    while (next_remote_result_ < remote_results_.size())
+      if (handle_remote_result(remote_results_[next_remote_result_++], out)) return true;
+    while (next_remote_unsent_ < remote_unsent_.size())
+      if (not_sent(remote_unsent_[next_remote_unsent_++], "gearmand could not be reached", out)) return true;
+    remote_results_.clear();
+    remote_unsent_.clear();
+    next_remote_result_ = next_remote_unsent_ = 0;
+    remote_drained_ = false;
+    arm_orphan_timer();
+  }
+  while (next_orphan_ < orphans_.size())
+    if (orphaned(orphans_[next_orphan_++], out)) return true;
+  if (!orphans_.empty()) {
+    log(fmt::format(
+        "Warning: gearman: {} check(s) orphaned: no result within their timeout, e.g. from queue '{}'",
+        orphans_.size(), orphans_.front().queue));
+    orphans_.clear();
+    next_orphan_ = 0;
+    arm_orphan_timer();
+  }
   return false;
 }
 
