@@ -12,8 +12,11 @@
 
 namespace vedette::engine {
 
-Annotations::Annotations(World& world)
-    : w_(world), ack_timer_(w_.loop.add_timer(*this)), downtime_timer_(w_.loop.add_timer(*this)) {}
+Annotations::Annotations(World& world, Notifier& notifier)
+    : w_(world),
+      notifier_(notifier),
+      ack_timer_(w_.loop.add_timer(*this)),
+      downtime_timer_(w_.loop.add_timer(*this)) {}
 
 Annotations::~Annotations() {
   w_.loop.remove_timer(downtime_timer_);
@@ -31,8 +34,8 @@ void Annotations::acknowledge(CheckId check, const Acknowledgement& ack) {
   if (ack.end_time > 0) expire_acknowledgement_at(check, ack.end_time);
   if (ack.notify) {
     w_.with_object(check, [&](auto id) {
-      w_.notifier->notify(w_.notifier_world(now), id, NotificationType::acknowledgement,
-                          {ack.author, ack.comment});
+      notifier_.notify(w_.notifier_world(now), id, NotificationType::acknowledgement,
+                       {ack.author, ack.comment});
     });
   }
   add_acknowledgement_comment(check, ack, now);
@@ -225,9 +228,9 @@ void Annotations::run_downtime_events(const std::vector<DowntimeEvent>& events) 
         note.author = note.comment = {};
       }
       if (e.target.is_service) {
-        w_.notifier->notify(w_.notifier_world(now), e.target.service, type, note);
+        notifier_.notify(w_.notifier_world(now), e.target.service, type, note);
       } else {
-        w_.notifier->notify(w_.notifier_world(now), e.target.host, type, note);
+        notifier_.notify(w_.notifier_world(now), e.target.host, type, note);
       }
     }
     if (e.kind != DowntimeEvent::Kind::started && e.downtime.comment_id != 0)

@@ -3,7 +3,7 @@
 // own (the next downtime event, the next expiring acknowledgement); the comment and downtime books live in
 // the World, since status.dat, retention.dat, macros and notifications read them too. Core thread only.
 //
-//   Annotations annotations(world);
+//   Annotations annotations(world, notifier);
 //   annotations.acknowledge(check, {.sticky = true, .author = "alice", .comment = "on it"});
 //   const unsigned long id = annotations.schedule_downtime(check, request);  // 0: Naemon refuses it
 #pragma once
@@ -20,9 +20,11 @@
 
 namespace vedette::engine {
 
+class Notifier;
+
 class Annotations final : public loop::TimerHandler {
  public:
-  explicit Annotations(World& world);
+  Annotations(World& world, Notifier& notifier);
   ~Annotations();
   Annotations(const Annotations&) = delete;
   Annotations& operator=(const Annotations&) = delete;
@@ -69,6 +71,7 @@ class Annotations final : public loop::TimerHandler {
   DowntimeTarget target_of(CheckId check) const;
 
   World& w_;
+  Notifier& notifier_;
   loop::TimerId ack_timer_;  // added before downtime_timer_: at the same instant an expiry runs first
   loop::TimerId downtime_timer_;
   std::multimap<Time, CheckId> ack_expiry_;  // end time -> check of an expiring acknowledgement

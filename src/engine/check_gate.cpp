@@ -1,6 +1,7 @@
 #include "engine/check_gate.hpp"
 
 #include "engine/dependencies.hpp"
+#include "engine/notifier.hpp"
 
 #include <random>
 #include <span>
@@ -87,7 +88,7 @@ void CheckGate::host(model::HostId hid, Instant at, bool forced, bool at_concurr
 
 bool CheckGate::service_dependencies_failed(model::ServiceId sid, Time now) const {
   if (w_.model->service_dependencies.empty()) return false;  // most configurations: no lookup per check
-  auto of = [&](model::ServiceId s) { return w_.notifier->index().service_execution_dependencies(s); };
+  auto of = [&](model::ServiceId s) { return notifier_.index().service_execution_dependencies(s); };
   return dependencies_failed(
       {.timeperiods = w_.evaluator, .soft_state_dependencies = w_.main.soft_state_dependencies, .now = now},
       of(sid), std::span<const ServiceState>(w_.services), of);
@@ -95,7 +96,7 @@ bool CheckGate::service_dependencies_failed(model::ServiceId sid, Time now) cons
 
 bool CheckGate::host_dependencies_failed(model::HostId hid, Time now) const {
   if (w_.model->host_dependencies.empty()) return false;
-  auto of = [&](model::HostId h) { return w_.notifier->index().host_execution_dependencies(h); };
+  auto of = [&](model::HostId h) { return notifier_.index().host_execution_dependencies(h); };
   return dependencies_failed(
       {.timeperiods = w_.evaluator, .soft_state_dependencies = w_.main.soft_state_dependencies, .now = now},
       of(hid), std::span<const HostState>(w_.hosts), of);

@@ -21,6 +21,8 @@
 
 namespace vedette::engine {
 
+class Notifier;
+
 class CheckGate {
  public:
   enum class Action : std::uint8_t {
@@ -34,7 +36,8 @@ class CheckGate {
     std::uint8_t check_options = 0;         // of the check so re-armed (state::k_check_option_*)
   };
 
-  explicit CheckGate(World& world) : w_(world) {}
+  // `notifier` for its index of execution dependencies.
+  CheckGate(World& world, const Notifier& notifier) : w_(world), notifier_(notifier) {}
 
   // `at`: the instant the check runs as of (its due time, or now if that passed).
   [[nodiscard]] Decision decide(CheckId check, Instant at, bool forced, bool at_concurrency_limit);
@@ -51,6 +54,7 @@ class CheckGate {
   std::optional<loop::Duration> postpone_to_period(model::TimeperiodId period, Time now, double window);
 
   World& w_;
+  const Notifier& notifier_;
 };
 
 }  // namespace vedette::engine

@@ -7,10 +7,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cstring>
 #include <limits>
 #include <thread>
+#include <unistd.h>
 #include <utility>
 
 namespace vedette::engine {
@@ -30,19 +32,49 @@ void count_active_metrics(bool service, bool distributed, const CheckOutcome& ou
   m.check_execution[static_cast<std::size_t>(object)].observe(out.execution_time);
 }
 
+// Naemon's check_workers: n > 0 workers; n < 0 the CPU count plus |n|; 0 one and a half per CPU, at least 4,
+// at most 48. Each executor thread is blocked while its newest child is between clone and exec (vfork
+// semantics), which on a saturated machine lasts as long as the child waits for a CPU: so, as Naemon's
+// workers, there are more threads than CPUs.
+unsigned executor_threads(const config::MainConfig& main, unsigned threads) {
+  if (threads != 0) return threads;
+  const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+  long n = main.check_workers;
+  if (n < 0) n = cpus - n;
+  if (n <= 0) n = std::clamp<long>(cpus * 3 / 2, 4, 48);
+  return static_cast<unsigned>(n);
+}
+
+// max_timing_out_checks: -1 no bound; 0 (default) a quarter of max_concurrent_checks if that is set, else
+// k_timing_out_slots_per_thread per executor thread.
+constexpr unsigned k_timing_out_slots_per_thread = 8;
+
 }  // namespace
 
-CheckRunner::CheckRunner(World& world, FreshnessChecker& freshness, FinishedCheckSink& finished,
-                         Options options)
+exec::ExecutorOptions CheckRunner::executor_options(const config::MainConfig& main, unsigned threads) {
+  exec::ExecutorOptions out;
+  out.threads = executor_threads(main, threads);
+  if (main.max_timing_out_checks > 0) {
+    out.timing_out_slots = static_cast<unsigned>(main.max_timing_out_checks);
+  } else if (main.max_timing_out_checks == 0) {
+    out.timing_out_slots = main.max_concurrent_checks > 0
+                               ? std::max(1u, static_cast<unsigned>(main.max_concurrent_checks) / 4)
+                               : out.threads * k_timing_out_slots_per_thread;
+  }
+  return out;
+}
+
+CheckRunner::CheckRunner(World& world, FreshnessChecker& freshness, PassiveResults& passive,
+                         loop::TimerHandler& orphan_timer_handler, Options options)
     : w_(world),
       freshness_(freshness),
-      finished_(finished),
+      passive_(passive),
       result_period_(options.result_period),
       executor_(results_, std::move(options.executor)) {
   // Results are picked up by polling the queue once per loop iteration (collect()): waking the core for
   // each result instead doubled its wakeups, and with them its CPU per check (bench/perfbench/run.sh).
   results_.use_polling();
-  orphan_timer_ = w_.loop.add_timer(*this);
+  orphan_timer_ = w_.loop.add_timer(orphan_timer_handler);
   gearman::OptionMessages messages;
   if (std::optional<gearman::Options> o = distribution_options(w_.main, messages);
       o && messages.errors.empty())
@@ -177,12 +209,23 @@ void CheckRunner::submit() {
 }
 
 void CheckRunner::collect() {
+  assert(next_result_ == results_batch_.size());  // the core took everything collected before
+  results_batch_.clear();
+  next_result_ = 0;
   if (results_.has_results()) {
     results_.drain(results_batch_);
-    for (exec::CheckResult& r : results_batch_) handle_result(r);
-    results_batch_.clear();
+    has_taken_in_ = true;
   }
   if (distributor_ != nullptr && distributor_->has_results()) drain_remote();
+}
+
+// In the order the runner handled them when it applied each at once: the local results, then gearman's.
+bool CheckRunner::take_next(FinishedCheck& out) {
+  while (next_result_ < results_batch_.size())
+    if (handle_result(results_batch_[next_result_++], out)) return true;
+  if (take_next_remote(out)) return true;
+  has_taken_in_ = false;
+  return false;
 }
 
 void CheckRunner::report() {
@@ -220,10 +263,10 @@ void CheckRunner::side_command_done(const exec::CheckResult& r) {
                   r.output, r.error_output));
 }
 
-void CheckRunner::handle_result(exec::CheckResult& r) {
+bool CheckRunner::handle_result(exec::CheckResult& r, FinishedCheck& out) {
   if (r.id == k_side_command_id) {
     side_command_done(r);
-    return;
+    return false;
   }
   if (running_ > 0) --running_;  // every check comes back once, whatever its fate
   if (r.timing_out && timing_out_out_ > 0) --timing_out_out_;
@@ -236,41 +279,43 @@ void CheckRunner::handle_result(exec::CheckResult& r) {
     }
   }
   // Generations are unique, so this also drops checks of objects a reload removed.
-  if (!generation_.contains(check) || r.generation != generation_[check]) return;
+  if (!generation_.contains(check) || r.generation != generation_[check]) return false;
   if (r.outcome == exec::Outcome::cancelled) {  // never started: as if it had not been due yet
     w_.state_of(check).is_executing = false;
-    return;
+    return false;
   }
   if (r.outcome != exec::Outcome::spawn_failed)
     timing_out_.record(check, configured_command_of(check), r.outcome == exec::Outcome::timed_out);
-  finish(check, r, ResultOrigin{});
+  return finish(check, r, ResultOrigin{}, out);
 }
 
-void CheckRunner::finish(CheckId check, exec::CheckResult& r, const ResultOrigin& origin) {
+bool CheckRunner::finish(CheckId check, exec::CheckResult& r, const ResultOrigin& origin,
+                         FinishedCheck& out) {
   const Time now = w_.now_epoch();
   // Naemon drops the result of a freshness check when a passive result made the object fresh meanwhile.
   if (freshness_.drop_result(check, now)) {
     w_.state_of(check).is_executing = false;
-    return;
+    return false;
   }
   exec::CheckVerdict verdict = exec::interpret_check_result(r, w_.main.service_check_timeout_state);
-  FinishedCheck f;
+  FinishedCheck& f = out;
+  f = FinishedCheck{};  // nothing of the previous one stays
   f.check = check;
   f.now = now;
   f.source = origin.source;
-  CheckOutcome& out = f.outcome;
-  out.type = CheckType::active;
-  out.state = verdict.state;
-  out.start = r.start_us / 1'000'000;
-  out.finish = r.end_us / 1'000'000;
-  out.execution_time = verdict.execution_time;
-  out.latency =
+  CheckOutcome& outcome = f.outcome;
+  outcome.type = CheckType::active;
+  outcome.state = verdict.state;
+  outcome.start = r.start_us / 1'000'000;
+  outcome.finish = r.end_us / 1'000'000;
+  outcome.execution_time = verdict.execution_time;
+  outcome.latency =
       (origin.scheduled
            ? std::max<double>(0, static_cast<double>(r.start_us - to_epoch_us(submitted_at_[check])) / 1e6)
            : 0) +
       origin.extra_latency;
   const bool service = w_.is_service(check);
-  count_active_metrics(service, origin.remote, out);
+  count_active_metrics(service, origin.remote, outcome);
   // Results wait up to a result period for the core: reschedule from when the check ended, as if the
   // result had been applied at once.
   f.ended = w_.now_instant();
@@ -283,10 +328,10 @@ void CheckRunner::finish(CheckId check, exec::CheckResult& r, const ResultOrigin
       verdict, r.kind, w_.model->host(w_.owner_host(check)).name,
       service ? std::string_view(w_.model->services[model::index(check)].description) : std::string_view());
   if (!warning.empty()) log(warning);
-  out.output = std::move(verdict.output.output);
-  out.long_output = std::move(verdict.output.long_output);
-  out.perf_data = std::move(verdict.output.perf_data);
-  finished_.apply_finished(f);
+  outcome.output = std::move(verdict.output.output);
+  outcome.long_output = std::move(verdict.output.long_output);
+  outcome.perf_data = std::move(verdict.output.perf_data);
+  return true;
 }
 
 void CheckRunner::remap(const ByCheck<CheckId>& old_of_new, const ByCheck<CheckId>& new_of_old,
@@ -311,14 +356,19 @@ void CheckRunner::remap(const ByCheck<CheckId>& old_of_new, const ByCheck<CheckI
   timing_out_.remap(old_of_new, commands);
 }
 
-void CheckRunner::shutdown(loop::Duration grace) {
+void CheckRunner::stop_sending() {
   stop_distribution();  // nothing more goes out; results still on their way are not waited for
   executor_.cancel_held();
-  const loop::MonoTime until = w_.clock.now() + grace;
-  while (running_ > 0 && w_.clock.now() < until) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    collect();
-  }
+}
+
+bool CheckRunner::collect_while_running(loop::MonoTime until) {
+  if (running_ == 0 || w_.clock.now() >= until) return false;
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  collect();
+  return true;
+}
+
+void CheckRunner::shutdown() {
   executor_.shutdown();
 }
 

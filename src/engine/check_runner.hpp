@@ -1,16 +1,17 @@
 // Running checks, from a check the gate let through to its result: the command expanded (the configured one
 // or CHANGE_*_CHECK_COMMAND's), started on the executor threads as one batch per loop iteration or sent to
-// a Mod-Gearman worker, and its result, from either, turned into a CheckOutcome for the core to apply. It
-// keeps what is out — a generation per check, so a result of a check since replaced or removed is dropped;
-// the scheduled time latency counts from; the running and timing-out counts max_concurrent_checks reads —
-// and runs the notification commands and event handlers (SideCommandSink) the same way. The Mod-Gearman
-// half (queues, jobs, the result queue, orphans, reload of the options) is remote_checks.cpp. Core thread
-// only.
+// a Mod-Gearman worker, and its result, from either, turned into a FinishedCheck the core takes back and
+// applies. It keeps what is out — a generation per check, so a result of a check since replaced or removed
+// is dropped; the scheduled time latency counts from; the running and timing-out counts
+// max_concurrent_checks reads — and runs the notification commands and event handlers (SideCommandSink)
+// the same way. The Mod-Gearman half (queues, jobs, the result queue, orphans, reload of the options) is
+// remote_checks.cpp. Core thread only.
 //
-//   CheckRunner runner(world, freshness, finished, {.executor = ..., .result_period = 250ms});
+//   CheckRunner runner(world, freshness, passive, core, {.executor = ..., .result_period = 250ms});
 //   runner.start(check, scheduled, at, forced);    // for each check the gate lets run, then once:
 //   runner.submit();                               // the iteration's batch to the executor
-//   runner.collect();                              // results so far: finished.apply_finished(...) each
+//   runner.collect();                              // the results so far, then each in turn:
+//   while (runner.next_finished(f)) apply(f);      // applied before the next is taken
 #pragma once
 
 #include "engine/check_id.hpp"
@@ -20,6 +21,7 @@
 #include "engine/finished_check.hpp"
 #include "engine/freshness_checker.hpp"
 #include "engine/macros.hpp"
+#include "engine/passive_results.hpp"
 #include "engine/side_command.hpp"
 #include "engine/state_machine.hpp"
 #include "engine/timing_out.hpp"
@@ -38,7 +40,7 @@
 
 namespace vedette::engine {
 
-class CheckRunner final : public SideCommandSink, public loop::TimerHandler {
+class CheckRunner final : public SideCommandSink {
  public:
   struct Options {
     exec::ExecutorOptions executor;
@@ -46,7 +48,14 @@ class CheckRunner final : public SideCommandSink, public loop::TimerHandler {
     // from when it ended, as if its result had been applied at once.
     loop::Duration result_period{};
   };
-  CheckRunner(World& world, FreshnessChecker& freshness, FinishedCheckSink& finished, Options options);
+  // Passive results that come through gearman (send_gearman) are taken in by `passive`; the orphan timer
+  // fires at `orphan_timer_handler` (the core), which calls expire_orphans().
+  CheckRunner(World& world, FreshnessChecker& freshness, PassiveResults& passive,
+              loop::TimerHandler& orphan_timer_handler, Options options);
+  // The executor as the main config sizes it (check_workers, max_timing_out_checks); `threads` other than
+  // 0 overrides check_workers.
+  [[nodiscard]] static exec::ExecutorOptions executor_options(const config::MainConfig& main,
+                                                              unsigned threads);
   ~CheckRunner();
   CheckRunner(const CheckRunner&) = delete;
   CheckRunner& operator=(const CheckRunner&) = delete;
@@ -58,7 +67,8 @@ class CheckRunner final : public SideCommandSink, public loop::TimerHandler {
   // wait in the executor without a process and do not count).
   [[nodiscard]] bool at_concurrency_limit() const;
   // Runs the check's command as of `at` (the executor or the worker holds it until then); `scheduled` is
-  // when it was due, which its latency counts from.
+  // when it was due, which its latency counts from. A check gearmand refuses (its queue full) may finish at
+  // once, UNKNOWN: take it with next_finished() before the next check starts.
   void start(CheckId check, loop::WallTime scheduled, Instant at, bool forced);
   // SideCommandSink: an event handler or notification whose object's queue says so goes to gearmand (a job
   // nobody answers); everything else runs on the executor like a check, not counted against
@@ -67,18 +77,27 @@ class CheckRunner final : public SideCommandSink, public loop::TimerHandler {
   void log(std::string_view text) override { w_.log(text); }
   // Hands what start() and run_side_command() queued to the executor, in one batch.
   void submit();
-  // The results in so far, local and remote, to the FinishedCheckSink.
+  // Takes in the results so far, local and (when its link has some) remote; next_finished() hands them out.
   void collect();
+  // The next result taken in (by collect(), drain_remote(), expire_orphans() or a refused start()) into
+  // `out`; false when none is left. The core applies each one before it takes the next: what the runner
+  // does with a result (a freshness check dropped, a warning logged) sees the results before it applied,
+  // as they came in.
+  [[nodiscard]] bool next_finished(FinishedCheck& out) { return has_taken_in_ && take_next(out); }
   // Whether checks are out whose results the core must poll for.
   [[nodiscard]] bool expects_results() const { return running_ > 0 || distributor_ != nullptr; }
   // The executor's warnings, gearman's log lines: into the main log.
   void report();
 
-  // A reload (after collect()): check c of the new numbering is old_of_new[c]'s, its running check's
-  // result counts for it. Call before the World's hot state is replaced (it reads which checks run).
+  // A reload (after what collect() took in was handed out): check c of the new numbering is old_of_new[c]'s,
+  // its running check's result counts for it. Call before the World's hot state is replaced (it reads which
+  // checks run).
   void remap(const ByCheck<CheckId>& old_of_new, const ByCheck<CheckId>& new_of_old, std::size_t commands);
-  // Stops what is left: nothing new goes out; running checks get `grace` to come back and be applied.
-  void shutdown(loop::Duration grace);
+  // Shutdown: nothing new goes out, then, while checks run and `until` is ahead, waits a little and
+  // collects (the core applies what came back), then stops the executor, which kills what is left.
+  void stop_sending();
+  [[nodiscard]] bool collect_while_running(loop::MonoTime until);
+  void shutdown();
 
   // ---- The Mod-Gearman half (remote_checks.cpp) ----
 
@@ -87,15 +106,16 @@ class CheckRunner final : public SideCommandSink, public loop::TimerHandler {
   // A reload: the new configuration's options and queues; checks out keep their place under their new
   // ids.
   void reconfigure_distribution(const ByCheck<CheckId>& new_of_old, loop::FdHandler& fd_handler);
-  // The link's fd is readable: results, jobs it gave up on, log lines.
+  // The link's fd is readable: results, jobs it gave up on, log lines (next_finished() hands them out).
   void drain_remote();
   [[nodiscard]] bool owns_fd(int fd) const { return distributor_ != nullptr && fd == distributor_->fd(); }
   // Null unless the main config turns distribution on.
   [[nodiscard]] Distributor* distributor() { return distributor_.get(); }
   // The gearman figures for the metrics endpoint, at most once a second (the link's stats take its lock).
   void publish_gearman_metrics();
-  // loop::TimerHandler: the orphan timer.
-  void on_timer(loop::TimerId id) override;
+  [[nodiscard]] bool owns_timer(loop::TimerId id) const { return id == orphan_timer_; }
+  // The orphan timer fired: checks whose result never came (next_finished() hands out their made-up ones).
+  void expire_orphans();
 
  private:
   // Where a result came from: Livestatus' check_source, and what its latency counts from.
@@ -112,28 +132,36 @@ class CheckRunner final : public SideCommandSink, public loop::TimerHandler {
   [[nodiscard]] std::uint32_t configured_command_of(CheckId check) const;
   void count_launch(CheckId check, loop::WallTime scheduled);
   void side_command_done(const exec::CheckResult& r);
-  void handle_result(exec::CheckResult& r);
+  // Each of these fills `out` and returns true when what it took in finished a check.
+  [[nodiscard]] bool take_next(FinishedCheck& out);
+  [[nodiscard]] bool handle_result(exec::CheckResult& r, FinishedCheck& out);
   // The result of `check` of this configuration, from the executor or a gearman worker (r.id is not read).
-  void finish(CheckId check, exec::CheckResult& r, const ResultOrigin& origin);
+  [[nodiscard]] bool finish(CheckId check, exec::CheckResult& r, const ResultOrigin& origin,
+                            FinishedCheck& out);
 
   // remote_checks.cpp
   void send_check(CheckId check, const std::string& queue, gearman::Work work, int timeout_s,
                   loop::WallTime scheduled, loop::MonoTime start_at, bool forced);
   bool send_side_command(const SideCommand& command);
-  void not_sent(gearman::Submission& s, std::string_view reason);
-  void handle_remote_result(gearman::IncomingResult& in);
+  [[nodiscard]] bool not_sent(gearman::Submission& s, std::string_view reason, FinishedCheck& out);
+  [[nodiscard]] bool handle_remote_result(gearman::IncomingResult& in, FinishedCheck& out);
+  [[nodiscard]] bool take_next_remote(FinishedCheck& out);
+  [[nodiscard]] bool orphaned(const Orphan& orphan, FinishedCheck& out);
   void arm_orphan_timer();
-  void handle_orphans();
   void stop_distribution();
 
   World& w_;
   FreshnessChecker& freshness_;
-  FinishedCheckSink& finished_;
+  PassiveResults& passive_;
   const loop::Duration result_period_;
   exec::ResultQueue results_;
   exec::Executor executor_;
   std::vector<exec::CheckJob> jobs_;
+  // What was taken in and not yet handed out by next_finished(), each list from its `next_` on, in this
+  // order. The lists keep their capacity.
+  bool has_taken_in_ = false;
   std::vector<exec::CheckResult> results_batch_;
+  std::size_t next_result_ = 0;
   ExpandedCommand expanded_;              // reused: its vectors keep their capacity
   ByCheck<loop::WallTime> submitted_at_;  // the scheduled time of the running check
   ByCheck<std::uint32_t> generation_;     // the last check started (unique numbers)
@@ -148,8 +176,15 @@ class CheckRunner final : public SideCommandSink, public loop::TimerHandler {
 
   std::unique_ptr<Distributor> distributor_;     // null: every check runs here
   std::vector<std::string> distribution_notes_;  // option warnings and errors, logged at start
+  std::vector<gearman::Submission> refused_;     // by gearmand at start(): its queue was full
+  std::size_t next_refused_ = 0;
   std::vector<gearman::IncomingResult> remote_results_;
+  std::size_t next_remote_result_ = 0;
   std::vector<gearman::Submission> remote_unsent_;
+  std::size_t next_remote_unsent_ = 0;
+  bool remote_drained_ = false;  // the orphan timer is armed again once the drained lists are handed out
+  std::vector<Orphan> orphans_;
+  std::size_t next_orphan_ = 0;
   loop::TimerId orphan_timer_ = 0;
   loop::MonoTime next_gearman_metrics_{};
 };

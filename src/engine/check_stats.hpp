@@ -8,7 +8,7 @@
 #pragma once
 
 #include "engine/check_state.hpp"
-#include "files/status_file.hpp"
+#include "files/check_stat.hpp"
 
 #include <array>
 #include <cstddef>

@@ -1,9 +1,9 @@
 // The core: one loop iteration at a time, it sequences the components on the shared World
 // (engine/world.hpp, docs/architecture.md): CheckSchedule's due checks go through CheckGate to CheckRunner,
-// whose results (and PassiveResults') go through ResultPipeline and back onto the schedule through
-// CheckScheduler; Annotations, ObjectCommands, FreshnessChecker, PerfdataOutputs, LogRotation and StateFiles
-// run beside them. What no component owns is here: start-up and shutdown, retention.dat read back, and the
-// reload swap, which reach every component; the sections follow that order.
+// which hands their results back here; those (and PassiveResults') go through ResultPipeline and back onto
+// the schedule through CheckScheduler; Annotations, ObjectCommands, FreshnessChecker, PerfdataOutputs,
+// LogRotation and StateFiles run beside them. What no component owns is here: start-up and shutdown,
+// retention.dat read back, and the reload swap, which reach every component; the sections follow that order.
 #include "engine/core.hpp"
 
 #include "base/check.hpp"
@@ -62,36 +62,6 @@ namespace {
 using loop::Duration;
 using loop::MonoTime;
 
-// Naemon's check_workers: n > 0 workers; n < 0 the CPU count plus |n|; 0 one and a half per CPU, at least 4,
-// at most 48. Each executor thread is blocked while its newest child is between clone and exec (vfork
-// semantics), which on a saturated machine lasts as long as the child waits for a CPU: so, as Naemon's
-// workers, there are more threads than CPUs.
-unsigned executor_threads(const config::MainConfig& main, const CoreOptions& options) {
-  if (options.executor_threads != 0) return options.executor_threads;
-  const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
-  long n = main.check_workers;
-  if (n < 0) n = cpus - n;
-  if (n <= 0) n = std::clamp<long>(cpus * 3 / 2, 4, 48);
-  return static_cast<unsigned>(n);
-}
-
-// max_timing_out_checks: -1 no bound; 0 (default) a quarter of max_concurrent_checks if that is set, else
-// k_timing_out_slots_per_thread per executor thread.
-constexpr unsigned k_timing_out_slots_per_thread = 8;
-
-exec::ExecutorOptions executor_options(const config::MainConfig& main, const CoreOptions& options) {
-  exec::ExecutorOptions out;
-  out.threads = executor_threads(main, options);
-  if (main.max_timing_out_checks > 0) {
-    out.timing_out_slots = static_cast<unsigned>(main.max_timing_out_checks);
-  } else if (main.max_timing_out_checks == 0) {
-    out.timing_out_slots = main.max_concurrent_checks > 0
-                               ? std::max(1u, static_cast<unsigned>(main.max_concurrent_checks) / 4)
-                               : out.threads * k_timing_out_slots_per_thread;
-  }
-  return out;
-}
-
 files::LogFileOptions log_options(const config::MainConfig& main, const CoreOptions& options,
                                   std::function<void(std::int64_t)> on_rotated) {
   files::LogFileOptions out;
@@ -105,11 +75,7 @@ files::LogFileOptions log_options(const config::MainConfig& main, const CoreOpti
 }  // namespace
 
 // Check ids: services first (ServiceId i is check i), then hosts (HostId i is check services + i).
-class Core::Impl final : public loop::TimerHandler,
-                         public loop::FdHandler,
-                         public loop::BeforePollHook,
-                         public FinishedCheckSink,
-                         public PerfdataSink {
+class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, public loop::BeforePollHook {
  public:
   friend class Core;  // its entry points call the components directly
   Impl(config::Configuration configuration, loop::Clock& clock, CoreOptions options)
@@ -117,14 +83,14 @@ class Core::Impl final : public loop::TimerHandler,
            log_options(configuration.main, options,
                        [this](std::int64_t rotation_time) {
                          state_files_.set_last_log_rotation(rotation_time);
-                         log_states(w_.main.log_current_states, "CURRENT");
+                         if (w_.main.log_current_states) w_.log_states("CURRENT");
                        }),
            options.random_seed),
         options_(options),
-        runner_(w_, freshness_, *this,
-                {.executor = executor_options(w_.main, options), .result_period = k_result_period}),
+        runner_(w_, freshness_, passive_, *this,
+                {.executor = CheckRunner::executor_options(w_.main, options.executor_threads),
+                 .result_period = k_result_period}),
         state_files_(w_, options.daemon_mode) {
-    w_.side_commands = &runner_;
     const std::size_t checks = w_.check_count();
     w_.loop.reserve_timers(static_cast<std::uint32_t>(checks + 8));
     tick_timer_ = w_.loop.add_timer(*this);
@@ -152,7 +118,7 @@ class Core::Impl final : public loop::TimerHandler,
     restore_retained_state();
     annotations_.collect_acknowledgement_expiry();
     w_.mark_all_updated();
-    log_states(w_.main.log_initial_states, "INITIAL");
+    if (w_.main.log_initial_states) w_.log_states("INITIAL");
     scheduler_.initial(w_.main.use_retained_scheduling_info && retained_scheduling_ok_);
     log_rotation_.schedule();
     state_files_.schedule_autosave();
@@ -196,7 +162,7 @@ class Core::Impl final : public loop::TimerHandler,
   void log(std::string_view text) { w_.log(text); }
 
   // Passive results, from the command file, Livestatus or gearman; applied as they come in.
-  bool submit_passive_result(const PassiveResult& p) override {
+  bool submit_passive_result(const PassiveResult& p) {
     FinishedCheck f;
     if (!passive_.accept(p, f)) return false;
     apply_finished(f);
@@ -331,7 +297,7 @@ class Core::Impl final : public loop::TimerHandler,
     annotations_.adopt_books(load_books(*w_.model, applied.comments, next_comment_id, applied.downtimes,
                                         next_downtime_id, now, w_.main.date_format));
     w_.apply_main_settings();  // use_retained_program_state may have changed program-wide flags
-    w_.notifier->restore_next_notifications(w_.notifier_world(now));
+    notifier_.restore_next_notifications(w_.notifier_world(now));
   }
 
   // retention.dat's program-wide modified attributes (the id counters are the books' and the numbering's).
@@ -340,14 +306,21 @@ class Core::Impl final : public loop::TimerHandler,
     w_.modified_service_attributes = program.modified_service_attributes;
   }
 
-  // loop::TimerHandler: the tick, which only makes an iteration happen (the components own their timers).
-  void on_timer(loop::TimerId) override {}
+  // loop::TimerHandler: the tick, which only makes an iteration happen (the other components own their
+  // timers), and the runner's orphan timer, whose made-up results are applied at once.
+  void on_timer(loop::TimerId id) override {
+    if (!runner_.owns_timer(id)) return;
+    runner_.expire_orphans();
+    apply_finished_checks();
+  }
 
-  // Once per iteration, in this order: apply finished checks (they may schedule host checks now), start
-  // the due ones as one batch, keep a tick while checks are out, then hand the log lines over.
+  // Once per iteration, in this order: collect the finished checks, apply each with its follow-ups on the
+  // schedule (they may make host checks due now), let the gate decide on the due checks and start those it
+  // lets run as one batch; then keep a tick while checks are out, and hand the log lines over.
   void before_poll() override {
     VEDETTE_CHECK(std::this_thread::get_id() == core_thread_, "the core's loop runs off the core thread");
     runner_.collect();
+    apply_finished_checks();
     if (!schedule_.due().empty()) run_due_checks();
     runner_.submit();
     // Results from gearman are polled too; passive ones (send_gearman) come without a check out, so with
@@ -359,18 +332,6 @@ class Core::Impl final : public loop::TimerHandler,
     runner_.report();
     runner_.publish_gearman_metrics();
     w_.log_file.flush();
-  }
-
-  // PerfdataSink: after each result (ResultPipeline).
-  void after_result(CheckId check, Time now) override {
-    if (!w_.main.process_performance_data) return;  // the common case, decided before building macros
-    const MacroContext ctx = w_.object_macros(check, now);
-    perfdata_.after_result(ctx, check);
-    if (Distributor* d = runner_.distributor(); d != nullptr && d->distributes_perfdata())
-      d->send_perfdata(ctx, w_.state_of(check), w_.model->hosts[model::index(ctx.host)].name,
-                       w_.is_service(check)
-                           ? std::string_view(w_.model->services[model::index(check)].description)
-                           : std::string_view());
   }
 
   // Each check runs as of its due time (or now, if that has passed): the gate decides whether it runs and
@@ -389,6 +350,7 @@ class Core::Impl final : public loop::TimerHandler,
           break;
         case CheckGate::Action::run:
           runner_.start(check, scheduled, at, forced);
+          apply_finished_checks();  // gearmand may have refused it: UNKNOWN at once
           break;
         case CheckGate::Action::assume_up: {  // Naemon runs no plugin for a host without check_command
           CheckOutcome r;
@@ -401,8 +363,14 @@ class Core::Impl final : public loop::TimerHandler,
     schedule_.clear_due();
   }
 
-  // FinishedCheckSink: a check's result from the runner, local or remote.
-  void apply_finished(const FinishedCheck& f) override {
+  // What the runner took in, each result applied before the runner hands out the next (which may depend
+  // on it: a freshness check's result is dropped once a passive one made its object fresh).
+  void apply_finished_checks() {
+    while (runner_.next_finished(finished_)) apply_finished(finished_);
+  }
+
+  // A check's result, from the runner (local or remote) or a passive one.
+  void apply_finished(const FinishedCheck& f) {
     if (w_.is_service(f.check)) {
       const model::ServiceId sid = w_.service_of(f.check);
       apply_service(sid, f.outcome, f.now, f.ended);
@@ -427,7 +395,10 @@ class Core::Impl final : public loop::TimerHandler,
       return;
     }
     if (fd == reloader_.fd()) finish_reload();
-    if (runner_.owns_fd(fd)) runner_.drain_remote();
+    if (runner_.owns_fd(fd)) {
+      runner_.drain_remote();
+      apply_finished_checks();
+    }
   }
 
   // `base`: when the result counts as applied; retries and the next regular check are scheduled from it.
@@ -436,25 +407,6 @@ class Core::Impl final : public loop::TimerHandler,
   }
   void apply_host(model::HostId hid, const CheckOutcome& r, Time now, Instant base) {
     scheduler_.follow(w_.check_of(hid), results_pipeline_.apply_host(hid, r, now), base);
-  }
-
-  // In Naemon's object order (by name), as it walks its host and service lists.
-  void log_states(bool enabled, std::string_view kind) {
-    if (!enabled) return;
-    const model::Model& m = *w_.model;
-    for (std::size_t n = 0; n < w_.hosts.size(); ++n) {
-      const std::size_t h = m.has_by_name() ? model::index(m.by_name.hosts[n]) : n;
-      log(fmt::format("{} HOST STATE: {};{};{};{};{}", kind, m.hosts[h].name,
-                      host_state_name(w_.hosts[h].current_state), state_type_name(w_.hosts[h].state_type),
-                      w_.hosts[h].current_attempt, w_.hosts[h].plugin_output));
-    }
-    for (std::size_t n = 0; n < w_.services.size(); ++n) {
-      const std::size_t s = m.has_by_name() ? model::index(m.by_name.services[n]) : n;
-      log(fmt::format("{} SERVICE STATE: {};{};{};{};{};{}", kind, m.services[s].host_name,
-                      m.services[s].description, service_state_name(w_.services[s].current_state),
-                      state_type_name(w_.services[s].state_type), w_.services[s].current_attempt,
-                      w_.services[s].plugin_output));
-    }
   }
 
   // SIGHUP: as Naemon, a reload re-reads the whole configuration. The new one is loaded and prepared on the
@@ -504,7 +456,9 @@ class Core::Impl final : public loop::TimerHandler,
     const MonoTime began = w_.clock.now();
     assert(schedule_.due().empty());  // before_poll() runs them; the fds are served before it
     runner_.collect();                // what came back so far belongs to the old objects
+    apply_finished_checks();
     runner_.drain_remote();
+    apply_finished_checks();
 
     const model::Model& old = *w_.model;
     const model::Model& next = *p.configuration.model;
@@ -556,8 +510,8 @@ class Core::Impl final : public loop::TimerHandler,
     replaced->downtimes = std::move(old_downtimes);
     w_.apply_main_settings();
     w_.build_periods();
-    w_.notifier = std::make_unique<Notifier>(*w_.model);
-    w_.notifier->restore_next_notifications(w_.notifier_world(w_.now_epoch()));
+    notifier_ = Notifier(*w_.model, runner_);
+    notifier_.restore_next_notifications(w_.notifier_world(w_.now_epoch()));
     annotations_.collect_acknowledgement_expiry();
 
     w_.program_start = w_.now_epoch();
@@ -567,7 +521,7 @@ class Core::Impl final : public loop::TimerHandler,
     if (!p.object_cache_error.empty()) log(fmt::format("Error: {}", p.object_cache_error));
     perfdata_.setup();
     w_.mark_all_updated();
-    log_states(w_.main.log_initial_states, "INITIAL");
+    if (w_.main.log_initial_states) w_.log_states("INITIAL");
 
     scheduler_.after_reload(was_armed);
     log_rotation_.schedule();
@@ -588,7 +542,10 @@ class Core::Impl final : public loop::TimerHandler,
   // status.dat and retention.dat); the executor then kills what is left.
   // False when retention.dat could not be saved: the daemon then exits 1.
   bool shutdown() {
-    runner_.shutdown(k_shutdown_grace);
+    runner_.stop_sending();
+    const MonoTime until = w_.clock.now() + k_shutdown_grace;
+    while (runner_.collect_while_running(until)) apply_finished_checks();
+    runner_.shutdown();
     perfdata_.shutdown();
     const base::Status saved = state_files_.shutdown();
     if (saved) {
@@ -603,16 +560,19 @@ class Core::Impl final : public loop::TimerHandler,
 
   const std::thread::id core_thread_ = std::this_thread::get_id();  // the thread that built the Core
   World w_;                                                         // first: everything below reads it
-  Annotations annotations_{w_};
-  FlapAlerts flap_alerts_{w_, annotations_};
-  ObjectCommands objects_{w_, flap_alerts_};
-  ResultPipeline results_pipeline_{w_, annotations_, flap_alerts_, *this};
   FreshnessChecker freshness_{w_, [this](CheckId c, Time now) {
                                 scheduler_.at(c, now, /*forced=*/true, state::k_check_option_freshness);
                               }};
+  PassiveResults passive_{w_};
   CoreOptions options_;
-  CheckRunner runner_;  // after freshness_ and options_, which it reads
+  CheckRunner runner_;                     // after freshness_, passive_ and options_, which it reads
+  FinishedCheck finished_;                 // reused for each result the runner hands out
+  Notifier notifier_{*w_.model, runner_};  // the runner runs notifications and event handlers
+  Annotations annotations_{w_, notifier_};
+  FlapAlerts flap_alerts_{w_, annotations_, notifier_};
+  ObjectCommands objects_{w_, flap_alerts_, notifier_};
   PerfdataOutputs perfdata_{w_, runner_};
+  ResultPipeline results_pipeline_{w_, annotations_, flap_alerts_, notifier_, runner_, perfdata_};
   LogRotation log_rotation_{w_};
   StateFiles state_files_;
   bool retained_scheduling_ok_ = false;
@@ -620,8 +580,7 @@ class Core::Impl final : public loop::TimerHandler,
 
   CheckSchedule schedule_{w_.loop};
   CheckScheduler scheduler_{w_, schedule_};
-  CheckGate gate_{w_};
-  PassiveResults passive_{w_};
+  CheckGate gate_{w_, notifier_};
   TimeperiodTransitions timeperiod_transitions_{w_};
   bool log_timeperiod_transitions_ = false;  // Livestatus runs: its module logs them
   Reloader reloader_;

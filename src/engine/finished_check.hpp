@@ -1,12 +1,11 @@
 // A check's result as the result pipeline takes it, from wherever it came: an active check's verdict
 // (engine/check_runner.hpp: the executor, a Mod-Gearman worker, an orphan), a passive result
-// (engine/passive_results.hpp). The core applies each one (FinishedCheckSink) in the order they come in;
-// core thread only.
+// (engine/passive_results.hpp). The components that make one hand it back to the core, which applies each
+// one in the order they came in; core thread only.
 #pragma once
 
 #include "engine/check_id.hpp"
 #include "engine/check_sources.hpp"
-#include "engine/core_requests.hpp"
 #include "engine/core_time.hpp"
 #include "engine/state_machine.hpp"
 
@@ -21,17 +20,6 @@ struct FinishedCheck {
   Time now = 0;   // when it was taken in
   Instant ended;  // when it counts as applied: its retry and next regular check are scheduled from there
   std::uint16_t source = CheckSources::k_core_worker;  // Livestatus' check_source
-};
-
-// Where results go (the core: result pipeline, then the schedule), in the order they come in.
-class FinishedCheckSink {
- public:
-  virtual void apply_finished(const FinishedCheck& finished) = 0;
-  // A passive result that came through gearman (send_gearman).
-  virtual bool submit_passive_result(const PassiveResult& result) = 0;
-
- protected:
-  ~FinishedCheckSink() = default;
 };
 
 }  // namespace vedette::engine

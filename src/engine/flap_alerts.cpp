@@ -1,5 +1,7 @@
 #include "engine/flap_alerts.hpp"
 
+#include "engine/notifier.hpp"
+
 #include <string>
 #include <string_view>
 
@@ -74,8 +76,8 @@ void FlapAlerts::follow(CheckId check, const FlapOutcome& out, Time now) {
                                              : NotificationType::flapping_disabled;
   }
   w_.with_object(check, [&](auto id) {
-    w_.notifier->notify(w_.notifier_world(now), id, type);
-    if (out.send_recovery) w_.notifier->notify(w_.notifier_world(now), id, NotificationType::normal);
+    notifier_.notify(w_.notifier_world(now), id, type);
+    if (out.send_recovery) notifier_.notify(w_.notifier_world(now), id, NotificationType::normal);
   });
 }
 

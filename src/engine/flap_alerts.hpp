@@ -3,7 +3,7 @@
 // FLAPPING ALERT line, the flapping comment, the FLAPPINGSTART/STOP/DISABLED notification, the recovery).
 // It owns no state of its own (the history lives in the hot state) and no timer. Core thread only.
 //
-//   FlapAlerts flap_alerts(world, annotations);
+//   FlapAlerts flap_alerts(world, annotations, notifier);
 //   flap_alerts.service_result(service, now);                    // after each service result
 //   flap_alerts.host_result(host, now, FlapRecord::always);      // after each host result
 //   flap_alerts.detection_disabled(check, now);                  // DISABLE_*_FLAP_DETECTION
@@ -16,9 +16,12 @@
 
 namespace vedette::engine {
 
+class Notifier;
+
 class FlapAlerts {
  public:
-  FlapAlerts(World& world, Annotations& annotations) : w_(world), annotations_(annotations) {}
+  FlapAlerts(World& world, Annotations& annotations, Notifier& notifier)
+      : w_(world), annotations_(annotations), notifier_(notifier) {}
 
   // Naemon's check_for_service_flapping after a result: the state goes into the history.
   void service_result(model::ServiceId service, Time now);
@@ -36,6 +39,7 @@ class FlapAlerts {
 
   World& w_;
   Annotations& annotations_;
+  Notifier& notifier_;
 };
 
 }  // namespace vedette::engine

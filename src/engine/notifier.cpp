@@ -50,7 +50,8 @@ void fill_view(NotifiableView& v, const CheckState& st, bool is_flapping, int do
 
 }  // namespace
 
-Notifier::Notifier(const model::Model& model) : index_(model) {}
+Notifier::Notifier(const model::Model& model, SideCommandSink& commands)
+    : commands_(&commands), index_(model) {}
 
 NotificationContext Notifier::context(const NotifierWorld& w) const {
   NotificationSettings settings;
@@ -123,8 +124,8 @@ void Notifier::deliver(const NotifierWorld& w, const NotificationPlan& plan, mod
   auto log_object = [&](SuppressionReason reason) {
     const std::uint32_t id = is_service ? model::index(service) : model::index(host);
     if (!should_log(is_service ? SuppressionSubject::service : SuppressionSubject::host, id, reason)) return;
-    w.sink.log(is_service ? format_service_suppression(host_name, description, reason, by_command)
-                          : format_host_suppression(host_name, reason, by_command));
+    commands_->log(is_service ? format_service_suppression(host_name, description, reason, by_command)
+                              : format_host_suppression(host_name, reason, by_command));
   };
   if (plan.suppressed != SuppressionReason::ok && plan.suppressed != SuppressionReason::no_contacts) {
     log_object(plan.suppressed);
@@ -138,9 +139,9 @@ void Notifier::deliver(const NotifierWorld& w, const NotificationPlan& plan, mod
                     contact, skipped.reason))
       continue;
     const std::string_view name = w.model.contacts[contact].name;
-    w.sink.log(is_service ? format_service_contact_suppression(name, host_name, description, skipped.reason,
-                                                               by_command)
-                          : format_host_contact_suppression(name, host_name, skipped.reason, by_command));
+    commands_->log(is_service ? format_service_contact_suppression(name, host_name, description,
+                                                                   skipped.reason, by_command)
+                              : format_host_contact_suppression(name, host_name, skipped.reason, by_command));
   }
   if (plan.suppressed == SuppressionReason::no_contacts) {
     log_object(plan.suppressed);
@@ -196,12 +197,13 @@ void Notifier::run_commands(const NotifierWorld& w, const NotificationPlan& plan
   auto send = [&](std::string_view contact_name, std::string_view call_text, ExpandedCommand command,
                   bool log_it) {
     if (log_it) {
-      w.sink.log(is_service ? format_service_notification_line(
-                                  contact_name, host_cfg.name, service_description, plan.type,
-                                  plan.current_state, call_text, st.plugin_output, note.author, note.comment)
-                            : format_host_notification_line(contact_name, host_cfg.name, plan.type,
-                                                            plan.current_state, call_text, st.plugin_output,
-                                                            note.author, note.comment));
+      commands_->log(is_service
+                         ? format_service_notification_line(contact_name, host_cfg.name, service_description,
+                                                            plan.type, plan.current_state, call_text,
+                                                            st.plugin_output, note.author, note.comment)
+                         : format_host_notification_line(contact_name, host_cfg.name, plan.type,
+                                                         plan.current_state, call_text, st.plugin_output,
+                                                         note.author, note.comment));
     }
     SideCommand side;
     const std::string line = command_line_text(command);
@@ -219,7 +221,7 @@ void Notifier::run_commands(const NotifierWorld& w, const NotificationPlan& plan
     side.host = host;
     side.service = service;
     side.contact = std::string(contact_name);
-    w.sink.run_side_command(std::move(side));
+    commands_->run_side_command(std::move(side));
   };
 
   const std::string& global =

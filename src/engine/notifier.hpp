@@ -1,8 +1,10 @@
 // Sends Naemon's notifications for the core: fills the rules' inputs (notification_rules.hpp) from the hot
 // state, logs the suppression and notification lines, expands each contact's commands with the
 // notification macros, hands them to the executor (SideCommandSink) and stores the outcome in the object's
-// NotificationState. Built per model (a reload builds a new one); core thread only.
+// NotificationState. Built per model (a reload builds a new one in its place, so a reference to it stays
+// good); core thread only.
 //
+//   Notifier notifier(model, side_commands);
 //   notifier.notify(world, service_id, NotificationType::normal);                 // after a hard result
 //   notifier.notify(world, host_id, NotificationType::acknowledgement, {"alice", "on it"});
 #pragma once
@@ -34,7 +36,6 @@ struct NotifierWorld {
   const std::function<void()>& contacts_changed;
   const DowntimeBook& downtimes;
   const timeperiod::Evaluator& timeperiods;
-  SideCommandSink& sink;
   Time now = 0;
   Time program_start = 0;
 };
@@ -51,7 +52,8 @@ struct NotificationNote {
 
 class Notifier {
  public:
-  explicit Notifier(const model::Model& model);
+  // The notification commands, and the lines logged, go to `commands`.
+  Notifier(const model::Model& model, SideCommandSink& commands);
 
   void notify(const NotifierWorld& w, model::ServiceId service, NotificationType type,
               NotificationNote note = {}, NotificationOptions options = k_notification_option_none);
@@ -71,6 +73,7 @@ class Notifier {
   void run_commands(const NotifierWorld& w, const NotificationPlan& plan, model::HostId host,
                     model::ServiceId service, NotificationNote note, int& notified);
 
+  SideCommandSink* commands_;  // a pointer: a reload assigns a new Notifier to this one
   NotificationIndex index_;
   SuppressionLogFilter suppression_log_;
   state::UuidGenerator uuids_;

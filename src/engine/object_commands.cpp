@@ -1,5 +1,6 @@
 #include "engine/object_commands.hpp"
 
+#include "engine/notifier.hpp"
 #include "state/attributes.hpp"
 
 #include <memory>
@@ -173,8 +174,8 @@ void ObjectCommands::change_contact(model::ContactId id, const ContactChange& ch
 void ObjectCommands::send_custom_notification(CheckId check, unsigned options, std::string_view author,
                                               std::string_view comment) {
   w_.with_object(check, [&](auto id) {
-    w_.notifier->notify(w_.notifier_world(w_.now_epoch()), id, NotificationType::custom, {author, comment},
-                        options);
+    notifier_.notify(w_.notifier_world(w_.now_epoch()), id, NotificationType::custom, {author, comment},
+                     options);
   });
 }
 

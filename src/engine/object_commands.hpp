@@ -5,7 +5,7 @@
 // scheduler comes back as a Reschedule for the core to carry out; flapping that a switch ends goes through
 // FlapAlerts. No state or timer of its own. Core thread only.
 //
-//   ObjectCommands objects(world, flap_alerts);
+//   ObjectCommands objects(world, flap_alerts, notifier);
 //   objects.set_program_switch(ProgramSwitch::notifications, false);
 //   if (objects.set_flag(check, state::Flag::active_checks, true) == Reschedule::within_interval) …
 #pragma once
@@ -22,6 +22,8 @@
 
 namespace vedette::engine {
 
+class Notifier;
+
 // What a changed setting asks of the check's schedule.
 enum class Reschedule : std::uint8_t {
   no,
@@ -30,7 +32,8 @@ enum class Reschedule : std::uint8_t {
 
 class ObjectCommands {
  public:
-  ObjectCommands(World& world, FlapAlerts& flap_alerts) : w_(world), flap_alerts_(flap_alerts) {}
+  ObjectCommands(World& world, FlapAlerts& flap_alerts, Notifier& notifier)
+      : w_(world), flap_alerts_(flap_alerts), notifier_(notifier) {}
 
   // Turning flap detection off ends all flapping (hosts first); turning it on lets hosts record their state.
   void set_program_switch(ProgramSwitch which, bool on);
@@ -54,6 +57,7 @@ class ObjectCommands {
  private:
   World& w_;
   FlapAlerts& flap_alerts_;
+  Notifier& notifier_;
 };
 
 }  // namespace vedette::engine

@@ -1,13 +1,15 @@
 #include "engine/perfdata_outputs.hpp"
 
 #include "base/check.hpp"
+#include "engine/check_runner.hpp"
+#include "engine/distribution.hpp"
 
 #include <chrono>
 #include <utility>
 
 namespace vedette::engine {
 
-PerfdataOutputs::PerfdataOutputs(World& world, SideCommandSink& commands) : w_(world), commands_(commands) {
+PerfdataOutputs::PerfdataOutputs(World& world, CheckRunner& runner) : w_(world), runner_(runner) {
   host_timer_ = w_.loop.add_timer(*this);
   service_timer_ = w_.loop.add_timer(*this);
   tsdb_timer_ = w_.loop.add_timer(*this);
@@ -36,13 +38,19 @@ void PerfdataOutputs::setup() {
     w_.arm_periodic(service_timer_, service_due_, std::chrono::seconds(service_->processing_interval()));
 }
 
-void PerfdataOutputs::after_result(const MacroContext& ctx, CheckId check) {
-  if (w_.is_service(check)) {
-    service_->after_result(ctx, w_.services[model::index(check)], commands_);
+void PerfdataOutputs::after_result(CheckId check, Time now) {
+  const MacroContext ctx = w_.object_macros(check, now);
+  const bool service = w_.is_service(check);
+  if (service) {
+    service_->after_result(ctx, w_.services[model::index(check)], runner_);
   } else {
-    host_->after_result(ctx, w_.hosts[model::index(ctx.host)], commands_);
+    host_->after_result(ctx, w_.hosts[model::index(ctx.host)], runner_);
   }
   if (tsdb_ != nullptr) tsdb_->after_result(ctx, w_.state_of(check));
+  if (Distributor* d = runner_.distributor(); d != nullptr && d->distributes_perfdata())
+    d->send_perfdata(
+        ctx, w_.state_of(check), w_.model->hosts[model::index(ctx.host)].name,
+        service ? std::string_view(w_.model->services[model::index(check)].description) : std::string_view());
 }
 
 void PerfdataOutputs::flush() {

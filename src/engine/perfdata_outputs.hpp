@@ -1,20 +1,21 @@
 // Everything performance data goes to from the core: the host and the service PerfdataOutput (Naemon's
-// *_perfdata_command, *_perfdata_file and its processing command, engine/perfdata_output.hpp) and the
-// Graphite/InfluxDB writers (engine/tsdb_output.hpp). Owns their timers — the two processing intervals and
-// the wakeup for samples still waiting for their hand-over — and logs what their threads report, once per
-// loop iteration. Built again at each reload; a reload's old TSDB writers finish sending on a thread of
-// their own, so the core never waits for a backend. Core thread only.
+// *_perfdata_command, *_perfdata_file and its processing command, engine/perfdata_output.hpp), the
+// Graphite/InfluxDB writers (engine/tsdb_output.hpp) and gearman's perfdata queues (the runner's link). Owns
+// their timers — the two processing intervals and the wakeup for samples still waiting for their hand-over —
+// and logs what their threads report, once per loop iteration. Built again at each reload; a reload's old
+// TSDB writers finish sending on a thread of their own, so the core never waits for a backend. Core thread
+// only.
 //
-//   PerfdataOutputs perfdata(world, side_commands);
+//   PerfdataOutputs perfdata(world, runner);
 //   perfdata.setup();                       // start-up, each reload
-//   perfdata.after_result(ctx, check);      // after each result, with process_performance_data
+//   perfdata.after_result(check, now);      // after each result (the result pipeline calls it)
 //   perfdata.flush();                       // once per loop iteration
 #pragma once
 
 #include "engine/check_id.hpp"
 #include "engine/macros.hpp"
 #include "engine/perfdata_output.hpp"
-#include "engine/side_command.hpp"
+#include "engine/perfdata_sink.hpp"
 #include "engine/thread_messages.hpp"
 #include "engine/tsdb_output.hpp"
 #include "engine/world.hpp"
@@ -30,10 +31,12 @@
 
 namespace vedette::engine {
 
-class PerfdataOutputs final : public loop::TimerHandler {
+class CheckRunner;
+
+class PerfdataOutputs final : public PerfdataSink, public loop::TimerHandler {
  public:
-  // Perfdata commands run through `commands` (the check runner).
-  PerfdataOutputs(World& world, SideCommandSink& commands);
+  // Perfdata commands run through `runner`, and perfdata goes to gearman through its link.
+  PerfdataOutputs(World& world, CheckRunner& runner);
   ~PerfdataOutputs();
   PerfdataOutputs(const PerfdataOutputs&) = delete;
   PerfdataOutputs& operator=(const PerfdataOutputs&) = delete;
@@ -41,8 +44,8 @@ class PerfdataOutputs final : public loop::TimerHandler {
   // The outputs for the configuration now (start-up and each reload). The old files close first, as
   // Naemon's cleanup and initialization do: a mode 'w' file starts empty again.
   void setup();
-  // After a result of `check`, whose macros `ctx` holds (the caller checks process_performance_data).
-  void after_result(const MacroContext& ctx, CheckId check);
+  // PerfdataSink: the result's perfdata to every output (the caller checks process_performance_data).
+  void after_result(CheckId check, Time now) override;
   // Hands this iteration's lines and samples to the writer threads; logs what they reported.
   void flush();
   // The last lines are written (or reported lost) and the old TSDB writers joined, before the log closes.
@@ -62,7 +65,7 @@ class PerfdataOutputs final : public loop::TimerHandler {
   };
 
   World& w_;
-  SideCommandSink& commands_;
+  CheckRunner& runner_;
   ThreadMessages events_;  // the perfdata writer threads' events; before the outputs, which report into it
   std::unique_ptr<PerfdataOutput> host_;
   std::unique_ptr<PerfdataOutput> service_;

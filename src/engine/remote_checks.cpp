@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <limits>
 #include <utility>
@@ -47,8 +48,9 @@ void CheckRunner::send_check(CheckId check, const std::string& queue, gearman::W
   const std::uint32_t generation = generation_[check] = ++last_generation_;
   s.tag = (std::uint64_t{model::index(check)} << 32) | generation;
   submitted_at_[check] = scheduled;
-  if (!distributor_->send(std::move(s))) {
-    not_sent(s, "the queue of jobs waiting for gearmand is full");
+  if (!distributor_->send(std::move(s))) {  // left as it was
+    refused_.push_back(std::move(s));
+    has_taken_in_ = true;
     return;
   }
   count_launch(check, scheduled);
@@ -84,8 +86,8 @@ bool CheckRunner::send_side_command(const SideCommand& command) {
 
 // A job that could not go to gearmand (the link gave up during an outage, or its queue was full): a check
 // runs here or gets UNKNOWN (gearmand_down=), an event handler or notification runs here.
-void CheckRunner::not_sent(gearman::Submission& s, std::string_view reason) {
-  if (!s.text.empty()) return;  // performance data: lost, as when the NEB module cannot send it
+bool CheckRunner::not_sent(gearman::Submission& s, std::string_view reason, FinishedCheck& out) {
+  if (!s.text.empty()) return false;  // performance data: lost, as when the NEB module cannot send it
   bool shell = false;
   std::vector<config::EnvVar> env;
   std::vector<std::string> argv = config::split_expanded_line(s.job.command_line, shell, env);
@@ -96,18 +98,18 @@ void CheckRunner::not_sent(gearman::Submission& s, std::string_view reason) {
     side.timeout_s = s.job.type == gearman::JobType::notification ? w_.main.notification_timeout
                                                                   : w_.main.event_handler_timeout;
     run_locally(std::move(side));
-    return;
+    return false;
   }
   const CheckId check{static_cast<std::uint32_t>(s.tag >> 32)};
   const auto generation = static_cast<std::uint32_t>(s.tag);
-  if (!generation_.contains(check) || generation_[check] != generation) return;  // replaced since
+  if (!generation_.contains(check) || generation_[check] != generation) return false;  // replaced since
   distributor_->take(check);
   w_.state_of(check).is_executing = false;
   const bool service = w_.is_service(check);
   if (distributor_->options().run_locally_when_down) {
     run_check_locally(check, service ? exec::CheckKind::service : exec::CheckKind::host, std::move(command),
                       s.job.timeout_s, submitted_at_[check], w_.loop.now());
-    return;
+    return false;
   }
   exec::CheckResult r;
   r.generation = generation;
@@ -116,32 +118,64 @@ void CheckRunner::not_sent(gearman::Submission& s, std::string_view reason) {
   r.exit_code = k_state_unknown;
   r.output = fmt::format("(Could not submit the check to gearmand: {})", reason);
   r.start_us = r.end_us = to_epoch_us(w_.clock.wall_now());
-  finish(check, r, ResultOrigin{});
+  return finish(check, r, ResultOrigin{}, out);
 }
 
 void CheckRunner::drain_remote() {
   if (distributor_ == nullptr) return;
+  assert(!remote_drained_);  // the core took everything drained before
   distributor_->drain(remote_results_, remote_unsent_);
-  for (gearman::IncomingResult& in : remote_results_) handle_remote_result(in);
-  for (gearman::Submission& s : remote_unsent_) not_sent(s, "gearmand could not be reached");
-  remote_results_.clear();
-  remote_unsent_.clear();
-  arm_orphan_timer();
+  remote_drained_ = has_taken_in_ = true;
+}
+
+// What gearman's half took in, in the order it handled them when it applied each at once: a start()'s
+// refusal; what drain_remote() took in (the results, then the jobs the link gave up on), after which the
+// orphan timer is armed again; the orphans, then their warning.
+bool CheckRunner::take_next_remote(FinishedCheck& out) {
+  while (next_refused_ < refused_.size())
+    if (not_sent(refused_[next_refused_++], "the queue of jobs waiting for gearmand is full", out))
+      return true;
+  refused_.clear();
+  next_refused_ = 0;
+  if (remote_drained_) {
+    while (next_remote_result_ < remote_results_.size())
+      if (handle_remote_result(remote_results_[next_remote_result_++], out)) return true;
+    while (next_remote_unsent_ < remote_unsent_.size())
+      if (not_sent(remote_unsent_[next_remote_unsent_++], "gearmand could not be reached", out)) return true;
+    remote_results_.clear();
+    remote_unsent_.clear();
+    next_remote_result_ = next_remote_unsent_ = 0;
+    remote_drained_ = false;
+    arm_orphan_timer();
+  }
+  while (next_orphan_ < orphans_.size())
+    if (orphaned(orphans_[next_orphan_++], out)) return true;
+  if (!orphans_.empty()) {
+    log(fmt::format(
+        "Warning: gearman: {} check(s) orphaned: no result within their timeout, e.g. from queue '{}'",
+        orphans_.size(), orphans_.front().queue));
+    orphans_.clear();
+    next_orphan_ = 0;
+    arm_orphan_timer();
+  }
+  return false;
 }
 
 // A result from the result queue: an active one as if the check had run here (Mod-Gearman's NEB module
 // hands it to the core's result processing), a passive one (send_gearman) as a passive result.
-void CheckRunner::handle_remote_result(gearman::IncomingResult& in) {
+bool CheckRunner::handle_remote_result(gearman::IncomingResult& in, FinishedCheck& out) {
   gearman::Result& res = in.result;
   if (res.passive) {
-    (void)finished_.submit_passive_result(PassiveResult{
-        .host_name = res.host_name,
-        .service_description = res.service_description,
-        .return_code = res.return_code,
-        .output = res.output,
-        .check_time = (res.start_time_us != 0 ? res.start_time_us : in.received_us) / 1'000'000,
-        .source = res.source.empty() || res.source == "(null)" ? "Mod-Gearman Worker" : res.source});
-    return;
+    out = FinishedCheck{};  // nothing of the previous one stays
+    return passive_.accept(
+        PassiveResult{
+            .host_name = res.host_name,
+            .service_description = res.service_description,
+            .return_code = res.return_code,
+            .output = res.output,
+            .check_time = (res.start_time_us != 0 ? res.start_time_us : in.received_us) / 1'000'000,
+            .source = res.source.empty() || res.source == "(null)" ? "Mod-Gearman Worker" : res.source},
+        out);
   }
   CheckId check = k_no_check;
   if (res.service_description.empty()) {
@@ -158,7 +192,7 @@ void CheckRunner::handle_remote_result(gearman::IncomingResult& in) {
             : fmt::format("Warning: gearman: a check result came for service '{}' on host '{}', which does "
                           "not exist",
                           res.service_description, res.host_name));
-    return;
+    return false;
   }
   // As the NEB module: latency= (send_gearman's) adds to the check's own latency, which a result no job
   // of ours asked for does not have.
@@ -170,7 +204,7 @@ void CheckRunner::handle_remote_result(gearman::IncomingResult& in) {
       .remote = true};
   exec::CheckResult r = remote_check_result(in);
   r.generation = generation_[check];
-  finish(check, r, origin);
+  return finish(check, r, origin, out);
 }
 
 void CheckRunner::arm_orphan_timer() {
@@ -182,34 +216,34 @@ void CheckRunner::arm_orphan_timer() {
   }
 }
 
-void CheckRunner::on_timer(loop::TimerId id) {
-  if (id == orphan_timer_ && distributor_ != nullptr) handle_orphans();
+// Checks whose result did not come back within their timeout and check_result_reaper_frequency:
+// Mod-Gearman's fake result (orphan_return), or with orphan_*_checks=no only the next regular check. The
+// timer is armed again once they are handed out (take_next()).
+void CheckRunner::expire_orphans() {
+  if (distributor_ == nullptr) return;
+  assert(orphans_.empty());  // the core took the previous ones
+  orphans_ = distributor_->orphans(w_.loop.now());
+  if (orphans_.empty()) {
+    arm_orphan_timer();
+    return;
+  }
+  has_taken_in_ = true;
 }
 
-// Checks whose result did not come back within their timeout and check_result_reaper_frequency:
-// Mod-Gearman's fake result (orphan_return), or with orphan_*_checks=no only the next regular check.
-void CheckRunner::handle_orphans() {
-  const std::vector<Orphan> orphans = distributor_->orphans(w_.loop.now());
+bool CheckRunner::orphaned(const Orphan& o, FinishedCheck& out) {
+  w_.state_of(o.check).is_executing = false;
+  const bool service = w_.is_service(o.check);
   const gearman::Options& options = distributor_->options();
-  for (const Orphan& o : orphans) {
-    w_.state_of(o.check).is_executing = false;
-    const bool service = w_.is_service(o.check);
-    if (!(service ? options.orphan_service_checks : options.orphan_host_checks)) continue;
-    exec::CheckResult r;
-    r.generation = generation_[o.check];
-    r.kind = service ? exec::CheckKind::service : exec::CheckKind::host;
-    r.outcome = exec::Outcome::exited;
-    r.exit_code = options.orphan_return;
-    r.output = fmt::format("({} check orphaned, is the mod-gearman worker on queue '{}' running?)",
-                           service ? "service" : "host", o.queue);
-    r.start_us = r.end_us = to_epoch_us(w_.clock.wall_now());
-    finish(o.check, r, {.source = CheckSources::k_mod_gearman});
-  }
-  if (!orphans.empty())
-    log(fmt::format(
-        "Warning: gearman: {} check(s) orphaned: no result within their timeout, e.g. from queue '{}'",
-        orphans.size(), orphans.front().queue));
-  arm_orphan_timer();
+  if (!(service ? options.orphan_service_checks : options.orphan_host_checks)) return false;
+  exec::CheckResult r;
+  r.generation = generation_[o.check];
+  r.kind = service ? exec::CheckKind::service : exec::CheckKind::host;
+  r.outcome = exec::Outcome::exited;
+  r.exit_code = options.orphan_return;
+  r.output = fmt::format("({} check orphaned, is the mod-gearman worker on queue '{}' running?)",
+                         service ? "service" : "host", o.queue);
+  r.start_us = r.end_us = to_epoch_us(w_.clock.wall_now());
+  return finish(o.check, r, {.source = CheckSources::k_mod_gearman}, out);
 }
 
 void CheckRunner::reconfigure_distribution(const ByCheck<CheckId>& new_of_old, loop::FdHandler& fd_handler) {

@@ -1,6 +1,7 @@
 #include "engine/result_pipeline.hpp"
 
 #include "engine/event_handlers.hpp"
+#include "engine/notifier.hpp"
 #include "engine/side_command.hpp"
 #include "state/attributes.hpp"
 
@@ -34,7 +35,7 @@ ScheduleFollowups ResultPipeline::apply_service(model::ServiceId sid, const Chec
     w_.log(fmt::format("PASSIVE SERVICE CHECK: {};{};{};{}", cfg.host_name, cfg.description, st.current_state,
                        st.plugin_output));
   if (fx.acknowledgement_ended) annotations_.acknowledgement_ended(check);
-  if (fx.notify_host) w_.notifier->notify(w_.notifier_world(now), cfg.host, NotificationType::normal);
+  if (fx.notify_host) notifier_.notify(w_.notifier_world(now), cfg.host, NotificationType::normal);
   if (fx.log_hard_due_to_host)
     w_.log(fmt::format("SERVICE INFO: {};{}; Service switch to hard down state due to host down.",
                        cfg.host_name, cfg.description));
@@ -51,20 +52,20 @@ ScheduleFollowups ResultPipeline::apply_service(model::ServiceId sid, const Chec
   };
   if (fx.check_flapping) flapping();
   if (fx.notify && downtimes_started == 0)
-    w_.notifier->notify(w_.notifier_world(now), sid, NotificationType::normal);
+    notifier_.notify(w_.notifier_world(now), sid, NotificationType::normal);
   if (fx.run_event_handler) run_event_handlers_of(check, now);
   obsess_over(check, now);
   if (fx.settle_ok) settle_service_ok(st);
   if (fx.log_stalking) log_service_alert(cfg, st);  // Naemon: after the OCSP, before late flap detection
   if (!fx.check_flapping) flapping();
-  perfdata_.after_result(check, now);
+  if (w_.main.process_performance_data) perfdata_.after_result(check, now);
 
   ScheduleFollowups out;
   next_check(out, fx.use_retry_interval, cfg, st);
   if (fx.check_host_now) out.check_now.push_back(w_.check_of(cfg.host));
   if (fx.check_dependency_masters && w_.main.execute_service_checks &&
       w_.main.enable_predictive_service_dependency_checks) {
-    const NotificationIndex& index = w_.notifier->index();
+    const NotificationIndex& index = notifier_.index();
     for (const model::ServiceDependency* d : index.service_execution_dependencies(sid))
       out.force_now.push_back(d->master);
     for (const model::ServiceDependency* d : index.service_dependencies(sid))
@@ -94,7 +95,7 @@ ScheduleFollowups ResultPipeline::apply_host(model::HostId hid, const CheckOutco
   count_check(ObjectKind::host, st, state_before, type_before);
   // Naemon: at the start of handle_host_state.
   obsess_over(check, now);
-  perfdata_.after_result(check, now);
+  if (w_.main.process_performance_data) perfdata_.after_result(check, now);
   if (fx.acknowledgement_ended) annotations_.acknowledgement_ended(check);
   // Naemon logs the state as submitted, before translate_passive_host_checks made it UNREACHABLE/DOWN.
   if (fx.log_passive)
@@ -104,7 +105,7 @@ ScheduleFollowups ResultPipeline::apply_host(model::HostId hid, const CheckOutco
                                             ? annotations_.flexible_downtimes_on_problem(check, now)
                                             : 0;
   if (fx.notify && downtimes_started == 0)
-    w_.notifier->notify(w_.notifier_world(now), hid, NotificationType::normal);
+    notifier_.notify(w_.notifier_world(now), hid, NotificationType::normal);
   if (fx.run_event_handler) run_event_handlers_of(check, now);
   if (fx.settle_up) settle_host_up(st);
   if (fx.log_stalking) log_host_alert(cfg, st);
@@ -122,7 +123,7 @@ ScheduleFollowups ResultPipeline::apply_host(model::HostId hid, const CheckOutco
       if (state_of(c) != k_host_up) out.check_now.push_back(w_.check_of(c));
   }
   if (fx.check_dependency_masters && w_.main.enable_predictive_host_dependency_checks) {
-    const NotificationIndex& index = w_.notifier->index();
+    const NotificationIndex& index = notifier_.index();
     for (const model::HostDependency* d : index.host_dependencies(hid))
       out.check_now.push_back(w_.check_of(d->master));
     for (const model::HostDependency* d : index.host_execution_dependencies(hid))
@@ -166,7 +167,7 @@ void ResultPipeline::obsess_over(CheckId check, Time now) {
                         w_.model->host(w_.host_of(check)).name);
   side.timeout_s = service ? w_.main.ocsp_timeout : w_.main.ochp_timeout;
   side.command = std::move(*command);
-  w_.side_commands->run_side_command(std::move(side));
+  side_commands_.run_side_command(std::move(side));
 }
 
 void ResultPipeline::run_event_handlers_of(CheckId check, Time now) {
@@ -176,7 +177,7 @@ void ResultPipeline::run_event_handlers_of(CheckId check, Time now) {
                                        ? std::string_view(*st.overrides->event_handler)
                                        : cfg.event_handler.raw;
   run_event_handlers(w_.object_macros(check, now), st.enabled(state::Flag::event_handler), handler,
-                     *w_.side_commands);
+                     side_commands_);
 }
 
 void ResultPipeline::count_check(ObjectKind kind, const CheckState& st, int state_before,

@@ -6,7 +6,7 @@
 // neighbours or dependency masters to check now) comes back as ScheduleFollowups for the core's scheduler,
 // which runs it after all the rest, as Naemon does. Core thread only.
 //
-//   ResultPipeline results(world, annotations, flap_alerts, perfdata);
+//   ResultPipeline results(world, annotations, flap_alerts, notifier, side_commands, perfdata);
 //   const ScheduleFollowups next = results.apply_service(service, outcome, now);
 //   scheduler.follow(world.check_of(service), next, ended);
 #pragma once
@@ -14,6 +14,7 @@
 #include "engine/annotations.hpp"
 #include "engine/check_id.hpp"
 #include "engine/flap_alerts.hpp"
+#include "engine/perfdata_sink.hpp"
 #include "engine/state_machine.hpp"
 #include "engine/world.hpp"
 #include "model/ids.hpp"
@@ -23,14 +24,8 @@
 
 namespace vedette::engine {
 
-// Where a result's performance data goes (the perfdata files and commands, the TSDB, gearman): the core's.
-class PerfdataSink {
- public:
-  virtual void after_result(CheckId check, Time now) = 0;
-
- protected:
-  ~PerfdataSink() = default;
-};
+class Notifier;
+class SideCommandSink;
 
 // What a result asks of the schedule of its own check and of others, in the order to carry it out.
 struct ScheduleFollowups {
@@ -50,8 +45,15 @@ struct ScheduleFollowups {
 
 class ResultPipeline {
  public:
-  ResultPipeline(World& world, Annotations& annotations, FlapAlerts& flap_alerts, PerfdataSink& perfdata)
-      : w_(world), annotations_(annotations), flap_alerts_(flap_alerts), perfdata_(perfdata) {}
+  // Event handlers and OCSP/OCHP commands go to `side_commands`.
+  ResultPipeline(World& world, Annotations& annotations, FlapAlerts& flap_alerts, Notifier& notifier,
+                 SideCommandSink& side_commands, PerfdataSink& perfdata)
+      : w_(world),
+        annotations_(annotations),
+        flap_alerts_(flap_alerts),
+        notifier_(notifier),
+        side_commands_(side_commands),
+        perfdata_(perfdata) {}
 
   [[nodiscard]] ScheduleFollowups apply_service(model::ServiceId service, const CheckOutcome& r, Time now);
   [[nodiscard]] ScheduleFollowups apply_host(model::HostId host, const CheckOutcome& r, Time now);
@@ -73,6 +75,8 @@ class ResultPipeline {
   World& w_;
   Annotations& annotations_;
   FlapAlerts& flap_alerts_;
+  Notifier& notifier_;
+  SideCommandSink& side_commands_;
   PerfdataSink& perfdata_;
 };
 

@@ -1,5 +1,8 @@
 #include "engine/state_files.hpp"
 
+#include "engine/comment_book.hpp"
+#include "engine/downtime_book.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>

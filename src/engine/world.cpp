@@ -1,6 +1,12 @@
 #include "engine/world.hpp"
 
+#include "engine/comment_book.hpp"
+#include "engine/downtime_book.hpp"
+#include "engine/macros.hpp"
+#include "engine/notifier.hpp"
 #include "engine/reload.hpp"
+
+#include <fmt/format.h>
 
 #include <unistd.h>
 
@@ -15,7 +21,8 @@ World::World(config::Configuration&& configuration, loop::Clock& clock_in,
       model(model_owner.get()),
       main(cfg.main),
       log_file(log_options),
-      notifier(std::make_unique<Notifier>(*model)),
+      comments(std::make_unique<CommentBook>()),
+      downtimes(std::make_unique<DowntimeBook>()),
       evaluator(periods, &day_cache),
       check_sources(static_cast<int>(::getpid())) {
   apply_main_settings();
@@ -26,6 +33,8 @@ World::World(config::Configuration&& configuration, loop::Clock& clock_in,
                             : static_cast<std::uint64_t>(clock.now().time_since_epoch().count()));
 }
 
+World::~World() = default;
+
 void World::mark_all_updated() {
   const state::Timeval now = to_timeval(clock.wall_now());
   for (HostState& h : hosts.vector()) h.last_update = now;
@@ -35,6 +44,22 @@ void World::mark_all_updated() {
 void World::log(std::string_view text) {
   ++events.log_messages;
   log_file.write(now_epoch(), text);
+}
+
+void World::log_states(std::string_view kind) {
+  for (std::size_t n = 0; n < hosts.size(); ++n) {
+    const std::size_t h = model->has_by_name() ? model::index(model->by_name.hosts[n]) : n;
+    log(fmt::format("{} HOST STATE: {};{};{};{};{}", kind, model->hosts[h].name,
+                    host_state_name(hosts[h].current_state), state_type_name(hosts[h].state_type),
+                    hosts[h].current_attempt, hosts[h].plugin_output));
+  }
+  for (std::size_t n = 0; n < services.size(); ++n) {
+    const std::size_t s = model->has_by_name() ? model::index(model->by_name.services[n]) : n;
+    log(fmt::format("{} SERVICE STATE: {};{};{};{};{};{}", kind, model->services[s].host_name,
+                    model->services[s].description, service_state_name(services[s].current_state),
+                    state_type_name(services[s].state_type), services[s].current_attempt,
+                    services[s].plugin_output));
+  }
 }
 
 bool World::in_period(model::TimeperiodId period, Time now) const {
@@ -72,7 +97,6 @@ NotifierWorld World::notifier_world(Time now) {
           .contacts_changed = on_contacts_changed_,
           .downtimes = *downtimes,
           .timeperiods = evaluator,
-          .sink = *side_commands,
           .now = now,
           .program_start = program_start};
 }

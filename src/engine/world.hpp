@@ -2,8 +2,10 @@
 // state of hosts, services and contacts, the comment and downtime books, the timeperiods, the clock, the loop
 // and the main log, and the run's counters. The Core owns one World; its components (annotations, object
 // commands, freshness, flap alerts, …) each keep a reference and own only their own state and timers beside
-// it. A reload replaces what is inside (model, hot state, books, notifier), never the World, so a reference
-// taken at start-up stays good. Core thread only.
+// it; what only some of them use (the notifier, where side commands go) is passed to those explicitly. A
+// reload replaces what is inside (model, hot state, books), never the World, so a reference taken at
+// start-up stays good. Every component includes this header: it declares what it only names (the books,
+// macros, the notifier's view) for the components that use those to include. Core thread only.
 //
 //   World world(std::move(configuration), clock, log_options);
 //   CheckState& st = world.state_of(world.check_of(service));
@@ -15,16 +17,11 @@
 #include "engine/check_sources.hpp"
 #include "engine/check_state.hpp"
 #include "engine/check_stats.hpp"
-#include "engine/comment_book.hpp"
 #include "engine/core_time.hpp"
-#include "engine/downtime_book.hpp"
-#include "engine/macros.hpp"
-#include "engine/notifier.hpp"
-#include "engine/side_command.hpp"
 #include "engine/state_machine.hpp"
 #include "engine/state_table.hpp"
+#include "files/event_counts.hpp"
 #include "files/log_file.hpp"
-#include "files/status_file.hpp"
 #include "loop/clock.hpp"
 #include "loop/loop.hpp"
 #include "state/contact_state.hpp"
@@ -42,10 +39,16 @@
 
 namespace vedette::engine {
 
+class CommentBook;
+class DowntimeBook;
+struct MacroContext;
+struct NotifierWorld;
+
 struct World {
   // `configuration` is moved from in here (after the caller's other arguments read it).
   World(config::Configuration&& configuration, loop::Clock& clock, const files::LogFileOptions& log_options,
         std::uint64_t random_seed);
+  ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
@@ -60,10 +63,8 @@ struct World {
   StateTable<HostState> hosts;        // indexed like model->hosts
   StateTable<ServiceState> services;  // indexed like model->services
   std::vector<state::ContactState> contacts;
-  std::unique_ptr<CommentBook> comments = std::make_unique<CommentBook>();
-  std::unique_ptr<DowntimeBook> downtimes = std::make_unique<DowntimeBook>();  // refers to comments
-  std::unique_ptr<Notifier> notifier;                                          // built for model
-  SideCommandSink* side_commands = nullptr;  // where notifications and event handlers go (the core)
+  std::unique_ptr<CommentBook> comments;
+  std::unique_ptr<DowntimeBook> downtimes;  // refers to comments
 
   std::vector<timeperiod::Period> periods;  // the evaluator's view of model->timeperiods
   timeperiod::DayCache day_cache;
@@ -130,6 +131,9 @@ struct World {
 
   // A line in the main log, "[now] text".
   void log(std::string_view text);
+  // "<kind> HOST STATE: …" and "<kind> SERVICE STATE: …" for every object (INITIAL at start-up and reload,
+  // CURRENT after a log rotation), in Naemon's object order (by name), as it walks its lists.
+  void log_states(std::string_view kind);
 
   [[nodiscard]] bool in_period(model::TimeperiodId period, Time now) const;
   // The check_period in effect: CHANGE_*_CHECK_TIMEPERIOD's (looked up by name: rare) or the configured one.

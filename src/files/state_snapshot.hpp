@@ -6,6 +6,7 @@
 #pragma once
 
 #include "files/check_stat.hpp"
+#include "files/event_counts.hpp"
 #include "state/attributes.hpp"
 #include "state/check_state.hpp"
 #include "state/comments.hpp"
@@ -26,20 +27,6 @@ struct Model;
 }  // namespace vedette::model
 
 namespace vedette::files {
-
-// What the core has done since it started, by kind. Livestatus' status counters and WaitTrigger read them
-// (a trigger fires when its count moves); status.dat has no place for them.
-struct EventCounts {
-  std::uint64_t service_checks = 0;    // results applied, active and passive
-  std::uint64_t host_checks = 0;       //
-  std::uint64_t state_changes = 0;     // a host or service changed its state or state type
-  std::uint64_t log_messages = 0;      // lines written to the log
-  std::uint64_t forks = 0;             // plugins and commands handed to the executor
-  std::uint64_t commands = 0;          // external commands carried out
-  std::uint64_t program_changes = 0;   // program-wide switches set
-  std::uint64_t comment_changes = 0;   // the comment book's version
-  std::uint64_t downtime_changes = 0;  // the downtime book's version
-};
 
 // The retained_*_attribute_mask options: bits retention.dat never writes.
 struct RetainedMasks {

@@ -33,7 +33,7 @@ class AnnotationsTest : public ::testing::Test {
   }
 
   testing::WorldFixture f_;
-  Annotations annotations_{f_.world()};
+  Annotations annotations_{f_.world(), f_.notifier()};
 };
 
 TEST_F(AnnotationsTest, AnOkServiceHasNoProblemToAcknowledge) {
@@ -132,7 +132,7 @@ TEST(AnnotationsPropagation, ADowntimeGoesDownAParentChainOfAHundredThousandHost
     objects += "}\n";
   }
   testing::WorldFixture f(objects, "");
-  Annotations annotations(f.world());
+  Annotations annotations(f.world(), f.notifier());
   const Time now = f.world().now_epoch();
   annotations.schedule_propagated_downtime(f.world().model->host_by_name.at("h0"),
                                            {.entry_time = now,

@@ -42,7 +42,7 @@ class Gate {
   }
 
   testing::WorldFixture f;
-  CheckGate gate{f.world()};
+  CheckGate gate{f.world(), f.notifier()};
 };
 
 TEST(CheckGateTest, ADueCheckRunsAndIsDueAgainOneIntervalLater) {

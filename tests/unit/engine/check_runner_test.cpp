@@ -29,15 +29,10 @@ constexpr const char* k_objects =
     "define service {\n  host_name web01\n  service_description DB\n  check_command fail\n"
     "  max_check_attempts 1\n}\n";
 
-class Finished final : public FinishedCheckSink {
+// The orphan timer's handler (the core's); no gearman here, so it never fires.
+class NoOrphans final : public loop::TimerHandler {
  public:
-  void apply_finished(const FinishedCheck& f) override {
-    results.push_back(f);
-    world->state_of(f.check).is_executing = false;  // as the state machine does
-  }
-  bool submit_passive_result(const PassiveResult&) override { return false; }
-  World* world = nullptr;
-  std::vector<FinishedCheck> results;
+  void on_timer(loop::TimerId) override {}
 };
 
 class Runner {
@@ -50,30 +45,39 @@ class Runner {
     f.clock().set(loop::MonoTime(std::chrono::steady_clock::now().time_since_epoch()));
     f.clock().set_wall(wall);
     f.advance(0s);  // the loop reads its clock once per iteration
-    finished.world = &f.world();
     freshness.resize(f.world().check_count());
     runner.resize(f.world().check_count());
-    f.world().side_commands = &runner;
   }
   CheckId service(const char* description) {
     return f.world().check_of(f.world().model->find_service("web01", description));
   }
   void start(CheckId check) { runner.start(check, f.clock().wall_now(), f.world().now_instant(), false); }
+  // As the core: what came back so far, each result taken in turn.
+  void collect() {
+    runner.collect();
+    for (FinishedCheck r; runner.next_finished(r);) {
+      results.push_back(r);
+      f.world().state_of(r.check).is_executing = false;  // as the state machine does
+    }
+  }
   // Collects until `n` results are in (the plugins run for real), at most 10 s. Callers ASSERT on it: the
   // results are read next.
   [[nodiscard]] bool wait_for(std::size_t n) {
-    for (int i = 0; i < 1000 && finished.results.size() < n; ++i) {
+    for (int i = 0; i < 1000 && results.size() < n; ++i) {
       std::this_thread::sleep_for(10ms);
-      runner.collect();
+      collect();
     }
-    EXPECT_EQ(finished.results.size(), n);
-    return finished.results.size() == n;
+    EXPECT_EQ(results.size(), n);
+    return results.size() == n;
   }
 
   testing::WorldFixture f;
   FreshnessChecker freshness{f.world(), [](CheckId, Time) {}};
-  Finished finished;
-  CheckRunner runner{f.world(), freshness, finished, {.executor = {.threads = 1}, .result_period = 250ms}};
+  PassiveResults passive{f.world()};
+  NoOrphans orphans;
+  CheckRunner runner{
+      f.world(), freshness, passive, orphans, {.executor = {.threads = 1}, .result_period = 250ms}};
+  std::vector<FinishedCheck> results;
 };
 
 TEST(CheckRunnerTest, AStartedCheckRunsItsExpandedCommandAndComesBackAsAnOutcome) {
@@ -84,7 +88,7 @@ TEST(CheckRunnerTest, AStartedCheckRunsItsExpandedCommandAndComesBackAsAnOutcome
   EXPECT_TRUE(t.runner.expects_results());
   t.runner.submit();
   ASSERT_TRUE(t.wait_for(1));
-  const FinishedCheck& r = t.finished.results[0];
+  const FinishedCheck& r = t.results[0];
   EXPECT_EQ(r.check, app);
   EXPECT_EQ(r.outcome.type, CheckType::active);
   EXPECT_EQ(r.outcome.state, 0);
@@ -101,7 +105,7 @@ TEST(CheckRunnerTest, HostAndServiceResultsComeBackForTheirOwnChecks) {
   t.start(host);
   t.runner.submit();
   ASSERT_TRUE(t.wait_for(2));
-  for (const FinishedCheck& r : t.finished.results) {
+  for (const FinishedCheck& r : t.results) {
     if (r.check == db) {
       EXPECT_EQ(r.outcome.state, 2);
     } else {
@@ -135,10 +139,10 @@ TEST(CheckRunnerTest, AResultOfACheckRemovedByAReloadIsDropped) {
   // The result came back (the runner counts it as back), and went nowhere.
   for (int i = 0; i < 1000 && t.runner.expects_results(); ++i) {
     std::this_thread::sleep_for(10ms);
-    t.runner.collect();
+    t.collect();
   }
   EXPECT_FALSE(t.runner.expects_results());
-  EXPECT_TRUE(t.finished.results.empty());
+  EXPECT_TRUE(t.results.empty());
 }
 
 TEST(CheckRunnerTest, AFailedNotificationCommandIsLoggedAsNaemonDoes) {
@@ -147,11 +151,11 @@ TEST(CheckRunnerTest, AFailedNotificationCommandIsLoggedAsNaemonDoes) {
   c.command.argv = {"/bin/sh", "-c", "echo oops; exit 3"};
   c.failure_subject = "contact 'admin'";
   c.purpose = SideCommand::Purpose::notification;
-  t.f.world().side_commands->run_side_command(std::move(c));
+  t.runner.run_side_command(std::move(c));
   t.runner.submit();
   for (int i = 0; i < 1000; ++i) {
     std::this_thread::sleep_for(10ms);
-    t.runner.collect();
+    t.collect();
     t.runner.report();
     if (!t.f.log_lines().empty()) break;
   }

@@ -36,8 +36,8 @@ void alternate(testing::WorldFixture& f, FlapAlerts& flap, int results) {
 
 TEST(FlapAlertsTest, AServiceThatKeepsChangingStartsFlappingWithAComment) {
   testing::WorldFixture f(k_objects, "enable_flap_detection=1\n");
-  Annotations annotations(f.world());
-  FlapAlerts flap(f.world(), annotations);
+  Annotations annotations(f.world(), f.notifier());
+  FlapAlerts flap(f.world(), annotations, f.notifier());
   alternate(f, flap, 30);
   const state::FlapHistory& history = f.world().services[0].flap;
   ASSERT_TRUE(history.is_flapping);
@@ -52,8 +52,8 @@ TEST(FlapAlertsTest, AServiceThatKeepsChangingStartsFlappingWithAComment) {
 
 TEST(FlapAlertsTest, DisablingDetectionEndsTheFlappingAndRemovesItsComment) {
   testing::WorldFixture f(k_objects, "enable_flap_detection=1\n");
-  Annotations annotations(f.world());
-  FlapAlerts flap(f.world(), annotations);
+  Annotations annotations(f.world(), f.notifier());
+  FlapAlerts flap(f.world(), annotations, f.notifier());
   alternate(f, flap, 30);
   const unsigned long comment_id = f.world().services[0].flap.flapping_comment_id;
   ASSERT_NE(comment_id, 0u);
@@ -66,8 +66,8 @@ TEST(FlapAlertsTest, DisablingDetectionEndsTheFlappingAndRemovesItsComment) {
 
 TEST(FlapAlertsTest, WithDetectionOffGloballyTheHistoryFillsButNothingStarts) {
   testing::WorldFixture f(k_objects, "enable_flap_detection=0\n");
-  Annotations annotations(f.world());
-  FlapAlerts flap(f.world(), annotations);
+  Annotations annotations(f.world(), f.notifier());
+  FlapAlerts flap(f.world(), annotations, f.notifier());
   alternate(f, flap, 30);
   EXPECT_FALSE(f.world().services[0].flap.is_flapping);
   EXPECT_GT(f.world().services[0].flap.percent_state_change, 20.0);
@@ -77,8 +77,8 @@ TEST(FlapAlertsTest, WithDetectionOffGloballyTheHistoryFillsButNothingStarts) {
 
 TEST(FlapAlertsTest, AHostRecordsWhenDueOnlyOnceItsNotificationIntervalHasPassed) {
   testing::WorldFixture f(k_objects, "enable_flap_detection=1\n");
-  Annotations annotations(f.world());
-  FlapAlerts flap(f.world(), annotations);
+  Annotations annotations(f.world(), f.notifier());
+  FlapAlerts flap(f.world(), annotations, f.notifier());
   HostState& host = f.world().hosts[0];
   flap.host_result(model::HostId{0}, f.world().now_epoch(), FlapRecord::always);
   const Time recorded = host.flap.last_state_history_update;

@@ -26,7 +26,8 @@ constexpr const char* k_objects =
     "  max_check_attempts 3\n  check_interval 5\n  flap_detection_enabled 1\n  contacts alice\n}\n";
 
 struct Parts {
-  explicit Parts(testing::WorldFixture& f) : annotations(f.world()), flap(f.world(), annotations) {}
+  explicit Parts(testing::WorldFixture& f)
+      : annotations(f.world(), f.notifier()), flap(f.world(), annotations, f.notifier()) {}
   Annotations annotations;
   FlapAlerts flap;
 };
@@ -34,7 +35,7 @@ struct Parts {
 TEST(ObjectCommandsTest, AProgramSwitchChangesTheMainConfigAndMarksTheProgramsAttributes) {
   testing::WorldFixture f(k_objects, "");
   Parts parts(f);
-  ObjectCommands objects(f.world(), parts.flap);
+  ObjectCommands objects(f.world(), parts.flap, f.notifier());
   objects.set_program_switch(ProgramSwitch::service_checks, false);
   EXPECT_FALSE(f.world().main.execute_service_checks);
   EXPECT_EQ(f.world().modified_service_attributes, state::k_modattr_active_checks_enabled);
@@ -47,7 +48,7 @@ TEST(ObjectCommandsTest, AProgramSwitchChangesTheMainConfigAndMarksTheProgramsAt
 TEST(ObjectCommandsTest, TurningActiveChecksOnAsksForAReschedule) {
   testing::WorldFixture f(k_objects, "");
   Parts parts(f);
-  ObjectCommands objects(f.world(), parts.flap);
+  ObjectCommands objects(f.world(), parts.flap, f.notifier());
   const CheckId service = f.world().check_of(model::ServiceId{0});
   EXPECT_EQ(objects.set_flag(service, state::Flag::active_checks, true), Reschedule::no);  // already on
   EXPECT_EQ(f.world().services[0].modified_attributes, 0u);
@@ -59,7 +60,7 @@ TEST(ObjectCommandsTest, TurningActiveChecksOnAsksForAReschedule) {
 TEST(ObjectCommandsTest, ANewPositiveCheckIntervalAsksForARescheduleAndIsKeptAsAnOverride) {
   testing::WorldFixture f(k_objects, "");
   Parts parts(f);
-  ObjectCommands objects(f.world(), parts.flap);
+  ObjectCommands objects(f.world(), parts.flap, f.notifier());
   const CheckId service = f.world().check_of(model::ServiceId{0});
   using K = AttributeChange::Kind;
   EXPECT_EQ(objects.change_attribute(service, {.kind = K::check_interval, .number = 5}), Reschedule::no);
@@ -75,7 +76,7 @@ TEST(ObjectCommandsTest, ANewPositiveCheckIntervalAsksForARescheduleAndIsKeptAsA
 TEST(ObjectCommandsTest, FewerAttemptsMoveAHardProblemsAttemptToTheNewMaximum) {
   testing::WorldFixture f(k_objects, "");
   Parts parts(f);
-  ObjectCommands objects(f.world(), parts.flap);
+  ObjectCommands objects(f.world(), parts.flap, f.notifier());
   ServiceState& st = f.world().services[0];
   st.current_state = 2;
   st.state_type = StateType::hard;
@@ -89,7 +90,7 @@ TEST(ObjectCommandsTest, FewerAttemptsMoveAHardProblemsAttemptToTheNewMaximum) {
 TEST(ObjectCommandsTest, OnlyAVariableTheContactHasChangesButTheBitIsSetAnyway) {
   testing::WorldFixture f(k_objects, "");
   Parts parts(f);
-  ObjectCommands objects(f.world(), parts.flap);
+  ObjectCommands objects(f.world(), parts.flap, f.notifier());
   using K = ContactChange::Kind;
   objects.change_contact(model::ContactId{0}, {.kind = K::custom_variable, .name = "NOSUCH", .value = "x"});
   EXPECT_EQ(f.world().contacts[0].custom_variables, nullptr);
@@ -103,7 +104,7 @@ TEST(ObjectCommandsTest, OnlyAVariableTheContactHasChangesButTheBitIsSetAnyway) 
 TEST(ObjectCommandsTest, TurningFlapDetectionOffEndsTheFlappingOfEveryObject) {
   testing::WorldFixture f(k_objects, "enable_flap_detection=1\n");
   Parts parts(f);
-  ObjectCommands objects(f.world(), parts.flap);
+  ObjectCommands objects(f.world(), parts.flap, f.notifier());
   ServiceState& st = f.world().services[0];
   for (int i = 0; i < 30; ++i) {
     st.current_state = i % 2 == 0 ? 2 : 0;
@@ -122,7 +123,7 @@ TEST(ObjectCommandsTest, TurningFlapDetectionOffEndsTheFlappingOfEveryObject) {
 TEST(ObjectCommandsTest, ACustomNotificationGoesToTheContactsAsACommand) {
   testing::WorldFixture f(k_objects, "");
   Parts parts(f);
-  ObjectCommands objects(f.world(), parts.flap);
+  ObjectCommands objects(f.world(), parts.flap, f.notifier());
   objects.send_custom_notification(f.world().check_of(model::ServiceId{0}), 0, "bob", "test");
   EXPECT_EQ(f.side_commands().size(), 1u);
   EXPECT_THAT(f.log_lines(), Contains("SERVICE NOTIFICATION: alice;web01;HTTP;CUSTOM (OK);ok;;bob;test"));

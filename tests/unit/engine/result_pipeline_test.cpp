@@ -46,7 +46,8 @@ struct Perfdata final : PerfdataSink {
 
 class ResultPipelineTest : public ::testing::Test {
  protected:
-  ResultPipelineTest() : f_(k_objects, "log_passive_checks=1\nlog_service_retries=1\n") {}
+  ResultPipelineTest()
+      : f_(k_objects, "log_passive_checks=1\nlog_service_retries=1\nprocess_performance_data=1\n") {}
 
   CheckOutcome result(int state, std::string output, CheckType type = CheckType::active) {
     CheckOutcome r;
@@ -67,10 +68,10 @@ class ResultPipelineTest : public ::testing::Test {
   }
 
   testing::WorldFixture f_;
-  Annotations annotations_{f_.world()};
-  FlapAlerts flap_{f_.world(), annotations_};
+  Annotations annotations_{f_.world(), f_.notifier()};
+  FlapAlerts flap_{f_.world(), annotations_, f_.notifier()};
   Perfdata perfdata_;
-  ResultPipeline pipeline_{f_.world(), annotations_, flap_, perfdata_};
+  ResultPipeline pipeline_{f_.world(), annotations_, flap_, f_.notifier(), f_, perfdata_};
 };
 
 TEST_F(ResultPipelineTest, ASoftProblemRetriesAtTheRetryInterval) {
@@ -100,6 +101,13 @@ TEST_F(ResultPipelineTest, EveryResultGoesToThePerfdataSinkOnce) {
   (void)host(1, 0, "up");
   EXPECT_THAT(perfdata_.results,
               ElementsAre(f_.world().check_of(model::ServiceId{0}), f_.world().check_of(model::HostId{1})));
+}
+
+TEST_F(ResultPipelineTest, WithoutProcessPerformanceDataNoResultGoesToThePerfdataSink) {
+  f_.world().cfg.main.process_performance_data = false;  // as DISABLE_PERFORMANCE_DATA does
+  (void)service(0, "fine");
+  (void)host(1, 0, "up");
+  EXPECT_THAT(perfdata_.results, IsEmpty());
 }
 
 TEST_F(ResultPipelineTest, APassiveResultIsLoggedAsNaemonDoes) {

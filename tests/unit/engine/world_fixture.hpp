@@ -7,6 +7,7 @@
 //   EXPECT_THAT(f.log_lines(), Contains(HasSubstr("stale")));
 #pragma once
 
+#include "engine/notifier.hpp"
 #include "engine/side_command.hpp"
 #include "engine/world.hpp"
 #include "loaded_config.hpp"
@@ -35,13 +36,18 @@ class WorldFixture final : public SideCommandSink {
     log.path = loaded_.dir.file("naemon.log");
     world_ = std::make_unique<World>(std::move(loaded_.config), clock_, log, 1);  // the World's from here
     world_->program_start = world_->now_epoch();
-    world_->side_commands = this;
+    notifier_ = std::make_unique<Notifier>(*world_->model, *this);
   }
-  ~WorldFixture() { world_.reset(); }  // before its log file's directory goes
+  ~WorldFixture() {
+    notifier_.reset();
+    world_.reset();  // before its log file's directory goes
+  }
   WorldFixture(const WorldFixture&) = delete;
   WorldFixture& operator=(const WorldFixture&) = delete;
 
   World& world() { return *world_; }
+  // The World's notifier, whose notifications go to side_commands().
+  Notifier& notifier() { return *notifier_; }
   // The notifications and event handlers the World's parts asked for, in order.
   const std::vector<SideCommand>& side_commands() const { return side_commands_; }
 
@@ -72,6 +78,7 @@ class WorldFixture final : public SideCommandSink {
   test::LoadedConfig loaded_;
   loop::ManualClock clock_;
   std::unique_ptr<World> world_;
+  std::unique_ptr<Notifier> notifier_;
   std::vector<SideCommand> side_commands_;
 };
 
