@@ -1,6 +1,7 @@
 #include "engine/check_runner.hpp"
 
 #include "config/command_compiler.hpp"
+#include "engine/downtime_book.hpp"
 #include "exec/plugin_output.hpp"
 #include "metrics/core_metrics.hpp"
 
@@ -111,7 +112,7 @@ void CheckRunner::start(CheckId check, loop::WallTime scheduled, Instant at, boo
                          .all_services = &w_.services.all(),
                          .timeperiods = &w_.evaluator,
                          .program_start = w_.program_start,
-                         .downtimes = w_.downtimes.get()};
+                         .downtime_depths = DowntimeDepths(*w_.downtimes)};
   // The configured command, or the one CHANGE_*_CHECK_COMMAND set (split here: rare).
   const CheckState& st = w_.state_of(check);
   if (st.overrides != nullptr && st.overrides->check_command) {

@@ -1,6 +1,5 @@
 // Macros that read no host, service or contact of their own: the notification's, the date and time, the
 // main configuration's, and the summary counts over all hosts and services.
-#include "engine/downtime_book.hpp"
 #include "engine/macro_resolver.hpp"
 #include "timeperiod/evaluator.hpp"
 
@@ -186,8 +185,8 @@ bool Resolver::summary_macro(M code, Value& v) {
   // As Naemon: a problem is handled when it is in a downtime, acknowledged, or its active checks are
   // disabled at run time; a service's also when its host is DOWN or UNREACHABLE.
   const auto handled = [&](const auto& id, const auto& state) {
-    return (ctx_.downtimes != nullptr && ctx_.downtimes->depth(id) > 0) ||
-           state.problem_has_been_acknowledged || !state.enabled(state::Flag::active_checks);
+    return ctx_.downtime_depths(id) > 0 || state.problem_has_been_acknowledged ||
+           !state.enabled(state::Flag::active_checks);
   };
   int up = 0, down = 0, unreachable = 0, down_unhandled = 0;
   for (std::uint32_t i = 0; i < m_.hosts.size() && i < ctx_.all_hosts->size(); ++i) {

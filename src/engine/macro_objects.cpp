@@ -1,7 +1,6 @@
 // Host, service, group and contact macros. A host macro and its service twin that read the same field the
 // same way share one code path (twin_macro, through k_twins); what differs between the two (names, state
 // names, the last time in each state, downtime depth, groups) stays per kind.
-#include "engine/downtime_book.hpp"
 #include "engine/macro_resolver.hpp"
 
 #include <array>
@@ -296,7 +295,7 @@ void Resolver::downtime_macro(Id id, Id notified, int NotificationMacros::*notif
     v.set_int(n->*notified_depth);
     return;
   }
-  v.set_int(ctx_.downtimes != nullptr ? ctx_.downtimes->depth(id) : 0);
+  v.set_int(ctx_.downtime_depths(id));
 }
 
 bool Resolver::host_service_totals(M code, const model::Host& h, Value& v) const {

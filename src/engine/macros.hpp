@@ -28,7 +28,31 @@ class Evaluator;
 
 namespace vedette::engine {
 
-class DowntimeBook;
+// How many downtimes an object is in now, as the downtime book says ($HOSTDOWNTIME$, $SERVICEDOWNTIME$, the
+// summary macros' handled problems, the TSDB writers' downtime tag). The macros sit below the books
+// (engine/annotations/), so they read the depth through this view instead of the book; empty, every depth
+// is 0. Two plain function pointers, no allocation; the book must outlive the view.
+//
+//   ctx.downtime_depths = DowntimeDepths(book);   // any type with depth(HostId) and depth(ServiceId)
+//   const int depth = ctx.downtime_depths(ctx.service);
+class DowntimeDepths {
+ public:
+  DowntimeDepths() = default;
+  template <class Book>
+  explicit DowntimeDepths(const Book& book)
+      : book_(&book),
+        host_([](const void* b, model::HostId h) { return static_cast<const Book*>(b)->depth(h); }),
+        service_([](const void* b, model::ServiceId s) { return static_cast<const Book*>(b)->depth(s); }) {}
+
+  [[nodiscard]] explicit operator bool() const { return book_ != nullptr; }
+  [[nodiscard]] int operator()(model::HostId h) const { return book_ != nullptr ? host_(book_, h) : 0; }
+  [[nodiscard]] int operator()(model::ServiceId s) const { return book_ != nullptr ? service_(book_, s) : 0; }
+
+ private:
+  const void* book_ = nullptr;
+  int (*host_)(const void*, model::HostId) = nullptr;
+  int (*service_)(const void*, model::ServiceId) = nullptr;
+};
 
 // What Naemon sets only while it notifies ($NOTIFICATIONTYPE$, $NOTIFICATIONAUTHOR$, …; the
 // $…ACKAUTHOR$/$…ACKCOMMENT$ macros too for an acknowledgement). Views, owned by the notifier.
@@ -66,7 +90,7 @@ struct MacroContext {
   model::ContactId contact = model::no_id<model::ContactId>();  // notifications: $CONTACT…$ macros
   const timeperiod::Evaluator* timeperiods = nullptr;           // $ISVALIDTIME:…$, $NEXTVALIDTIME:…$
   Time program_start = 0;                                       // $PROCESSSTARTTIME$, $EVENTSTARTTIME$
-  const DowntimeBook* downtimes = nullptr;                      // $HOSTDOWNTIME$, $SERVICEDOWNTIME$ (else 0)
+  DowntimeDepths downtime_depths = {};                          // $HOSTDOWNTIME$, $SERVICEDOWNTIME$ (else 0)
   const NotificationMacros* notification = nullptr;             // while notifying
   // Expanded $ARGn$ values (index 0 = $ARG1$). expand_command fills this itself from the raw arguments.
   std::span<const std::string_view> args = {};

@@ -187,7 +187,7 @@ void Notifier::run_commands(const NotifierWorld& w, const NotificationPlan& plan
                    .all_services = &w.services.all(),
                    .timeperiods = &w.timeperiods,
                    .program_start = w.program_start,
-                   .downtimes = &w.downtimes,
+                   .downtime_depths = DowntimeDepths(w.downtimes),
                    .notification = &macros};
   const std::string_view service_description =
       is_service ? w.model.service(service).description : std::string_view{};

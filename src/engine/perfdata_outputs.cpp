@@ -3,6 +3,7 @@
 #include "base/check.hpp"
 #include "engine/check_runner.hpp"
 #include "engine/distribution.hpp"
+#include "engine/downtime_book.hpp"
 
 #include <chrono>
 #include <utility>
@@ -104,7 +105,7 @@ void PerfdataOutputs::on_timer(loop::TimerId id) {
                            .all_hosts = &w_.hosts.all(),
                            .all_services = &w_.services.all(),
                            .program_start = w_.program_start,
-                           .downtimes = w_.downtimes.get()});
+                           .downtime_depths = DowntimeDepths(*w_.downtimes)});
 }
 
 }  // namespace vedette::engine

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "engine/check_state.hpp"
+#include "engine/state_settings.hpp"
 
 #include <string>
 
@@ -30,26 +31,6 @@ struct CheckOutcome {
   std::string output;  // first line, before '|'; empty means the plugin printed nothing
   std::string long_output;
   std::string perf_data;
-};
-
-// The main-config settings the state logic reads.
-struct StateSettings {
-  int service_check_timeout_state = k_state_critical;
-  bool log_service_retries = false;
-  bool log_host_retries = false;
-  bool log_passive_checks = true;
-  bool passive_host_checks_are_soft = false;
-  bool translate_passive_host_checks = false;
-  bool use_aggressive_host_checking = false;
-  bool execute_host_checks = true;
-  Time cached_host_check_horizon = 15;
-};
-
-// Where the event and problem ids of state changes come from: the program-wide next_event_id (kept in
-// retention.dat) and the problem-id generator. The core owns one.
-struct EventNumbering {
-  unsigned long next_event_id = 1;
-  state::UuidGenerator uuids;
 };
 
 // What the caller must do after a service result.

@@ -1,6 +1,5 @@
 #include "engine/tsdb_output.hpp"
 
-#include "engine/downtime_book.hpp"
 #include "model/model.hpp"
 #include "tsdb/http_exchange.hpp"
 #include "tsdb/metric_names.hpp"
@@ -134,9 +133,9 @@ void TsdbOutput::after_result(const MacroContext& ctx, const CheckState& state) 
                            : service                ? k_host_up
                                                     : state.current_state;
     s.reachable = service ? host_state == k_host_up : state.current_state != k_host_unreachable;
-    if (ctx.downtimes != nullptr)
-      s.downtime_depth = static_cast<std::uint16_t>(service ? ctx.downtimes->depth(ctx.service)
-                                                            : ctx.downtimes->depth(ctx.host));
+    if (ctx.downtime_depths)
+      s.downtime_depth = static_cast<std::uint16_t>(service ? ctx.downtime_depths(ctx.service)
+                                                            : ctx.downtime_depths(ctx.host));
     s.acknowledgement = state.problem_has_been_acknowledged ? state.acknowledgement_type : 0;
   }
   if (graphite_) {

@@ -83,7 +83,7 @@ MacroContext World::object_macros(CheckId check, Time now) const {
                    .all_services = &services.all(),
                    .timeperiods = &evaluator,
                    .program_start = program_start,
-                   .downtimes = downtimes.get()};
+                   .downtime_depths = DowntimeDepths(*downtimes)};
   if (is_service(check)) ctx.service = service_of(check);
   return ctx;
 }

@@ -18,7 +18,7 @@
 #include "engine/check_state.hpp"
 #include "engine/check_stats.hpp"
 #include "engine/core_time.hpp"
-#include "engine/state_machine.hpp"
+#include "engine/state_settings.hpp"
 #include "engine/state_table.hpp"
 #include "files/event_counts.hpp"
 #include "files/log_file.hpp"

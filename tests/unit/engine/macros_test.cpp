@@ -315,7 +315,7 @@ TEST_F(MacroTest, UnhandledTotalsLeaveOutHandledProblems) {
   ASSERT_TRUE(downtimes.schedule(DowntimeTarget::of_service(web01_, http_), d, now_).ok());
   (void)downtimes.advance(now_);
   MacroContext ctx = service_ctx();
-  ctx.downtimes = &downtimes;
+  ctx.downtime_depths = DowntimeDepths(downtimes);
   EXPECT_EQ(value("TOTALSERVICESCRITICALUNHANDLED", ctx), "0") << "in a downtime";
   EXPECT_EQ(value("TOTALHOSTSDOWNUNHANDLED", ctx), "1") << "Naemon counts an unhandled UNREACHABLE host here";
   EXPECT_EQ(value("TOTALHOSTSUNREACHABLEUNHANDLED", ctx), "0");
