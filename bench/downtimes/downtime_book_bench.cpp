@@ -11,8 +11,8 @@
 //   build/<dir>/bench/downtime_book_bench --benchmark_min_time=1x
 
 #include "config/main_config.hpp"
-#include "engine/comment_book.hpp"
-#include "engine/downtime_book.hpp"
+#include "engine/books/comment_book.hpp"
+#include "engine/books/downtime_book.hpp"
 
 #include <benchmark/benchmark.h>
 

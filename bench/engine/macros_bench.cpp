@@ -6,7 +6,7 @@
 //   build/<dir>/macros_bench
 #include "../allocation_counter.hpp"
 #include "config/command_compiler.hpp"
-#include "engine/macros.hpp"
+#include "engine/macros/macros.hpp"
 
 #include <benchmark/benchmark.h>
 

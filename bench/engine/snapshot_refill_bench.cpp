@@ -3,10 +3,10 @@
 // them) against copying every object (a source without change marks, as before).
 //
 //   build/<dir>/bench/snapshot_refill_bench
-#include "engine/downtime_book.hpp"
-#include "engine/reload.hpp"
-#include "engine/state_table.hpp"
+#include "engine/books/downtime_book.hpp"
+#include "engine/state/state_table.hpp"
 #include "engine/status_snapshot.hpp"
+#include "engine/world/reload.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>

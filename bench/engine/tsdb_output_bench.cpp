@@ -5,7 +5,7 @@
 //
 //   build/<dir>/tsdb_output_bench
 #include "../allocation_counter.hpp"
-#include "engine/tsdb_output.hpp"
+#include "engine/perfdata/tsdb_output.hpp"
 
 #include <benchmark/benchmark.h>
 

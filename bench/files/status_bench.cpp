@@ -4,9 +4,9 @@
 //
 //   build/<dir>/bench/status_bench [--benchmark_filter=/hosts:10000]
 #include "../state_file_bench.hpp"
-#include "engine/downtime_book.hpp"
-#include "engine/reload.hpp"
+#include "engine/books/downtime_book.hpp"
 #include "engine/status_snapshot.hpp"
+#include "engine/world/reload.hpp"
 #include "files/status_file.hpp"
 
 #include <benchmark/benchmark.h>

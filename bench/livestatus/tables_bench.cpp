@@ -2,8 +2,8 @@
 // Thruk service list asks for and every column, and building the index a server builds once per snapshot.
 //
 //   build/<dir>/tables_bench
-#include "engine/reload.hpp"
 #include "engine/status_snapshot.hpp"
+#include "engine/world/reload.hpp"
 #include "livestatus/tables.hpp"
 #include "livestatus/view.hpp"
 

@@ -4,9 +4,9 @@
 //
 //   build/<dir>/bench/retention_bench [--benchmark_filter=/hosts:10000]
 #include "../state_file_bench.hpp"
-#include "engine/downtime_book.hpp"
-#include "engine/reload.hpp"
+#include "engine/books/downtime_book.hpp"
 #include "engine/status_snapshot.hpp"
+#include "engine/world/reload.hpp"
 #include "retention/apply.hpp"
 #include "retention/writer.hpp"
 

@@ -5,8 +5,8 @@
 #include "app/privileges.hpp"
 #include "app/verify_report.hpp"
 #include "config/loader.hpp"
-#include "engine/distribution.hpp"
-#include "engine/reload.hpp"
+#include "engine/checks/distribution.hpp"
+#include "engine/world/reload.hpp"
 #include "livestatus/server_options.hpp"
 #include "metrics/http_server.hpp"
 

@@ -7,7 +7,7 @@
 #include "commands/command_fifo.hpp"
 #include "commands/command_reader.hpp"
 #include "engine/core.hpp"
-#include "engine/reload.hpp"
+#include "engine/world/reload.hpp"
 #include "livestatus/server.hpp"
 #include "livestatus/server_options.hpp"
 #include "loop/signals.hpp"

@@ -1,11 +1,11 @@
 #include "commands/command_dispatch.hpp"
 
 #include "commands/command_handlers.hpp"
-#include "engine/annotations.hpp"
-#include "engine/check_scheduler.hpp"
+#include "engine/annotations/annotations.hpp"
+#include "engine/checks/check_scheduler.hpp"
 #include "engine/core.hpp"
 #include "engine/object_commands.hpp"
-#include "engine/world.hpp"
+#include "engine/world/world.hpp"
 #include "model/name_order.hpp"
 
 #include <fmt/format.h>

@@ -6,7 +6,7 @@
 
 #include "commands/command_line.hpp"
 #include "engine/core_commands.hpp"
-#include "engine/core_requests.hpp"
+#include "engine/state/core_requests.hpp"
 #include "model/ids.hpp"
 #include "state/attributes.hpp"
 

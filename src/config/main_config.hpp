@@ -93,7 +93,7 @@ struct MainConfig {
   // ---------------------------------------------------------------------------------
   int interval_length = 60;
   int max_concurrent_checks = 0;  // 0 = unlimited
-  // Vedette's own: how many checks expected to time out may run at once (engine/timing_out.hpp); 0 =
+  // Vedette's own: how many checks expected to time out may run at once (engine/checks/timing_out.hpp); 0 =
   // automatic (a quarter of max_concurrent_checks, else 8 per executor thread), -1 = no bound.
   int max_timing_out_checks = 0;
   int check_result_reaper_frequency = 10;

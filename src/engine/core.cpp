@@ -1,37 +1,38 @@
 // The core: one loop iteration at a time, it sequences the components on the shared World
-// (engine/world.hpp, docs/architecture.md): CheckSchedule's due checks go through CheckGate to CheckRunner,
-// which hands their results back here; those (and PassiveResults') go through ResultPipeline and back onto
-// the schedule through CheckScheduler; Annotations, ObjectCommands, FreshnessChecker, PerfdataOutputs,
-// LogRotation and StateFiles run beside them. What no component owns is here: start-up and shutdown,
-// retention.dat read back, and the reload swap, which reach every component; the sections follow that order.
+// (engine/world/world.hpp, docs/architecture.md): CheckSchedule's due checks go through CheckGate to
+// CheckRunner, which hands their results back here; those (and PassiveResults') go through ResultPipeline and
+// back onto the schedule through CheckScheduler; Annotations, ObjectCommands, FreshnessChecker,
+// PerfdataOutputs, LogRotation and StateFiles run beside them. What no component owns is here: start-up and
+// shutdown, retention.dat read back, and the reload swap, which reach every component; the sections follow
+// that order.
 #include "engine/core.hpp"
 
 #include "base/check.hpp"
-#include "engine/annotations.hpp"
-#include "engine/books.hpp"
-#include "engine/check_gate.hpp"
-#include "engine/check_id.hpp"
-#include "engine/check_runner.hpp"
-#include "engine/check_schedule.hpp"
-#include "engine/check_scheduler.hpp"
-#include "engine/check_sources.hpp"
-#include "engine/check_stats.hpp"
-#include "engine/comment_book.hpp"
-#include "engine/core_time.hpp"
-#include "engine/flap_alerts.hpp"
-#include "engine/freshness_checker.hpp"
+#include "engine/annotations/annotations.hpp"
+#include "engine/books/books.hpp"
+#include "engine/books/comment_book.hpp"
+#include "engine/checks/check_gate.hpp"
+#include "engine/checks/check_runner.hpp"
+#include "engine/checks/check_schedule.hpp"
+#include "engine/checks/check_scheduler.hpp"
+#include "engine/checks/flap_alerts.hpp"
+#include "engine/checks/freshness_checker.hpp"
+#include "engine/checks/passive_results.hpp"
+#include "engine/checks/result_pipeline.hpp"
+#include "engine/checks/state_machine.hpp"
 #include "engine/log_rotation.hpp"
-#include "engine/macros.hpp"
-#include "engine/notifier.hpp"
+#include "engine/macros/macros.hpp"
+#include "engine/notify/notifier.hpp"
 #include "engine/object_commands.hpp"
-#include "engine/passive_results.hpp"
 #include "engine/perfdata_outputs.hpp"
-#include "engine/reload.hpp"
-#include "engine/result_pipeline.hpp"
+#include "engine/state/check_id.hpp"
+#include "engine/state/check_sources.hpp"
+#include "engine/state/check_stats.hpp"
+#include "engine/state/core_time.hpp"
 #include "engine/state_files.hpp"
-#include "engine/state_machine.hpp"
 #include "engine/timeperiod_transitions.hpp"
-#include "engine/world.hpp"
+#include "engine/world/reload.hpp"
+#include "engine/world/world.hpp"
 #include "exec/executor.hpp"
 #include "files/log_file.hpp"
 #include "loop/signals.hpp"
@@ -410,7 +411,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   }
 
   // SIGHUP: as Naemon, a reload re-reads the whole configuration. The new one is loaded and prepared on the
-  // reload thread while checks go on (engine/reload.hpp); the swap happens in finish_reload().
+  // reload thread while checks go on (engine/world/reload.hpp); the swap happens in finish_reload().
   enum class ReloadCause { signal, command };  // RESTART_PROGRAM logs no "Caught" line
   void begin_reload(ReloadCause cause) {
     if (cause == ReloadCause::signal) log(fmt::format("Caught '{}', restarting...", ::strsignal(SIGHUP)));

@@ -9,7 +9,7 @@
 
 #include "config/loader.hpp"
 #include "engine/core_commands.hpp"
-#include "engine/core_requests.hpp"
+#include "engine/state/core_requests.hpp"
 #include "files/status_file.hpp"
 #include "loop/clock.hpp"
 #include "loop/loop.hpp"

@@ -7,8 +7,8 @@
 //   rotation.schedule();  // start-up, and again after each reload
 #pragma once
 
-#include "engine/core_time.hpp"
-#include "engine/world.hpp"
+#include "engine/state/core_time.hpp"
+#include "engine/world/world.hpp"
 #include "loop/loop.hpp"
 
 namespace vedette::engine {

@@ -1,6 +1,6 @@
 #include "engine/object_commands.hpp"
 
-#include "engine/notifier.hpp"
+#include "engine/notify/notifier.hpp"
 #include "state/attributes.hpp"
 
 #include <memory>

@@ -10,10 +10,10 @@
 //   if (objects.set_flag(check, state::Flag::active_checks, true) == Reschedule::within_interval) …
 #pragma once
 
-#include "engine/check_id.hpp"
-#include "engine/core_requests.hpp"
-#include "engine/flap_alerts.hpp"
-#include "engine/world.hpp"
+#include "engine/checks/flap_alerts.hpp"
+#include "engine/state/check_id.hpp"
+#include "engine/state/core_requests.hpp"
+#include "engine/world/world.hpp"
 #include "model/ids.hpp"
 #include "state/attributes.hpp"
 

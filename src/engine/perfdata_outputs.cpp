@@ -1,9 +1,9 @@
 #include "engine/perfdata_outputs.hpp"
 
 #include "base/check.hpp"
-#include "engine/check_runner.hpp"
-#include "engine/distribution.hpp"
-#include "engine/downtime_book.hpp"
+#include "engine/books/downtime_book.hpp"
+#include "engine/checks/check_runner.hpp"
+#include "engine/checks/distribution.hpp"
 
 #include <chrono>
 #include <utility>

@@ -1,10 +1,10 @@
 // Everything performance data goes to from the core: the host and the service PerfdataOutput (Naemon's
-// *_perfdata_command, *_perfdata_file and its processing command, engine/perfdata_output.hpp), the
-// Graphite/InfluxDB writers (engine/tsdb_output.hpp) and gearman's perfdata queues (the runner's link). Owns
-// their timers — the two processing intervals and the wakeup for samples still waiting for their hand-over —
-// and logs what their threads report, once per loop iteration. Built again at each reload; a reload's old
-// TSDB writers finish sending on a thread of their own, so the core never waits for a backend. Core thread
-// only.
+// *_perfdata_command, *_perfdata_file and its processing command, engine/perfdata/perfdata_output.hpp), the
+// Graphite/InfluxDB writers (engine/perfdata/tsdb_output.hpp) and gearman's perfdata queues (the runner's
+// link). Owns their timers — the two processing intervals and the wakeup for samples still waiting for their
+// hand-over — and logs what their threads report, once per loop iteration. Built again at each reload; a
+// reload's old TSDB writers finish sending on a thread of their own, so the core never waits for a backend.
+// Core thread only.
 //
 //   PerfdataOutputs perfdata(world, runner);
 //   perfdata.setup();                       // start-up, each reload
@@ -12,13 +12,13 @@
 //   perfdata.flush();                       // once per loop iteration
 #pragma once
 
-#include "engine/check_id.hpp"
-#include "engine/macros.hpp"
-#include "engine/perfdata_output.hpp"
-#include "engine/perfdata_sink.hpp"
+#include "engine/macros/macros.hpp"
+#include "engine/perfdata/perfdata_output.hpp"
+#include "engine/perfdata/perfdata_sink.hpp"
+#include "engine/perfdata/tsdb_output.hpp"
+#include "engine/state/check_id.hpp"
 #include "engine/thread_messages.hpp"
-#include "engine/tsdb_output.hpp"
-#include "engine/world.hpp"
+#include "engine/world/world.hpp"
 #include "files/perfdata_file.hpp"
 #include "loop/loop.hpp"
 

@@ -1,7 +1,7 @@
 #include "engine/state_files.hpp"
 
-#include "engine/comment_book.hpp"
-#include "engine/downtime_book.hpp"
+#include "engine/books/comment_book.hpp"
+#include "engine/books/downtime_book.hpp"
 
 #include <fmt/format.h>
 

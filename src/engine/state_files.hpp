@@ -12,10 +12,10 @@
 #pragma once
 
 #include "base/expected.hpp"
-#include "engine/core_time.hpp"
+#include "engine/state/core_time.hpp"
 #include "engine/status_snapshot.hpp"
 #include "engine/thread_messages.hpp"
-#include "engine/world.hpp"
+#include "engine/world/world.hpp"
 #include "files/state_snapshot.hpp"
 #include "files/status_file.hpp"
 #include "loop/loop.hpp"

@@ -1,6 +1,6 @@
 #include "engine/status_snapshot.hpp"
 
-#include "engine/downtime_book.hpp"
+#include "engine/books/downtime_book.hpp"
 
 #include <algorithm>
 #include <cstdio>

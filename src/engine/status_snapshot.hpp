@@ -11,8 +11,8 @@
 #pragma once
 
 #include "config/main_config.hpp"
-#include "engine/check_state.hpp"
-#include "engine/state_table.hpp"
+#include "engine/state/check_state.hpp"
+#include "engine/state/state_table.hpp"
 #include "files/state_snapshot.hpp"
 #include "model/model.hpp"
 

@@ -1,6 +1,6 @@
 #include "engine/timeperiod_transitions.hpp"
 
-#include "engine/core_time.hpp"
+#include "engine/state/core_time.hpp"
 #include "model/model.hpp"
 
 #include <fmt/format.h>

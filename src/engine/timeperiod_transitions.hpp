@@ -7,7 +7,7 @@
 //   transitions.start();   // at start and after each reload swap, once Livestatus is on
 #pragma once
 
-#include "engine/world.hpp"
+#include "engine/world/world.hpp"
 #include "loop/loop.hpp"
 
 #include <cstdint>

@@ -36,8 +36,8 @@ struct CheckJob {
   // CLOCK_MONOTONIC ns before which the plugin is not started; 0 (or a time past) starts it at once. The
   // core hands checks over a little before they are due, so that it need not wake for each one.
   std::int64_t not_before_ns = 0;
-  // The core expects this check to time out (its last run did, see engine/timing_out.hpp). Such jobs run
-  // in the few slots ExecutorOptions::timing_out_slots grants them and queue for one otherwise, so that
+  // The core expects this check to time out (its last run did, see engine/checks/timing_out.hpp). Such jobs
+  // run in the few slots ExecutorOptions::timing_out_slots grants them and queue for one otherwise, so that
   // hanging plugins cannot take every spawn and every process while healthy checks wait behind them.
   bool timing_out = false;
   // Set from the command at load (model::Command::native): run inside the executor if argv parses as the

@@ -1,7 +1,7 @@
 // Comments and scheduled downtimes, as retention.dat and status.dat hold them: one hostcomment/servicecomment
 // or hostdowntime/servicedowntime block each, field for field. Below both the writers of those files and the
-// engine, whose books (engine/comment_book.hpp, engine/downtime_book.hpp) hold them on the core thread and
-// hand the writer threads immutable copies. Plain values, for any thread.
+// engine, whose books (engine/books/comment_book.hpp, engine/books/downtime_book.hpp) hold them on the core
+// thread and hand the writer threads immutable copies. Plain values, for any thread.
 #pragma once
 
 #include "state/check_state.hpp"

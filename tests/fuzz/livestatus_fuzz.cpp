@@ -1,7 +1,7 @@
 // Livestatus requests: parsed (request.hpp), compiled against their table and run (query.hpp) over a
 // snapshot of a small model, with a short log file behind the log and statehist tables.
-#include "engine/reload.hpp"
 #include "engine/status_snapshot.hpp"
+#include "engine/world/reload.hpp"
 #include "fuzz_model.hpp"
 #include "livestatus/query.hpp"
 #include "livestatus/request.hpp"

@@ -1,6 +1,6 @@
 // retention.dat reading: the text split into blocks (reader.hpp) and applied to a small model (apply.hpp),
 // as at start-up and on a reload.
-#include "engine/reload.hpp"
+#include "engine/world/reload.hpp"
 #include "fuzz_model.hpp"
 #include "retention/apply.hpp"
 #include "retention/reader.hpp"

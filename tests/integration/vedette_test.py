@@ -17,7 +17,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 NAGIOS_BIN = os.environ.get("NAGIOS_BIN", "/usr/sbin/nagios4")
 # Every daemon a test starts compares each snapshot it brings up to date with a full copy, and aborts when
-# they differ (engine/state_table.hpp): an engine change that writes an object without marking it fails here.
+# they differ (engine/state/state_table.hpp): an engine change that writes an object without marking it fails here.
 os.environ.setdefault("VEDETTE_VERIFY_SNAPSHOTS", "1")
 DEFAULT_TIMEOUT = 300
 

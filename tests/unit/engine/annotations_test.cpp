@@ -1,4 +1,4 @@
-#include "engine/annotations.hpp"
+#include "engine/annotations/annotations.hpp"
 
 #include "world_fixture.hpp"
 

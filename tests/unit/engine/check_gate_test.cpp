@@ -1,4 +1,4 @@
-#include "engine/check_gate.hpp"
+#include "engine/checks/check_gate.hpp"
 
 #include "world_fixture.hpp"
 

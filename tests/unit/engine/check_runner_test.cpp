@@ -1,4 +1,4 @@
-#include "engine/check_runner.hpp"
+#include "engine/checks/check_runner.hpp"
 
 #include "world_fixture.hpp"
 

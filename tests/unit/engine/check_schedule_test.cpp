@@ -1,4 +1,4 @@
-#include "engine/check_schedule.hpp"
+#include "engine/checks/check_schedule.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "engine/check_scheduler.hpp"
+#include "engine/checks/check_scheduler.hpp"
 
 #include "world_fixture.hpp"
 

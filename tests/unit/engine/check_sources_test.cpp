@@ -1,4 +1,4 @@
-#include "engine/check_sources.hpp"
+#include "engine/state/check_sources.hpp"
 
 #include <gtest/gtest.h>
 

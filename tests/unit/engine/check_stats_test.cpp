@@ -1,4 +1,4 @@
-#include "engine/check_stats.hpp"
+#include "engine/state/check_stats.hpp"
 
 #include <gtest/gtest.h>
 

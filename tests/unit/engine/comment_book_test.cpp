@@ -1,4 +1,4 @@
-#include "engine/comment_book.hpp"
+#include "engine/books/comment_book.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // core's result path: the link's decoding (transport + payload), then what the core hands its result
 // processing (remote_check_result) and how that turns into a state and output (interpret_check_result, or
 // the plugin output parser for passive results, as submit_passive_result does).
-#include "engine/distribution.hpp"
+#include "engine/checks/distribution.hpp"
 #include "exec/plugin_output.hpp"
 #include "gearman/payload.hpp"
 #include "gearman/transport.hpp"

@@ -1,6 +1,6 @@
 // What the core sends Mod-Gearman workers: the command line a worker splits back into the same argv, the
 // module line and option sources, and the bookkeeping of checks out (orphans, reloads).
-#include "engine/distribution.hpp"
+#include "engine/checks/distribution.hpp"
 
 #include "config/command_compiler.hpp"
 #include "config/loader.hpp"

@@ -1,4 +1,4 @@
-#include "engine/downtime_book.hpp"
+#include "engine/books/downtime_book.hpp"
 
 #include "config/main_config.hpp"
 

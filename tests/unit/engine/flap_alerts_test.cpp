@@ -1,6 +1,6 @@
-#include "engine/flap_alerts.hpp"
+#include "engine/checks/flap_alerts.hpp"
 
-#include "engine/annotations.hpp"
+#include "engine/annotations/annotations.hpp"
 #include "world_fixture.hpp"
 
 #include <gmock/gmock.h>

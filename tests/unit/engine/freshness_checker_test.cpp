@@ -1,4 +1,4 @@
-#include "engine/freshness_checker.hpp"
+#include "engine/checks/freshness_checker.hpp"
 
 #include "world_fixture.hpp"
 

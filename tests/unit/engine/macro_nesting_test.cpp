@@ -1,4 +1,4 @@
-#include "engine/macros.hpp"
+#include "engine/macros/macros.hpp"
 #include "world_fixture.hpp"
 
 #include <gtest/gtest.h>

@@ -1,10 +1,10 @@
 // Macro values and command expansion against a model loaded by the real loader, so the templates are the
 // ones the daemon runs. Expected values follow Naemon's macros.c and runcmd's split.
-#include "engine/macros.hpp"
+#include "engine/macros/macros.hpp"
 
 #include "config/command_compiler.hpp"
 #include "config/loader.hpp"
-#include "engine/downtime_book.hpp"
+#include "engine/books/downtime_book.hpp"
 #include "loaded_config.hpp"
 
 #include <gtest/gtest.h>

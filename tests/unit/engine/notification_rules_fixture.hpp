@@ -1,10 +1,10 @@
-// What the tests of Naemon's notification rules (engine/notification_rules.hpp, notification_*_test.cpp)
-// share: their configuration, loaded by the real loader, TZ=UTC, and the fixture that builds the rules'
-// context over it. Test thread only.
+// What the tests of Naemon's notification rules (engine/notify/notification_rules.hpp,
+// notification_*_test.cpp) share: their configuration, loaded by the real loader, TZ=UTC, and the fixture
+// that builds the rules' context over it. Test thread only.
 #pragma once
 
-#include "engine/dependencies.hpp"
-#include "engine/notification_rules.hpp"
+#include "engine/notify/notification_rules.hpp"
+#include "engine/state/dependencies.hpp"
 #include "loaded_config.hpp"
 #include "timeperiod/evaluator.hpp"
 #include "timeperiod/period.hpp"

@@ -1,7 +1,7 @@
 #include "engine/object_commands.hpp"
 
-#include "engine/annotations.hpp"
-#include "engine/flap_alerts.hpp"
+#include "engine/annotations/annotations.hpp"
+#include "engine/checks/flap_alerts.hpp"
 #include "state/attributes.hpp"
 #include "world_fixture.hpp"
 

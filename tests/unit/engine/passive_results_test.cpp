@@ -1,4 +1,4 @@
-#include "engine/passive_results.hpp"
+#include "engine/checks/passive_results.hpp"
 
 #include "world_fixture.hpp"
 

@@ -2,7 +2,7 @@
 // loader: which results count, the file line from a template (escapes, macros without cleaning), the perfdata
 // and processing commands (expanded with cleaning, split as runcmd), the processing schedule, and one file
 // processed end to end with files::PerfdataFile.
-#include "engine/perfdata.hpp"
+#include "engine/perfdata/perfdata.hpp"
 
 #include "config/loader.hpp"
 #include "loaded_config.hpp"

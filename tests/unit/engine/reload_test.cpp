@@ -1,4 +1,4 @@
-#include "engine/reload.hpp"
+#include "engine/world/reload.hpp"
 
 #include "world_fixture.hpp"
 

@@ -1,7 +1,7 @@
-#include "engine/result_pipeline.hpp"
+#include "engine/checks/result_pipeline.hpp"
 
-#include "engine/annotations.hpp"
-#include "engine/flap_alerts.hpp"
+#include "engine/annotations/annotations.hpp"
+#include "engine/checks/flap_alerts.hpp"
 #include "world_fixture.hpp"
 
 #include <gmock/gmock.h>

@@ -1,4 +1,4 @@
-#include "engine/state_machine.hpp"
+#include "engine/checks/state_machine.hpp"
 
 #include <gtest/gtest.h>
 

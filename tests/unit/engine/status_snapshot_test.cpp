@@ -3,7 +3,7 @@
 // non-const walk of a table copies everything again.
 #include "engine/status_snapshot.hpp"
 
-#include "engine/downtime_book.hpp"
+#include "engine/books/downtime_book.hpp"
 #include "world_fixture.hpp"
 
 #include <gtest/gtest.h>

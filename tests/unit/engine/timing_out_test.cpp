@@ -1,4 +1,4 @@
-#include "engine/timing_out.hpp"
+#include "engine/checks/timing_out.hpp"
 
 #include <gtest/gtest.h>
 

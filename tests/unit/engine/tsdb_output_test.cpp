@@ -1,4 +1,4 @@
-#include "engine/tsdb_output.hpp"
+#include "engine/perfdata/tsdb_output.hpp"
 
 #include "tsdb/metric_names.hpp"
 

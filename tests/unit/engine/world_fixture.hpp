@@ -7,9 +7,9 @@
 //   EXPECT_THAT(f.log_lines(), Contains(HasSubstr("stale")));
 #pragma once
 
-#include "engine/notifier.hpp"
-#include "engine/side_command.hpp"
-#include "engine/world.hpp"
+#include "engine/notify/notifier.hpp"
+#include "engine/notify/side_command.hpp"
+#include "engine/world/world.hpp"
 #include "loaded_config.hpp"
 #include "loop/clock.hpp"
 

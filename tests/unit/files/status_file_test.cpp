@@ -5,9 +5,9 @@
 #include "files/status_file.hpp"
 
 #include "config/loader.hpp"
-#include "engine/downtime_book.hpp"
-#include "engine/reload.hpp"
+#include "engine/books/downtime_book.hpp"
 #include "engine/status_snapshot.hpp"
+#include "engine/world/reload.hpp"
 #include "files_test_support.hpp"
 
 #include <fmt/format.h>

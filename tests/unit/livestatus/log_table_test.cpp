@@ -2,8 +2,8 @@
 // over a real log and its archives in a temporary directory: the module's order (newest first), the
 // columns joined from the current objects, time and class pushdown (files outside the range are never
 // opened), the growing current log, rotation, the cache's bound, Limit: stopping early, and AuthUser.
-#include "engine/reload.hpp"
 #include "engine/status_snapshot.hpp"
+#include "engine/world/reload.hpp"
 #include "livestatus/log_cache.hpp"
 #include "livestatus/log_entry.hpp"
 #include "livestatus/query.hpp"

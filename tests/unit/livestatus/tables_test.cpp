@@ -5,9 +5,9 @@
 #include "livestatus/tables.hpp"
 
 #include "config/loader.hpp"
-#include "engine/downtime_book.hpp"
-#include "engine/reload.hpp"
+#include "engine/books/downtime_book.hpp"
 #include "engine/status_snapshot.hpp"
+#include "engine/world/reload.hpp"
 #include "livestatus/query.hpp"
 #include "livestatus/request.hpp"
 #include "livestatus/tables/tables_internal.hpp"

@@ -2,8 +2,8 @@
 // state initialised the way the core initialises it before retention is applied.
 #pragma once
 
-#include "engine/reload.hpp"
 #include "engine/status_snapshot.hpp"
+#include "engine/world/reload.hpp"
 #include "loaded_config.hpp"
 #include "retention/apply.hpp"
 #include "state/check_state.hpp"
