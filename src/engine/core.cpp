@@ -1,5 +1,5 @@
 // The core: one loop iteration at a time, it sequences the components on the shared World
-// (engine/world/world.hpp, docs/architecture.md): CheckSchedule's due checks go through CheckGate to
+// (engine/world/world.hpp, docs/architecture.md): CheckTimers' due checks go through CheckGate to
 // CheckRunner, which hands their results back here; those (and PassiveResults') go through ResultPipeline and
 // back onto the schedule through CheckScheduler; Annotations, ObjectCommands, FreshnessChecker,
 // PerfdataOutputs, LogRotation and StateFiles run beside them. What no component owns is here: start-up and
@@ -13,8 +13,8 @@
 #include "engine/books/comment_book.hpp"
 #include "engine/checks/check_gate.hpp"
 #include "engine/checks/check_runner.hpp"
-#include "engine/checks/check_schedule.hpp"
 #include "engine/checks/check_scheduler.hpp"
+#include "engine/checks/check_timers.hpp"
 #include "engine/checks/flap_alerts.hpp"
 #include "engine/checks/freshness_checker.hpp"
 #include "engine/checks/passive_results.hpp"
@@ -95,7 +95,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const std::size_t checks = w_.check_count();
     w_.loop.reserve_timers(static_cast<std::uint32_t>(checks + 8));
     tick_timer_ = w_.loop.add_timer(*this);
-    schedule_.resize(checks);
+    timers_.resize(checks);
     runner_.resize(checks);
     freshness_.resize(checks);
   }
@@ -322,7 +322,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     VEDETTE_CHECK(std::this_thread::get_id() == core_thread_, "the core's loop runs off the core thread");
     runner_.collect();
     apply_finished_checks();
-    if (!schedule_.due().empty()) run_due_checks();
+    if (!timers_.due().empty()) run_due_checks();
     runner_.submit();
     // Results from gearman are polled too; passive ones (send_gearman) come without a check out, so with
     // distribution on the tick never stops.
@@ -340,10 +340,10 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   // executor or the worker starts it then.
   void run_due_checks() {
     const Instant now = w_.now_instant();
-    for (CheckId check : schedule_.due()) {
-      const Instant at = schedule_.run_time(check, now);
-      const loop::WallTime scheduled = schedule_.scheduled_at(check);
-      const bool forced = schedule_.take_forced(check);
+    for (CheckId check : timers_.due()) {
+      const Instant at = timers_.run_time(check, now);
+      const loop::WallTime scheduled = timers_.scheduled_at(check);
+      const bool forced = timers_.take_forced(check);
       const CheckGate::Decision d = gate_.decide(check, at, forced, runner_.at_concurrency_limit());
       if (d.next_in) scheduler_.arm(check, at, *d.next_in, d.check_options);
       switch (d.action) {
@@ -361,7 +361,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
         }
       }
     }
-    schedule_.clear_due();
+    timers_.clear_due();
   }
 
   // What the runner took in, each result applied before the runner hands out the next (which may depend
@@ -455,8 +455,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   // are dropped when they come back.
   void swap_in(PreparedConfig& p) {
     const MonoTime began = w_.clock.now();
-    assert(schedule_.due().empty());  // before_poll() runs them; the fds are served before it
-    runner_.collect();                // what came back so far belongs to the old objects
+    assert(timers_.due().empty());  // before_poll() runs them; the fds are served before it
+    runner_.collect();              // what came back so far belongs to the old objects
     apply_finished_checks();
     runner_.drain_remote();
     apply_finished_checks();
@@ -471,7 +471,7 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
     const std::size_t kept = mapping.kept;
 
     // The schedule and the checks out, by new id (the runner reads which old checks run: before the swap).
-    const ByCheck<std::uint8_t> was_armed = schedule_.remap(old_of_new);
+    const ByCheck<std::uint8_t> was_armed = timers_.remap(old_of_new);
     runner_.remap(old_of_new, new_of_old, next.commands.size());
     keep_current_state(p, mapping, old, next, w_.hosts.vector(), w_.services.vector(), w_.contacts);
 
@@ -579,8 +579,8 @@ class Core::Impl final : public loop::TimerHandler, public loop::FdHandler, publ
   bool retained_scheduling_ok_ = false;
   std::unique_ptr<loop::SignalFd> signals_;
 
-  CheckSchedule schedule_{w_.loop};
-  CheckScheduler scheduler_{w_, schedule_};
+  CheckTimers timers_{w_.loop};
+  CheckScheduler scheduler_{w_, timers_};
   CheckGate gate_{w_, notifier_};
   TimeperiodTransitions timeperiod_transitions_{w_};
   bool log_timeperiod_transitions_ = false;  // Livestatus runs: its module logs them

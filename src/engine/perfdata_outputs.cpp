@@ -29,9 +29,9 @@ void PerfdataOutputs::setup() {
   retire_tsdb();
   tsdb_ = std::make_unique<TsdbOutput>(w_.main, [this](std::string line) { events_.add(std::move(line)); });
   if (!tsdb_->has_writers()) tsdb_.reset();
-  host_ = std::make_unique<PerfdataOutput>(*w_.model, w_.main, PerfdataObject::host, on_event, warnings);
+  host_ = std::make_unique<PerfdataWriter>(*w_.model, w_.main, PerfdataObject::host, on_event, warnings);
   service_ =
-      std::make_unique<PerfdataOutput>(*w_.model, w_.main, PerfdataObject::service, on_event, warnings);
+      std::make_unique<PerfdataWriter>(*w_.model, w_.main, PerfdataObject::service, on_event, warnings);
   for (const std::string& w : warnings) w_.log(w);
   if (host_->processing_interval() > 0)
     w_.arm_periodic(host_timer_, host_due_, std::chrono::seconds(host_->processing_interval()));
@@ -97,7 +97,7 @@ void PerfdataOutputs::on_timer(loop::TimerId id) {
   if (id == tsdb_timer_) return;  // flush() hands the samples over in this iteration
   const bool hosts = id == host_timer_;
   if (!hosts && id != service_timer_) return;
-  PerfdataOutput& out = hosts ? *host_ : *service_;
+  PerfdataWriter& out = hosts ? *host_ : *service_;
   w_.arm_periodic(id, hosts ? host_due_ : service_due_, std::chrono::seconds(out.processing_interval()));
   out.process(MacroContext{.model = *w_.model,
                            .main = w_.main,

@@ -1,5 +1,5 @@
-// Everything performance data goes to from the core: the host and the service PerfdataOutput (Naemon's
-// *_perfdata_command, *_perfdata_file and its processing command, engine/perfdata/perfdata_output.hpp), the
+// Everything performance data goes to from the core: the host and the service PerfdataWriter (Naemon's
+// *_perfdata_command, *_perfdata_file and its processing command, engine/perfdata/perfdata_writer.hpp), the
 // Graphite/InfluxDB writers (engine/perfdata/tsdb_output.hpp) and gearman's perfdata queues (the runner's
 // link). Owns their timers — the two processing intervals and the wakeup for samples still waiting for their
 // hand-over — and logs what their threads report, once per loop iteration. Built again at each reload; a
@@ -13,8 +13,8 @@
 #pragma once
 
 #include "engine/macros/macros.hpp"
-#include "engine/perfdata/perfdata_output.hpp"
 #include "engine/perfdata/perfdata_sink.hpp"
+#include "engine/perfdata/perfdata_writer.hpp"
 #include "engine/perfdata/tsdb_output.hpp"
 #include "engine/state/check_id.hpp"
 #include "engine/thread_messages.hpp"
@@ -67,8 +67,8 @@ class PerfdataOutputs final : public PerfdataSink, public loop::TimerHandler {
   World& w_;
   CheckRunner& runner_;
   ThreadMessages events_;  // the perfdata writer threads' events; before the outputs, which report into it
-  std::unique_ptr<PerfdataOutput> host_;
-  std::unique_ptr<PerfdataOutput> service_;
+  std::unique_ptr<PerfdataWriter> host_;
+  std::unique_ptr<PerfdataWriter> service_;
   std::unique_ptr<TsdbOutput> tsdb_;         // null: no graphite_writer / influxdb_writer
   std::vector<RetiringTsdb> retiring_tsdb_;  // a reload's old writers, still sending
   loop::TimerId tsdb_timer_ = 0;             // wakes the loop for samples still waiting for their hand-over

@@ -1,6 +1,6 @@
 // What a host or service keeps for flap detection (Naemon's state_history ring, percent_state_change,
 // is_flapping, the flapping comment and check_flapping_recovery_notification). Part of every object's hot
-// state, so kept to 40 bytes (48 for hosts). Changed only by engine/checks/flapping.hpp; core thread only.
+// state, so kept to 40 bytes (48 for hosts). Changed only by engine/checks/flap_rules.hpp; core thread only.
 #pragma once
 
 #include <array>

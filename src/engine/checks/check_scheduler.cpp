@@ -9,7 +9,7 @@ namespace vedette::engine {
 
 void CheckScheduler::arm(CheckId check, Instant base, loop::Duration delay, std::uint8_t options) {
   CheckState& st = w_.state_of(check);
-  st.next_check = to_epoch(schedule_.arm(check, base, delay));
+  st.next_check = to_epoch(timers_.arm(check, base, delay));
   st.check_options = options;
 }
 
@@ -35,15 +35,15 @@ void CheckScheduler::initial(bool retained) {
 }
 
 void CheckScheduler::at(CheckId check, Time when, bool forced, std::uint8_t options) {
-  if (schedule_.is_armed(check) && w_.state_of(check).next_check < when && !forced) return;
-  schedule_.set_forced(check, forced);
+  if (timers_.is_armed(check) && w_.state_of(check).next_check < when && !forced) return;
+  timers_.set_forced(check, forced);
   arm(check, w_.now_instant(), until_epoch(when, w_.clock.wall_now()),
       forced ? static_cast<std::uint8_t>(options | state::k_check_option_force_execution) : options);
 }
 
 void CheckScheduler::now(CheckId check) {
   if (w_.state_of(check).is_executing) return;
-  if (schedule_.is_armed(check) && schedule_.scheduled_at(check) <= w_.clock.wall_now()) return;
+  if (timers_.is_armed(check) && timers_.scheduled_at(check) <= w_.clock.wall_now()) return;
   arm(check, w_.now_instant(), loop::Duration::zero());
 }
 
@@ -59,7 +59,7 @@ void CheckScheduler::follow(CheckId check, const ScheduleFollowups& next, Instan
   // Naemon's retry "respects the retry interval even if an earlier check is scheduled": ALLOW_POSTPONE.
   if (next.next == Next::retry)
     arm(check, base, seconds(next.interval_s), state::k_check_option_allow_postpone);
-  else if (next.next == Next::regular_if_unset && !schedule_.is_armed(check))
+  else if (next.next == Next::regular_if_unset && !timers_.is_armed(check))
     arm(check, base, seconds(next.interval_s));
   for (CheckId other : next.check_now) now(other);
   for (model::ServiceId master : next.force_now)
@@ -73,7 +73,7 @@ void CheckScheduler::after_reload(const ByCheck<std::uint8_t>& was_armed) {
     const double interval = w_.interval_seconds(state::check_interval_of(w_.checkable_of(c), w_.state_of(c)));
     if (interval <= 0) continue;
     if (was_armed[c] != 0) {
-      const loop::Duration left = std::max(loop::Duration::zero(), schedule_.due_at(c) - now.mono);
+      const loop::Duration left = std::max(loop::Duration::zero(), timers_.due_at(c) - now.mono);
       if (left <= seconds(interval)) {
         arm(c, now, left, w_.state_of(c).check_options);  // the same check, where it was
         continue;

@@ -1,16 +1,16 @@
-// Naemon's scheduling rules, on the check timers of a CheckSchedule: a check's next_check in the hot state
+// Naemon's scheduling rules, on the checks' timers (CheckTimers): a check's next_check in the hot state
 // follows every timer armed here. When a check first runs (spread over its interval, or where
 // use_retained_scheduling_info keeps it), SCHEDULE_*_CHECK (an earlier check stands unless forced), a check
 // "now" (schedule_*_check(now): an earlier one stands), a random point within the interval after a change,
 // what a result asks (ScheduleFollowups), and where checks stand after a reload. Core thread only.
 //
-//   CheckScheduler scheduler(world, schedule);
+//   CheckScheduler scheduler(world, timers);
 //   scheduler.initial(retained_ok);                   // start-up
 //   scheduler.at(check, when, /*forced=*/true);        // SCHEDULE_FORCED_SVC_CHECK
 //   scheduler.follow(check, pipeline.apply_service(...), ended);
 #pragma once
 
-#include "engine/checks/check_schedule.hpp"
+#include "engine/checks/check_timers.hpp"
 #include "engine/checks/result_pipeline.hpp"
 #include "engine/state/check_id.hpp"
 #include "engine/state/core_time.hpp"
@@ -22,7 +22,7 @@ namespace vedette::engine {
 
 class CheckScheduler {
  public:
-  CheckScheduler(World& world, CheckSchedule& schedule) : w_(world), schedule_(schedule) {}
+  CheckScheduler(World& world, CheckTimers& timers) : w_(world), timers_(timers) {}
 
   // Start-up: each check's first run at a random point within its own interval, so checks spread evenly
   // and nothing runs in a burst; with `retained` (use_retained_scheduling_info and a usable file) a retained
@@ -46,7 +46,7 @@ class CheckScheduler {
 
  private:
   World& w_;
-  CheckSchedule& schedule_;
+  CheckTimers& timers_;
 };
 
 }  // namespace vedette::engine

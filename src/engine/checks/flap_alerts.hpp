@@ -1,5 +1,5 @@
 // What follows when a host or service starts or stops flapping: the flap history is updated by the pure
-// functions of engine/checks/flapping.hpp, and this component carries out their outcome in Naemon's order
+// functions of engine/checks/flap_rules.hpp, and this component carries out their outcome in Naemon's order
 // (the FLAPPING ALERT line, the flapping comment, the FLAPPINGSTART/STOP/DISABLED notification, the
 // recovery). It owns no state of its own (the history lives in the hot state) and no timer. Core thread only.
 //
@@ -10,7 +10,7 @@
 #pragma once
 
 #include "engine/annotations/annotations.hpp"
-#include "engine/checks/flapping.hpp"
+#include "engine/checks/flap_rules.hpp"
 #include "engine/state/check_id.hpp"
 #include "engine/world/world.hpp"
 

@@ -1,6 +1,6 @@
 // Naemon's freshness checking as the core runs it: the service and host *_freshness_check_interval timers,
-// the stale objects each finds (engine/checks/freshness.hpp's rules) with the warning it logs, and the flag
-// Naemon keeps while a forced check is on its way, whose result is dropped if a passive result made the
+// the stale objects each finds (engine/checks/freshness_rules.hpp's rules) with the warning it logs, and the
+// flag Naemon keeps while a forced check is on its way, whose result is dropped if a passive result made the
 // object fresh meanwhile. Owns its two timers and the flags; the forced check itself is the scheduler's, so
 // it goes out through `force_check`. Core thread only.
 //
@@ -10,7 +10,7 @@
 //   if (freshness.drop_result(check, now)) return;          // as each active result arrives
 #pragma once
 
-#include "engine/checks/freshness.hpp"
+#include "engine/checks/freshness_rules.hpp"
 #include "engine/state/check_id.hpp"
 #include "engine/world/world.hpp"
 #include "loop/loop.hpp"

@@ -29,7 +29,7 @@ class Scheduler {
   Time next_check(CheckId c) { return f.world().state_of(c).next_check; }
 
   testing::WorldFixture f{k_objects, "interval_length=1\n"};
-  CheckSchedule schedule{f.world().loop};
+  CheckTimers schedule{f.world().loop};
   CheckScheduler scheduler{f.world(), schedule};
 };
 

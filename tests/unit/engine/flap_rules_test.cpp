@@ -1,6 +1,6 @@
 // Naemon's flap detection (flapping.c): what gets recorded, the weighted percent, thresholds and hysteresis,
 // the effects of starting, stopping and disabling, and the exact log lines and comment.
-#include "engine/checks/flapping.hpp"
+#include "engine/checks/flap_rules.hpp"
 
 #include <gtest/gtest.h>
 

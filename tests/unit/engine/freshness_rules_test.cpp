@@ -1,5 +1,5 @@
 // Naemon's freshness rules (is_service_result_fresh): thresholds, where the clock starts, and the warning.
-#include "engine/checks/freshness.hpp"
+#include "engine/checks/freshness_rules.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // *_perfdata_file_processing_command run every processing interval. Built from the main config at start
 // and at each reload; core thread only (the file's writer thread reports through `on_event`).
 //
-//   PerfdataOutput services(model, main, PerfdataObject::service, on_event, warnings);
+//   PerfdataWriter services(model, main, PerfdataObject::service, on_event, warnings);
 //   services.after_result(ctx, state, sink);   // every service result
 //   services.flush();                          // once per loop iteration
 //   services.process(ctx);                     // every services.processing_interval() seconds
@@ -21,10 +21,10 @@
 
 namespace vedette::engine {
 
-class PerfdataOutput {
+class PerfdataWriter {
  public:
   // Commands that name no command definition are left out, with Naemon's warning added to `warnings`.
-  PerfdataOutput(const model::Model& model, const config::MainConfig& main, PerfdataObject object,
+  PerfdataWriter(const model::Model& model, const config::MainConfig& main, PerfdataObject object,
                  std::function<void(const files::PerfdataEvent&)> on_event,
                  std::vector<std::string>& warnings);
 

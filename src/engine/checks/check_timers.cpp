@@ -1,14 +1,14 @@
-#include "engine/checks/check_schedule.hpp"
+#include "engine/checks/check_timers.hpp"
 
 #include <utility>
 
 namespace vedette::engine {
 
-CheckSchedule::~CheckSchedule() {
+CheckTimers::~CheckTimers() {
   remove_timers();
 }
 
-void CheckSchedule::resize(std::size_t checks) {
+void CheckTimers::resize(std::size_t checks) {
   remove_timers();
   add_timers(checks);
   due_at_ = ByCheck<loop::MonoTime>(checks);
@@ -16,23 +16,23 @@ void CheckSchedule::resize(std::size_t checks) {
   forced_ = ByCheck<std::uint8_t>(checks, 0);
 }
 
-loop::WallTime CheckSchedule::arm(CheckId check, Instant base, loop::Duration delay) {
+loop::WallTime CheckTimers::arm(CheckId check, Instant base, loop::Duration delay) {
   due_at_[check] = base.mono + delay;
   scheduled_at_[check] = base.wall + delay;
   loop_.arm_timer(timer_of_[check], due_at_[check]);
   return scheduled_at_[check];
 }
 
-Instant CheckSchedule::run_time(CheckId check, Instant now) const {
+Instant CheckTimers::run_time(CheckId check, Instant now) const {
   const loop::MonoTime due = due_at_[check];
   return due > now.mono ? Instant{due, now.wall + (due - now.mono)} : now;
 }
 
-bool CheckSchedule::take_forced(CheckId check) {
+bool CheckTimers::take_forced(CheckId check) {
   return std::exchange(forced_[check], 0) != 0;
 }
 
-ByCheck<std::uint8_t> CheckSchedule::remap(const ByCheck<CheckId>& old_of_new) {
+ByCheck<std::uint8_t> CheckTimers::remap(const ByCheck<CheckId>& old_of_new) {
   const std::size_t checks = old_of_new.size();
   ByCheck<loop::MonoTime> due_at(checks);
   ByCheck<loop::WallTime> scheduled_at(checks);
@@ -55,11 +55,11 @@ ByCheck<std::uint8_t> CheckSchedule::remap(const ByCheck<CheckId>& old_of_new) {
   return was_armed;
 }
 
-void CheckSchedule::on_timer(loop::TimerId id) {
+void CheckTimers::on_timer(loop::TimerId id) {
   if (id < check_of_timer_.size() && check_of_timer_[id] != k_no_check) due_.push_back(check_of_timer_[id]);
 }
 
-void CheckSchedule::add_timers(std::size_t checks) {
+void CheckTimers::add_timers(std::size_t checks) {
   timer_of_ = ByCheck<loop::TimerId>(checks);
   for (std::uint32_t i = 0; i < checks; ++i) {
     const CheckId c{i};
@@ -69,7 +69,7 @@ void CheckSchedule::add_timers(std::size_t checks) {
   }
 }
 
-void CheckSchedule::remove_timers() {
+void CheckTimers::remove_timers() {
   for (const loop::TimerId timer : timer_of_) {
     check_of_timer_[timer] = k_no_check;
     loop_.remove_timer(timer);

@@ -1,10 +1,10 @@
-#include "engine/perfdata/perfdata_output.hpp"
+#include "engine/perfdata/perfdata_writer.hpp"
 
 #include <utility>
 
 namespace vedette::engine {
 
-PerfdataOutput::PerfdataOutput(const model::Model& model, const config::MainConfig& main,
+PerfdataWriter::PerfdataWriter(const model::Model& model, const config::MainConfig& main,
                                PerfdataObject object,
                                std::function<void(const files::PerfdataEvent&)> on_event,
                                std::vector<std::string>& warnings)
@@ -31,7 +31,7 @@ PerfdataOutput::PerfdataOutput(const model::Model& model, const config::MainConf
   }
 }
 
-void PerfdataOutput::after_result(const MacroContext& ctx, const CheckState& state, SideCommandSink& sink) {
+void PerfdataWriter::after_result(const MacroContext& ctx, const CheckState& state, SideCommandSink& sink) {
   if (!wants_perfdata(main_, object_, state)) return;
   if (command_) {
     ExpandedPerfdataCommand expanded = expand_perfdata_command(*command_, ctx);
@@ -47,11 +47,11 @@ void PerfdataOutput::after_result(const MacroContext& ctx, const CheckState& sta
   }
 }
 
-void PerfdataOutput::flush() {
+void PerfdataWriter::flush() {
   if (file_) file_->flush();
 }
 
-void PerfdataOutput::process(const MacroContext& ctx) {
+void PerfdataWriter::process(const MacroContext& ctx) {
   if (!file_ || !processing_ || !main_.process_performance_data) return;
   file_->process(to_processing(expand_perfdata_command(*processing_, ctx)));
 }

@@ -1,4 +1,4 @@
-#include "engine/checks/flapping.hpp"
+#include "engine/checks/flap_rules.hpp"
 
 #include <fmt/format.h>
 

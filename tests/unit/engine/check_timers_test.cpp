@@ -1,4 +1,4 @@
-#include "engine/checks/check_schedule.hpp"
+#include "engine/checks/check_timers.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@ class CheckScheduleTest : public ::testing::Test {
 
   loop::ManualClock clock;
   loop::Loop loop{clock};
-  CheckSchedule schedule{loop};
+  CheckTimers schedule{loop};
 };
 
 TEST_F(CheckScheduleTest, ChecksFallDueAtTheirTimeInOrder) {

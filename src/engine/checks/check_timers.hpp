@@ -3,10 +3,10 @@
 // core takes once per loop iteration and runs in one batch. What a check's next_check says is the caller's
 // business (arm() returns the wall time to show). Core thread only.
 //
-//   CheckSchedule schedule(loop);  schedule.resize(checks);
-//   state.next_check = to_epoch(schedule.arm(check, now, std::chrono::seconds(300)));
-//   loop.run_once();  for (CheckId c : schedule.due()) run(c, schedule.run_time(c, now));
-//   schedule.clear_due();
+//   CheckTimers timers(loop);  timers.resize(checks);
+//   state.next_check = to_epoch(timers.arm(check, now, std::chrono::seconds(300)));
+//   loop.run_once();  for (CheckId c : timers.due()) run(c, timers.run_time(c, now));
+//   timers.clear_due();
 #pragma once
 
 #include "engine/state/check_id.hpp"
@@ -19,12 +19,12 @@
 
 namespace vedette::engine {
 
-class CheckSchedule final : public loop::TimerHandler {
+class CheckTimers final : public loop::TimerHandler {
  public:
-  explicit CheckSchedule(loop::Loop& loop) : loop_(loop) {}
-  ~CheckSchedule();
-  CheckSchedule(const CheckSchedule&) = delete;
-  CheckSchedule& operator=(const CheckSchedule&) = delete;
+  explicit CheckTimers(loop::Loop& loop) : loop_(loop) {}
+  ~CheckTimers();
+  CheckTimers(const CheckTimers&) = delete;
+  CheckTimers& operator=(const CheckTimers&) = delete;
 
   // Start-up: one disarmed timer per check.
   void resize(std::size_t checks);

@@ -1,4 +1,4 @@
-#include "engine/checks/freshness.hpp"
+#include "engine/checks/freshness_rules.hpp"
 
 #include <fmt/format.h>
 
