@@ -1,5 +1,6 @@
-// The names of Naemon's standard macros and what kind of object each reads. Internal to engine/macro*.cpp;
-// callers use engine/macros/macros.hpp. Constant tables, read on the core thread as the macros are.
+// The names of Naemon's standard macros and what kind of object each reads. Internal to
+// engine/macros/macro*.cpp; callers use engine/macros/macros.hpp. Constant tables, read on the core thread
+// as the macros are.
 #pragma once
 
 #include <array>

@@ -1,6 +1,6 @@
-// The value of one macro for a MacroContext (Naemon's grab_macro_value_r). Internal to engine/macro*.cpp;
-// callers use engine/macros/macros.hpp. Core thread only, as the macros. The Resolver's members live in three
-// files:
+// The value of one macro for a MacroContext (Naemon's grab_macro_value_r). Internal to
+// engine/macros/macro*.cpp; callers use engine/macros/macros.hpp. Core thread only, as the macros. The
+// Resolver's members live in three files:
 //   macro_resolver.cpp  parsing of `NAME:arg1:arg2`, which objects a macro addresses, custom variables
 //   macro_objects.cpp   host, service, group and contact macros
 //   macro_globals.cpp   notification, date and time, static (main config) and summary macros
