@@ -1,5 +1,6 @@
 #include "files/status_file.hpp"
 
+#include "files/annotation_blocks.hpp"
 #include "files/atomic_file.hpp"
 #include "files/naemon_lines.hpp"
 #include "files/state_file_thread.hpp"
@@ -280,42 +281,6 @@ void write_contact(Out& o, const model::Model& m, const model::Contact& c, const
   o.raw("\t}\n\n");
 }
 
-void write_comment(Out& o, const StatusComment& c) {
-  o.raw(c.is_service ? "servicecomment {\n" : "hostcomment {\n");
-  o.str("\thost_name=", c.host_name);
-  if (c.is_service) o.str("\tservice_description=", c.service_description);
-  o.num("\tentry_type=", c.entry_type);
-  o.unum("\tcomment_id=", c.comment_id);
-  o.num("\tsource=", c.source);
-  o.flag("\tpersistent=", c.persistent);
-  o.time("\tentry_time=", c.entry_time);
-  o.flag("\texpires=", c.expires);
-  o.time("\texpire_time=", c.expire_time);
-  o.str("\tauthor=", c.author);
-  o.str("\tcomment_data=", c.comment_data);
-  o.raw("\t}\n\n");
-}
-
-void write_downtime(Out& o, const StatusDowntime& d) {
-  o.raw(d.is_service ? "servicedowntime {\n" : "hostdowntime {\n");
-  o.str("\thost_name=", d.host_name);
-  if (d.is_service) o.str("\tservice_description=", d.service_description);
-  o.unum("\tdowntime_id=", d.downtime_id);
-  o.unum("\tcomment_id=", d.comment_id);
-  o.time("\tentry_time=", d.entry_time);
-  o.time("\tstart_time=", d.start_time);
-  o.time("\tflex_downtime_start=", d.flex_downtime_start);
-  o.time("\tend_time=", d.end_time);
-  o.unum("\ttriggered_by=", d.triggered_by);
-  o.flag("\tfixed=", d.fixed);
-  o.unum("\tduration=", d.duration);
-  o.flag("\tis_in_effect=", d.is_in_effect);
-  o.flag("\tstart_notification_sent=", d.start_notification_sent);
-  o.str("\tauthor=", d.author);
-  o.str("\tcomment=", d.comment);
-  o.raw("\t}\n\n");
-}
-
 // The blocks after programstatus, in Naemon's order; false as soon as `maybe_drain` is.
 template <typename MaybeDrain>
 bool write_objects(Out& o, const StatusSnapshot& s, MaybeDrain& maybe_drain) {
@@ -342,13 +307,13 @@ bool write_objects(Out& o, const StatusSnapshot& s, MaybeDrain& maybe_drain) {
   }
   if (s.comments != nullptr) {
     for (const StatusComment& c : *s.comments) {
-      write_comment(o, c);
+      write_comment_block<BlockStyle::status>(o, c);
       if (!maybe_drain()) return false;
     }
   }
   if (s.downtimes != nullptr) {
     for (const StatusDowntime& d : *s.downtimes) {
-      write_downtime(o, d);
+      write_downtime_block<BlockStyle::status>(o, d);
       if (!maybe_drain()) return false;
     }
   }

@@ -1,5 +1,6 @@
 #include "retention/writer.hpp"
 
+#include "files/annotation_blocks.hpp"
 #include "files/atomic_file.hpp"
 #include "files/naemon_lines.hpp"
 #include "files/state_file_thread.hpp"
@@ -322,43 +323,6 @@ void write_contact(Out& o, const Snapshot& s, const model::Contact& c, const sta
   o.raw("}\n");
 }
 
-void write_comment(Out& o, const Comment& c) {
-  o.raw(c.is_service ? "servicecomment {\n" : "hostcomment {\n");
-  o.str("host_name=", c.host_name);
-  if (c.is_service) o.str("service_description=", c.service_description);
-  o.num("entry_type=", c.entry_type);
-  o.unum("comment_id=", c.comment_id);
-  o.num("source=", c.source);
-  o.flag("persistent=", c.persistent);
-  o.time("entry_time=", c.entry_time);
-  o.flag("expires=", c.expires);
-  o.time("expire_time=", c.expire_time);
-  o.str("author=", c.author);
-  o.str("comment_data=", c.comment_data);
-  o.raw("}\n");
-}
-
-// comment_id before downtime_id: retention.dat's order (status.dat has them the other way round).
-void write_downtime(Out& o, const Downtime& d) {
-  o.raw(d.is_service ? "servicedowntime {\n" : "hostdowntime {\n");
-  o.str("host_name=", d.host_name);
-  if (d.is_service) o.str("service_description=", d.service_description);
-  o.unum("comment_id=", d.comment_id);
-  o.unum("downtime_id=", d.downtime_id);
-  o.time("entry_time=", d.entry_time);
-  o.time("start_time=", d.start_time);
-  o.time("flex_downtime_start=", d.flex_downtime_start);
-  o.time("end_time=", d.end_time);
-  o.unum("triggered_by=", d.triggered_by);
-  o.flag("fixed=", d.fixed);
-  o.unum("duration=", d.duration);
-  o.flag("is_in_effect=", d.is_in_effect);
-  o.flag("start_notification_sent=", d.start_notification_sent);
-  o.str("author=", d.author);
-  o.str("comment=", d.comment);
-  o.raw("}\n");
-}
-
 // Formats the whole file after what `buf` holds, handing the lines to `drain` whenever they hold k_chunk
 // bytes or more (and at the end); drain clears them once written. Stops early and returns false when drain
 // does.
@@ -385,13 +349,13 @@ bool format_chunked(const Snapshot& s, std::string& buf, Drain&& drain) {
   }
   if (s.comments != nullptr) {
     for (const Comment& c : *s.comments) {
-      write_comment(o, c);
+      files::write_comment_block<files::BlockStyle::retention>(o, c);
       if (!maybe_drain()) return false;
     }
   }
   if (s.downtimes != nullptr) {
     for (const Downtime& d : *s.downtimes) {
-      write_downtime(o, d);
+      files::write_downtime_block<files::BlockStyle::retention>(o, d);
       if (!maybe_drain()) return false;
     }
   }
