@@ -39,14 +39,7 @@ void CheckGate::service(model::ServiceId sid, Instant at, bool forced, bool at_c
   if (!w_.main.execute_service_checks || !st.enabled(state::Flag::active_checks)) return;
   if (st.last_check + static_cast<Time>(w_.main.cached_service_check_horizon) > now && st.last_check <= now)
     return;
-  const model::TimeperiodId period = w_.check_period_of(cfg, st);
-  if (!w_.in_period(period, now)) {
-    if (std::optional<loop::Duration> later = postpone_to_period(period, now, interval)) {
-      d.next_in = later;
-      d.check_options = state::k_check_option_allow_postpone;  // Naemon: the period's start may postpone
-    }
-    return;
-  }
+  if (outside_period(w_.check_period_of(cfg, st), now, interval, d)) return;
   const int skip_status = w_.main.service_skip_check_dependency_status;
   if (service_dependencies_failed(sid, now) &&
       !skip_check_for_failed_dependency(skip_status, ObjectKind::service, st,
@@ -68,14 +61,7 @@ void CheckGate::host(model::HostId hid, Instant at, bool forced, bool at_concurr
   if (!forced) {
     if (!w_.main.execute_host_checks || !st.enabled(state::Flag::active_checks)) return;
     if (at_concurrency_limit) return;
-    const model::TimeperiodId period = w_.check_period_of(cfg, st);
-    if (!w_.in_period(period, now)) {
-      if (std::optional<loop::Duration> later = postpone_to_period(period, now, interval)) {
-        d.next_in = later;
-        d.check_options = state::k_check_option_allow_postpone;  // Naemon: the period's start may postpone
-      }
-      return;
-    }
+    if (outside_period(w_.check_period_of(cfg, st), now, interval, d)) return;
     if (host_dependencies_failed(hid, now) &&
         !skip_check_for_failed_dependency(w_.main.host_skip_check_dependency_status, ObjectKind::host, st,
                                           "(host dependency check failed)"))
@@ -102,16 +88,20 @@ bool CheckGate::host_dependencies_failed(model::HostId hid, Time now) const {
       of(hid), std::span<const HostState>(w_.hosts), of);
 }
 
-// Naemon adds a random share of the check window, so a period that opens does not release every check at
-// once. No valid time within the horizon: the check stays on its normal schedule.
-std::optional<loop::Duration> CheckGate::postpone_to_period(model::TimeperiodId period, Time now,
-                                                            double window) {
+// Outside its check period a check does not run and moves to the period's next start, plus a random share
+// of the check window, as Naemon's, so a period that opens does not release every check at once; that start
+// may be postponed again (Naemon's CHECK_OPTION_ALLOW_POSTPONE). No valid time within the horizon: the
+// check stays on its normal schedule.
+bool CheckGate::outside_period(model::TimeperiodId period, Time now, double window, Decision& d) {
+  if (w_.in_period(period, now)) return false;
   const std::time_t next =
       w_.evaluator.next_valid_time(timeperiod::PeriodIndex{model::index(period)},
                                    static_cast<std::time_t>(now), static_cast<std::time_t>(now));
-  if (next <= now) return std::nullopt;
+  if (next <= now) return true;
   const double spread = window > 1 ? std::uniform_real_distribution<double>(0, window - 1)(w_.rng) : 0;
-  return seconds(static_cast<double>(next - now) + spread);
+  d.next_in = seconds(static_cast<double>(next - now) + spread);
+  d.check_options = state::k_check_option_allow_postpone;
+  return true;
 }
 
 }  // namespace vedette::engine

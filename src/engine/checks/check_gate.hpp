@@ -50,8 +50,9 @@ class CheckGate {
             Decision& d);
   [[nodiscard]] bool service_dependencies_failed(model::ServiceId service, Time now) const;
   [[nodiscard]] bool host_dependencies_failed(model::HostId host, Time now) const;
-  // Outside its check_period: when the period is valid again, plus a random share of the check window.
-  std::optional<loop::Duration> postpone_to_period(model::TimeperiodId period, Time now, double window);
+  // Outside its check_period: true, with `d` moved to when the period is valid again plus a random share of
+  // the check window.
+  bool outside_period(model::TimeperiodId period, Time now, double window, Decision& d);
 
   World& w_;
   const Notifier& notifier_;
