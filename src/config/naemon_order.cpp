@@ -187,6 +187,13 @@ class Replay {
   template <typename Reject>
   Ids expand(const Kind& kind, std::string_view list, Reject&& rejected) {
     Ids visited;
+    expand_into(kind, list, visited, rejected);
+    return visited;
+  }
+
+  // expand() into `out` (empty), for loops that reuse its memory.
+  template <typename Reject>
+  void expand_into(const Kind& kind, std::string_view list, Ids& out, Reject&& rejected) {
     for (std::string_view item : split_list(list)) {
       const bool reject = item.front() == '!';
       if (reject) item.remove_prefix(1);
@@ -194,10 +201,10 @@ class Replay {
         if (reject)
           rejected(id);
         else
-          visited.push_back(id);
+          out.push_back(id);
       });
     }
-    return reversed(std::move(visited));
+    std::reverse(out.begin(), out.end());
   }
 
   // A host's `hostgroups` (a contact's `contactgroups`, a service's `servicegroups`) as Naemon rewrites it
@@ -311,31 +318,37 @@ class Replay {
   // copies, newest first, then the definitions in their own order.
   void duplicate_services() {
     std::vector<Node> copies, originals;
+    Ids group_list, host_list;  // reused: a million definitions of one host each allocated four times
+    std::vector<const Ids*> lists;
+    IdMarks& taken = taken_hosts_;
     for (std::uint32_t d : newest_first(ObjectType::service)) {
       const RawObject& obj = def(ObjectType::service, d);
       if (!obj.registered) continue;
       const std::string_view hosts = obj.get("host_name"), groups = obj.get("hostgroup_name");
       const std::string_view description = obj.get("service_description");
       if ((hosts.empty() && groups.empty()) || description.empty()) continue;
-      IdSet taken;
-      Ids group_list;
+      taken.start(m_.hosts.size());
+      group_list.clear();
+      host_list.clear();
       if (!groups.empty())
-        group_list = expand(hostgroups_, groups, [&](std::uint32_t g) { reject_members(g, taken); });
-      Ids host_list;
-      if (!hosts.empty()) host_list = expand(hosts_, hosts, [&](std::uint32_t h) { taken.insert(h); });
+        expand_into(hostgroups_, groups, group_list, [&](std::uint32_t g) {
+          for (std::uint32_t h : hostgroup_members_[g]) taken.set(h);
+        });
+      if (!hosts.empty()) expand_into(hosts_, hosts, host_list, [&](std::uint32_t h) { taken.set(h); });
       // The host list comes first, as a group of its own.
-      std::vector<const Ids*> lists{&host_list};
+      lists.assign(1, &host_list);
       for (std::uint32_t g : group_list) lists.push_back(&hostgroup_members_[g]);
       for (std::size_t l = 0; l < lists.size(); ++l) {
         const Ids& members = *lists[l];
         for (std::size_t i = 0; i < members.size(); ++i) {
-          if (!taken.insert(members[i]).second) continue;
+          if (!taken.insert(members[i])) continue;
           const Node node{&obj, members[i], service_on(members[i], description)};
           const bool last = l + 1 == lists.size() && i + 1 == members.size();
           (last ? originals : copies).push_back(node);
         }
       }
     }
+    service_list_.reserve(copies.size() + originals.size());
     service_list_.assign(copies.rbegin(), copies.rend());
     service_list_.insert(service_list_.end(), originals.begin(), originals.end());
     // Each host's own list is built by prepending while walking the service list.
@@ -652,6 +665,7 @@ class Replay {
   model::Model& m_;
   RegexCache regex_;
   IdMarks named_, rejected_;  // group_names()' scratch
+  IdMarks taken_hosts_;       // duplicate_services()' scratch
 
   std::array<Ids, k_object_type_count> newest_first_;
   Ids host_of_def_, contact_of_def_;
