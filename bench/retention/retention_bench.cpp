@@ -227,7 +227,12 @@ void BM_RetentionLoad(benchmark::State& state) {
   state.counters["services"] = static_cast<double>(applied);
   std::filesystem::remove_all(dir);
 }
-BENCHMARK(BM_RetentionLoad)->Arg(k_100k)->Arg(k_1m)->ArgName("hosts")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RetentionLoad)
+    ->Arg(k_100k)
+    ->Arg(k_1m)
+    ->ArgName("hosts")
+    ->UseRealTime()  // the file is parsed on a thread of its own
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace vedette::retention

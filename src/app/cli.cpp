@@ -9,12 +9,14 @@
 #include "engine/world/reload.hpp"
 #include "livestatus/server_options.hpp"
 #include "metrics/http_server.hpp"
+#include "retention/prefetch.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unistd.h>
@@ -187,7 +189,12 @@ int run_cli(int argc, char** argv) {
 
   config::SourceFiles files;
   config::Diagnostics diags;
-  config::Configuration cfg = config::load_configuration(config_path, files, diags);
+  // The core reads retention.dat back once the model is built; the kernel reads it ahead meanwhile.
+  std::optional<retention::Prefetch> retention_prefetch;
+  config::Configuration cfg =
+      config::load_configuration(config_path, files, diags, [&](const config::MainConfig& main) {
+        if (!verify && main.retain_state_information) retention_prefetch.emplace(main.state_retention_file);
+      });
   // The options of Mod-Gearman's module line are part of the configuration: -v reports them, and unusable
   // ones stop the start like any other error (warnings are logged again by the core when it starts).
   if (gearman::OptionMessages messages; engine::distribution_options(cfg.main, messages)) {

@@ -35,13 +35,14 @@ void check_global_commands(const MainConfig& main, const model::Model& model, Di
 
 }  // namespace
 
-Configuration load_configuration(const std::string& main_config_path, SourceFiles& files,
-                                 Diagnostics& diags) {
+Configuration load_configuration(const std::string& main_config_path, SourceFiles& files, Diagnostics& diags,
+                                 const std::function<void(const MainConfig&)>& main_config_read) {
   Configuration cfg;
   cfg.main = load_main_config(main_config_path, files, diags);
   // As Naemon: a main config with errors names the wrong objects, so they are not read at all.
   if (diags.has_errors()) return cfg;
   cfg.main_config_ok = true;
+  if (main_config_read) main_config_read(cfg.main);
 
   ObjectStore store;
   const std::size_t errors_before_objects = diags.error_count();

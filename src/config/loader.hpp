@@ -10,6 +10,7 @@
 #include "config/main_config.hpp"
 #include "model/model.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -21,7 +22,10 @@ struct Configuration {
   std::unique_ptr<model::Model> model;  // null when the object files could not be read
 };
 
-[[nodiscard]] Configuration load_configuration(const std::string& main_config_path, SourceFiles& files,
-                                               Diagnostics& diags);
+// `main_config_read` is called once the main config file has been read without errors, before the object
+// files are: the daemon has the kernel read retention.dat ahead then (retention/prefetch.hpp).
+[[nodiscard]] Configuration load_configuration(
+    const std::string& main_config_path, SourceFiles& files, Diagnostics& diags,
+    const std::function<void(const MainConfig&)>& main_config_read = {});
 
 }  // namespace vedette::config

@@ -1,5 +1,7 @@
 #include "retention/apply.hpp"
 
+#include "retention/parse_ahead.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -605,11 +607,19 @@ void TextApplier::feed(std::string_view blocks) {
       blocks, [&](const Block& b) { impl_->applier.apply(b); }, impl_->out.warnings);
 }
 
-LoadResult TextApplier::finish() {
-  LoadResult out = std::move(impl_->out);
-  out.applied = impl_->applier.finish();
+namespace {
+
+// The reader's warnings, then apply()'s.
+LoadResult finished(Applier& applier, LoadResult out) {
+  out.applied = applier.finish();
   out.warnings.insert(out.warnings.end(), out.applied.warnings.begin(), out.applied.warnings.end());
   return out;
+}
+
+}  // namespace
+
+LoadResult TextApplier::finish() {
+  return finished(impl_->applier, std::move(impl_->out));
 }
 
 LoadResult apply_text(std::string_view text, Target target, Time now) {
@@ -627,7 +637,12 @@ LoadResult load(const std::string& path, Target target, Time now) {
     out.error = file.failure();
     return out;
   }
-  return apply_text(file.text(), target, now);
+  if (file.text().empty()) return apply_text({}, target, now);
+  Applier applier(target, now);
+  LoadResult out;
+  parse_ahead(
+      file.text(), [&](const Block& b) { applier.apply(b); }, out.warnings);
+  return finished(applier, std::move(out));
 }
 
 double initial_check_delay(Time retained_next_check, Time now, double interval_s, int randomize_window,

@@ -97,6 +97,7 @@ class TextApplier {
 [[nodiscard]] LoadResult apply_text(std::string_view text, Target target, Time now);
 
 // Reads and applies `path` block by block without keeping the parsed file: what the core calls at start-up.
+// The file is parsed on a thread of its own (parse_ahead.hpp) and applied on the caller's.
 // Does not read anything when main.retain_state_information is off (Naemon neither).
 [[nodiscard]] LoadResult load(const std::string& path, Target target, Time now);
 
