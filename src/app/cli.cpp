@@ -1,6 +1,7 @@
 #include "app/cli.hpp"
 
 #include "app/daemon.hpp"
+#include "app/heap_prefault.hpp"
 #include "app/native_check_cli.hpp"
 #include "app/privileges.hpp"
 #include "app/verify_report.hpp"
@@ -191,10 +192,14 @@ int run_cli(int argc, char** argv) {
   config::Diagnostics diags;
   // The core reads retention.dat back once the model is built; the kernel reads it ahead meanwhile.
   std::optional<retention::Prefetch> retention_prefetch;
-  config::Configuration cfg =
-      config::load_configuration(config_path, files, diags, [&](const config::MainConfig& main) {
-        if (!verify && main.retain_state_information) retention_prefetch.emplace(main.state_retention_file);
-      });
+  config::Configuration cfg;
+  {
+    // The loader's new memory is faulted in on the other core meanwhile.
+    const HeapPrefault prefault;
+    cfg = config::load_configuration(config_path, files, diags, [&](const config::MainConfig& main) {
+      if (!verify && main.retain_state_information) retention_prefetch.emplace(main.state_retention_file);
+    });
+  }
   // The options of Mod-Gearman's module line are part of the configuration: -v reports them, and unusable
   // ones stop the start like any other error (warnings are logged again by the core when it starts).
   if (gearman::OptionMessages messages; engine::distribution_options(cfg.main, messages)) {
