@@ -40,6 +40,8 @@ import sys
 SIZES = {
     "small": (100, 10, False, 0),
     "100k": (10000, 10, False, 0),
+    "600k": (60000, 10, False, 0),
+    "1m": (100000, 10, False, 0),
     "1host-25k": (1, 25000, False, 0),
     "1host-50k": (1, 50000, False, 0),
     "1host-100k": (1, 100000, False, 0),

@@ -239,6 +239,8 @@ int run_cli(int argc, char** argv) {
   }
   for (const config::Diagnostic& d : diags.all()) fmt::print(stderr, "{}\n", config::Diagnostics::format(d));
   std::fflush(stderr);
+  // Its thread has queued the reads long since; it must be gone before -d forks (a thread does not follow).
+  retention_prefetch.reset();
   return run_daemon(std::move(cfg), DaemonOptions{.config_path = config_path,
                                                   .log_to_stdout = !daemon_mode,
                                                   .daemon_mode = daemon_mode,

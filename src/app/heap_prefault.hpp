@@ -4,7 +4,7 @@
 // Loading a million services grows the heap by ~1.1 GB, and the kernel zeroes each new page when it is
 // first touched: on these virtual machines that zeroing was half of `vedette -v` (perf: clear_page_erms
 // 47 %), more when the hypervisor must back the memory afresh. While a HeapPrefault lives, malloc takes
-// everything from the heap (no mmap of large blocks, which the thread could not see) and grows it 64 MB
+// everything from the heap (no mmap of large blocks, which the thread could not see) and grows it 2 MB
 // ahead of need, and the thread faults in each stretch the heap grew by (MADV_POPULATE_WRITE, which maps
 // zeroed pages and writes nothing), so the loader finds its memory ready. The destructor stops the thread
 // and leaves malloc with fixed thresholds of the size its adaptive ones reach in a long-running daemon.
