@@ -32,7 +32,10 @@ void ModelBuilder::coords(const RawObject& obj, model::Host& h) {
 }
 
 void ModelBuilder::build_hosts() {
-  model_->hosts.reserve(store_.of(ObjectType::host).size());
+  const std::size_t definitions = store_.of(ObjectType::host).size();
+  model_->hosts.reserve(definitions);
+  host_raws_.reserve(definitions);
+  model_->host_by_name.reserve(definitions);  // growing it rehashed 100k names 17 times
   for_each_registered(ObjectType::host, [&](const RawObject& obj) {
     if (!named(obj, "host_name")) return;
     std::string_view name = intern(obj.get("host_name"));

@@ -20,7 +20,7 @@ std::string_view StringPool::intern(std::string_view text) {
 std::string_view StringPool::store(std::string_view text) {
   if (blocks_.empty() || block_size_ - block_used_ < text.size()) {
     block_size_ = std::max(k_block_size, text.size());
-    blocks_.push_back(std::make_unique<char[]>(block_size_));
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(block_size_));  // no zeroing: all copied over
     block_used_ = 0;
   }
   char* out = blocks_.back().get() + block_used_;
