@@ -351,10 +351,17 @@ class Replay {
     service_list_.reserve(copies.size() + originals.size());
     service_list_.assign(copies.rbegin(), copies.rend());
     service_list_.insert(service_list_.end(), originals.begin(), originals.end());
-    // Each host's own list is built by prepending while walking the service list.
-    services_of_host_.resize(m_.hosts.size());
-    for (auto it = service_list_.rbegin(); it != service_list_.rend(); ++it)
-      if (it->service != k_none) services_of_host_[it->host].push_back(it->service);
+  }
+
+  // Each host's own list of its services, built by prepending while walking the service list. Only a
+  // wildcard or a regular expression in a service list needs it: made the first time one does.
+  const Ids& services_of_host(std::uint32_t host) {
+    if (services_of_host_.empty()) {
+      services_of_host_.resize(m_.hosts.size());
+      for (auto it = service_list_.rbegin(); it != service_list_.rend(); ++it)
+        if (it->service != k_none) services_of_host_[it->host].push_back(it->service);
+    }
+    return services_of_host_[host];
   }
 
   void reject_members(std::uint32_t hostgroup, IdSet& rejected) const {
@@ -391,7 +398,7 @@ class Replay {
       } else if (host == k_none) {
         continue;
       } else if (any || re != nullptr) {
-        for (std::uint32_t s : services_of_host_[host])
+        for (std::uint32_t s : services_of_host(host))
           if (wanted(s)) take(s);
       } else if (const std::uint32_t s = service_on(host, item); s != k_none) {
         take(s);
@@ -419,10 +426,19 @@ class Replay {
       for (std::uint32_t s : expand_service_pairs(from_.servicegroups[g]->get("members"), f.rejected))
         f.add(s);
     }
+    // Services mostly take `servicegroups` from a template, so the same list comes again and again.
+    std::string_view last_list;
+    Ids last_groups;
+    bool have_last = false;
     for (const Node& n : service_list_) {
       if (n.service == k_none) continue;
-      for (std::uint32_t g : group_names(servicegroups_, n.def->get("servicegroups")))
-        fillings[g].add(n.service);
+      const std::string_view list = n.def->get("servicegroups");
+      if (!have_last || list != last_list) {
+        last_groups = group_names(servicegroups_, list);
+        last_list = list;
+        have_last = true;
+      }
+      for (std::uint32_t g : last_groups) fillings[g].add(n.service);
     }
     fill_subgroups(servicegroups_, from_.servicegroups, "servicegroup_members", fillings);
     servicegroup_members_.resize(fillings.size());
@@ -673,7 +689,7 @@ class Replay {
   std::vector<Ids> hostgroup_members_;     // Naemon's member lists: newest first
   std::vector<Ids> servicegroup_members_;  // likewise
   std::vector<Node> service_list_;         // Naemon's service list after copying definitions per host
-  std::vector<Ids> services_of_host_;      // each host's list of its services, built from service_list_
+  std::vector<Ids> services_of_host_;      // services_of_host(): empty until first asked for
 };
 
 }  // namespace
