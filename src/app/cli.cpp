@@ -196,9 +196,12 @@ int run_cli(int argc, char** argv) {
   {
     // The loader's new memory is faulted in on the other core meanwhile.
     const HeapPrefault prefault;
-    cfg = config::load_configuration(config_path, files, diags, [&](const config::MainConfig& main) {
+    config::LoadOptions load;
+    load.main_config_read = [&](const config::MainConfig& main) {
       if (!verify && main.retain_state_information) retention_prefetch.emplace(main.state_retention_file);
-    });
+    };
+    load.free_definitions = !verify;  // -v and -p exit once the report (or the precache file) is out
+    cfg = config::load_configuration(config_path, files, diags, load);
   }
   // The options of Mod-Gearman's module line are part of the configuration: -v reports them, and unusable
   // ones stop the start like any other error (warnings are logged again by the core when it starts).

@@ -36,15 +36,24 @@ void check_global_commands(const MainConfig& main, const model::Model& model, Di
 }  // namespace
 
 Configuration load_configuration(const std::string& main_config_path, SourceFiles& files, Diagnostics& diags,
-                                 const std::function<void(const MainConfig&)>& main_config_read) {
+                                 const LoadOptions& load_options) {
   Configuration cfg;
   cfg.main = load_main_config(main_config_path, files, diags);
   // As Naemon: a main config with errors names the wrong objects, so they are not read at all.
   if (diags.has_errors()) return cfg;
   cfg.main_config_ok = true;
-  if (main_config_read) main_config_read(cfg.main);
+  if (load_options.main_config_read) load_options.main_config_read(cfg.main);
 
-  ObjectStore store;
+  auto owned_store = std::make_unique<ObjectStore>();
+  ObjectStore& store = *owned_store;
+  // Left allocated on the way out when the caller exits right after.
+  struct Release {
+    std::unique_ptr<ObjectStore>& store;
+    bool free;
+    ~Release() {
+      if (!free) static_cast<void>(store.release());
+    }
+  } release{owned_store, load_options.free_definitions};
   const std::size_t errors_before_objects = diags.error_count();
   ObjectReader reader(store, files, diags);
   std::vector<ObjectSourceSpan> spans;
