@@ -15,8 +15,10 @@ namespace {
 constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14; older headers lack the name
 #endif
 
-constexpr int k_top_pad =
-    2 << 20;  // the heap grows this far ahead of need while the thread runs (more only raised peak RSS)
+// The heap grows this far ahead of need while the thread runs (more only raised the peak RSS), and the
+// thread faults in a stretch this long at a time, so the destructor never waits behind a large one.
+constexpr int k_top_pad = 2 << 20;
+constexpr std::uintptr_t k_slice = 2 << 20;
 // malloc's adaptive thresholds settle at these in a daemon that frees large blocks (glibc's maximum mmap
 // threshold on 64-bit, trimming at twice it); setting any threshold turns the adaptation off for good.
 constexpr int k_mmap_threshold = 32 << 20;
@@ -59,8 +61,7 @@ void HeapPrefault::run(std::uintptr_t done) {
       std::this_thread::sleep_for(std::chrono::microseconds(200));
       continue;
     }
-    // A slice at a time, so the destructor is not kept waiting behind a large stretch.
-    const std::uintptr_t upto = std::min(end, done + (std::uintptr_t{2} << 20));
+    const std::uintptr_t upto = std::min(end, done + k_slice);
     if (::madvise(reinterpret_cast<void*>(done), upto - done, MADV_POPULATE_WRITE) != 0) return;
     done = upto;
   }

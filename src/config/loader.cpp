@@ -44,16 +44,9 @@ Configuration load_configuration(const std::string& main_config_path, SourceFile
   cfg.main_config_ok = true;
   if (load_options.main_config_read) load_options.main_config_read(cfg.main);
 
+  // Released at once when the caller exits right after: the definitions are then never freed.
   auto owned_store = std::make_unique<ObjectStore>();
-  ObjectStore& store = *owned_store;
-  // Left allocated on the way out when the caller exits right after.
-  struct Release {
-    std::unique_ptr<ObjectStore>& store;
-    bool free;
-    ~Release() {
-      if (!free) static_cast<void>(store.release());
-    }
-  } release{owned_store, load_options.free_definitions};
+  ObjectStore& store = load_options.free_definitions ? *owned_store : *owned_store.release();
   const std::size_t errors_before_objects = diags.error_count();
   ObjectReader reader(store, files, diags);
   std::vector<ObjectSourceSpan> spans;

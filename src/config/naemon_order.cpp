@@ -426,17 +426,16 @@ class Replay {
       for (std::uint32_t s : expand_service_pairs(from_.servicegroups[g]->get("members"), f.rejected))
         f.add(s);
     }
-    // Services mostly take `servicegroups` from a template, so the same list comes again and again.
+    // Services mostly take `servicegroups` from a template, so the same list comes again and again. The
+    // groups of the empty list, the first one compared, are none.
     std::string_view last_list;
     Ids last_groups;
-    bool have_last = false;
     for (const Node& n : service_list_) {
       if (n.service == k_none) continue;
       const std::string_view list = n.def->get("servicegroups");
-      if (!have_last || list != last_list) {
+      if (list != last_list) {
         last_groups = group_names(servicegroups_, list);
         last_list = list;
-        have_last = true;
       }
       for (std::uint32_t g : last_groups) fillings[g].add(n.service);
     }

@@ -637,7 +637,6 @@ LoadResult load(const std::string& path, Target target, Time now) {
     out.error = file.failure();
     return out;
   }
-  if (file.text().empty()) return apply_text({}, target, now);
   Applier applier(target, now);
   LoadResult out;
   parse_ahead(
