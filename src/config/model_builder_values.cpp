@@ -165,7 +165,66 @@ std::vector<model::CustomVariable> ModelBuilder::custom_variables(const RawObjec
   return out;
 }
 
+namespace {
+
+// The directives read_settings() reads: an object that has none of them itself takes them all from its
+// templates.
+std::bitset<k_directive_count> settings_directives() {
+  const DirectiveKey keys[] = {"notes",
+                               "notes_url",
+                               "action_url",
+                               "icon_image",
+                               "icon_image_alt",
+                               "check_interval",
+                               "retry_interval",
+                               "max_check_attempts",
+                               "hourly_value",
+                               "freshness_threshold",
+                               "low_flap_threshold",
+                               "high_flap_threshold",
+                               "notification_interval",
+                               "first_notification_delay",
+                               "flap_detection_options",
+                               "notification_options",
+                               "stalking_options",
+                               "active_checks_enabled",
+                               "passive_checks_enabled",
+                               "obsess",
+                               "event_handler_enabled",
+                               "check_freshness",
+                               "flap_detection_enabled",
+                               "notifications_enabled",
+                               "process_perf_data",
+                               "retain_status_information",
+                               "retain_nonstatus_information"};
+  std::bitset<k_directive_count> ids;
+  for (const DirectiveKey& key : keys) ids.set(key.id);
+  return ids;
+}
+
+}  // namespace
+
+std::size_t ModelBuilder::BasesHash::operator()(const std::vector<const RawObject*>& bases) const {
+  std::size_t h = bases.size();
+  for (const RawObject* b : bases) h = h * 31 + std::hash<const RawObject*>{}(b);
+  return h;
+}
+
 void ModelBuilder::checkable_values(const RawObject& obj, const OptionTables& tables, model::Checkable& c) {
+  static const std::bitset<k_directive_count> settings = settings_directives();
+  if ((obj.own & settings).any()) {
+    read_settings(obj, tables, c);
+    return;
+  }
+  // A template's value is parsed and reported once, for the first object reading it (RawAttr::parsed), so
+  // the copy reports what reading again would: nothing.
+  auto [it, first] = settings_by_bases_.try_emplace(obj.bases);
+  if (first) read_settings(obj, tables, it->second);
+  static_cast<model::CheckableSettings&>(c) = it->second;
+}
+
+void ModelBuilder::read_settings(const RawObject& obj, const OptionTables& tables,
+                                 model::CheckableSettings& c) {
   c.notes = intern(obj.get("notes"));
   c.notes_url = intern(obj.get("notes_url"));
   c.action_url = intern(obj.get("action_url"));

@@ -13,16 +13,10 @@
 
 namespace vedette::model {
 
-struct Checkable {
-  std::vector<ContactId> contacts;
-  std::vector<ContactgroupId> contact_groups;
-  CommandCall check_command;
-  CommandCall event_handler;
-  TimeperiodId check_period = no_id<TimeperiodId>();
-  TimeperiodId notification_period = no_id<TimeperiodId>();
+// The directives hosts and services read alike. Objects using the same templates and setting none of these
+// themselves share them: config/ reads them once per template list and copies them.
+struct CheckableSettings {
   std::string_view notes, notes_url, action_url, icon_image, icon_image_alt;
-  int initial_state = 0;
-  int check_timeout = 0;  // seconds; host_check_timeout / service_check_timeout when not set
   double check_interval = 5.0;
   double retry_interval = 1.0;
   int max_check_attempts = 0;
@@ -45,6 +39,17 @@ struct Checkable {
   bool process_perf_data = true;
   bool retain_status_information = true;
   bool retain_nonstatus_information = true;
+};
+
+struct Checkable : CheckableSettings {
+  std::vector<ContactId> contacts;
+  std::vector<ContactgroupId> contact_groups;
+  CommandCall check_command;
+  CommandCall event_handler;
+  TimeperiodId check_period = no_id<TimeperiodId>();
+  TimeperiodId notification_period = no_id<TimeperiodId>();
+  int initial_state = 0;
+  int check_timeout = 0;  // seconds; host_check_timeout / service_check_timeout when not set
   std::vector<CustomVariable> custom_variables;
 };
 

@@ -100,6 +100,49 @@ TEST_F(ObjectLoaderTest, PlusWithNothingToInheritIsStripped) {
   EXPECT_EQ(contactgroup_names(host("web02").contact_groups), (Names{"admins"}));
 }
 
+// Objects that set none of the shared settings take them from one reading per template list
+// (ModelBuilder::checkable_values); one that sets any of them reads its own.
+TEST_F(ObjectLoaderTest, ObjectsOnTheSameTemplatesShareTheirSettingsUnlessTheySetOne) {
+  auto def = [](const std::string& name, const std::string& extra) {
+    return "define host {\n  host_name " + name + "\n" + extra + "}\n";
+  };
+  load(
+      "define host {\n  name t\n  max_check_attempts 3\n  check_interval 2\n  notes tnotes\n"
+      "  flap_detection_options d\n  obsess 0\n  register 0\n}\n"
+      "define host {\n  name u\n  max_check_attempts 9\n  register 0\n}\n" +
+      def("web01", "  use t\n") + def("web02", "  use t\n  notes own\n") + def("web03", "  use t\n") +
+      def("web04", "  use u,t\n") + def("web05", "  use t,u\n"));
+  expect_no_errors();
+  for (const char* name : {"web01", "web03"}) {
+    EXPECT_DOUBLE_EQ(host(name).check_interval, 2.0) << name;
+    EXPECT_EQ(host(name).notes, "tnotes") << name;
+    EXPECT_EQ(host(name).flap_detection_options, model::k_opt_down) << name;
+    EXPECT_FALSE(host(name).obsess) << name;
+    EXPECT_EQ(host(name).max_check_attempts, 3) << name;
+  }
+  EXPECT_EQ(host("web02").notes, "own");
+  EXPECT_DOUBLE_EQ(host("web02").check_interval, 2.0);
+  EXPECT_EQ(host("web04").max_check_attempts, 9);
+  EXPECT_EQ(host("web04").notes, "tnotes");
+  EXPECT_EQ(host("web05").max_check_attempts, 3);
+  EXPECT_EQ(host("web05").notes, "tnotes");
+}
+
+// A bad value in a template is reported once, for the first object that reads it, as before the sharing.
+TEST_F(ObjectLoaderTest, ABadTemplateValueIsReportedOnceForTheFirstObjectUsingIt) {
+  load(
+      "define host {\n  name t\n  max_check_attempts 3\n  check_interval often\n  register 0\n}\n"  // 1
+      "define host {\n  host_name web01\n  use t\n}\n"                                              // 7
+      "define host {\n  host_name web02\n  use t\n}\n");
+  std::size_t reports = 0;
+  for (const Diagnostic& d : errors())
+    if (d.message.find("Invalid numeric value 'often' for check_interval") != std::string::npos) {
+      ++reports;
+      EXPECT_EQ(d.at.line, 7u);
+    }
+  EXPECT_EQ(reports, 1u) << all_text();
+}
+
 TEST_F(ObjectLoaderTest, NullBlocksInheritance) {
   load(
       "define host {\n  name t\n  check_command check_dummy\n  notes tnotes\n  contact_groups admins\n"
