@@ -25,6 +25,14 @@ std::string_view without_cr(std::string_view s) {
   return s.ends_with('\r') ? s.substr(0, s.size() - 1) : s;
 }
 
+// Where the first blank (space or tab) is, or npos. string_view::find_first_of() calls memchr() on the set
+// for every character: that was the largest single cost of reading (perf).
+std::size_t first_blank(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (s[i] == ' ' || s[i] == '\t') return i;
+  return std::string_view::npos;
+}
+
 std::string_view trim_front(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   return s;
@@ -244,7 +252,7 @@ void ObjectReader::parse(std::string_view text, const std::string* file) {
     const SourcePos at{file, first_line};
     if (line.starts_with("define")) {
       std::string_view rest = trim(line.substr(6));
-      std::size_t type_end = rest.find_first_of(" \t{");
+      std::size_t type_end = std::min(first_blank(rest), rest.find('{'));
       std::string_view type_name = rest.substr(0, type_end);
       if (current != nullptr) {
         diags_.error(
@@ -313,11 +321,10 @@ void ObjectReader::finish(RawObject* obj) {
 }
 
 void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePos at) {
-  std::size_t key_end = line.find_first_of(" \t");
+  std::size_t key_end = first_blank(line);
   std::string_view key = line.substr(0, key_end);
   std::string_view value =
       key_end == std::string_view::npos ? std::string_view{} : trim(line.substr(key_end));
-  const std::string_view type_name = object_type_name(obj.type);
 
   if (key == "use") {
     obj.use = value;
@@ -329,8 +336,9 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
   }
   if (key == "register") {
     if (value.empty() || (value.front() != '0' && value.front() != '1')) {
-      diags_.error(fmt::format("Invalid register value '{}' in {} definition", value, type_name), at,
-                   PosKind::line);
+      diags_.error(
+          fmt::format("Invalid register value '{}' in {} definition", value, object_type_name(obj.type)), at,
+          PosKind::line);
       return;
     }
     obj.registered = value.front() == '1';
@@ -360,7 +368,8 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
       obj.timeperiod_lines.push_back({line, at.line});
       return;
     }
-    diags_.error(fmt::format("Invalid {} object directive '{}'.", type_name, key), at, PosKind::line);
+    diags_.error(fmt::format("Invalid {} object directive '{}'.", object_type_name(obj.type), key), at,
+                 PosKind::line);
     return;
   }
   const bool is_null = value == "null";
