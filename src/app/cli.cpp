@@ -164,6 +164,23 @@ Parsed parse_options(int argc, char** argv, Options& o) {
   return Parsed::run;
 }
 
+// -v's report, and with -p the precache file. Returns the exit status.
+int report_verification(const Options& o, const config::Configuration& cfg,
+                        const config::Diagnostics& diags) {
+  // -p alone is quiet, as Naemon's, unless the configuration has errors.
+  const int rc =
+      o.verify || diags.has_errors() || cfg.model == nullptr ? print_verify_report(cfg, diags, stdout) : 0;
+  if (rc != 0 || !o.precache) return rc;
+  const std::string& path = cfg.main.precached_object_file;
+  if (const std::string error = engine::write_object_cache(cfg.main, *cfg.model, std::time(nullptr), &path);
+      !error.empty()) {
+    fmt::print("Failed to precache objects to '{}': {}\n", path, error);
+    return 1;
+  }
+  fmt::print("Object precache file created:\n{}\n", path);
+  return 0;
+}
+
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -220,18 +237,11 @@ int run_cli(int argc, char** argv) {
     if (std::optional<std::string> warning = metrics::exposure_warning(cfg.main.metrics_listen))
       diags.warning(std::move(*warning));
   if (verify) {
-    // -p alone is quiet, as Naemon's, unless the configuration has errors.
-    const int rc =
-        o.verify || diags.has_errors() || cfg.model == nullptr ? print_verify_report(cfg, diags, stdout) : 0;
-    if (rc != 0 || !o.precache) return rc;
-    const std::string& path = cfg.main.precached_object_file;
-    if (const std::string error = engine::write_object_cache(cfg.main, *cfg.model, std::time(nullptr), &path);
-        !error.empty()) {
-      fmt::print("Failed to precache objects to '{}': {}\n", path, error);
-      return 1;
-    }
-    fmt::print("Object precache file created:\n{}\n", path);
-    return 0;
+    const int rc = report_verification(o, cfg, diags);
+    // The process ends right after: the model is left as it is rather than taken apart piece by piece
+    // (6 % of `vedette -v` at 100k services, perf).
+    (void)cfg.model.release();
+    return rc;
   }
 
   // A configuration with errors is refused with the same report -v prints, as Naemon refuses to start;
