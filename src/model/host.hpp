@@ -5,6 +5,7 @@
 #include "model/checkable.hpp"
 #include "model/ids.hpp"
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -21,7 +22,14 @@ struct Host : Checkable {
   std::vector<HostgroupId> hostgroups;
   std::vector<ServiceId> services;
   // The same services sorted by description: Model::find_service's index, filled by Model::index_services().
-  std::vector<ServiceId> services_by_description;
+  // Each entry carries its description, so a search reads this array and not a Service per step.
+  struct DescribedService {
+    const char* description;
+    std::uint32_t size;
+    ServiceId id;
+    [[nodiscard]] std::string_view text() const { return {description, size}; }
+  };
+  std::vector<DescribedService> services_by_description;
   std::string_view vrml_image, statusmap_image;
   bool have_2d_coords = false;
   bool have_3d_coords = false;

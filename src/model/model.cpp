@@ -19,20 +19,23 @@ ServiceId Model::find_service(HostId host, std::string_view description) const {
   }
   auto it = std::lower_bound(
       h.services_by_description.begin(), h.services_by_description.end(), description,
-      [&](ServiceId id, std::string_view wanted) { return services[index(id)].description < wanted; });
-  if (it == h.services_by_description.end() || services[index(*it)].description != description)
-    return no_id<ServiceId>();
-  return *it;
+      [](const Host::DescribedService& s, std::string_view wanted) { return s.text() < wanted; });
+  if (it == h.services_by_description.end() || it->text() != description) return no_id<ServiceId>();
+  return it->id;
 }
 
 void Model::index_services() {
   for (Host& h : hosts) {
-    h.services_by_description = h.services;
+    h.services_by_description.clear();
+    h.services_by_description.reserve(h.services.size());
+    for (ServiceId id : h.services) {
+      const std::string_view d = services[index(id)].description;
+      h.services_by_description.push_back({d.data(), static_cast<std::uint32_t>(d.size()), id});
+    }
     // Ties by id, so a description given twice (only in a model put together by hand) finds the first.
     std::sort(h.services_by_description.begin(), h.services_by_description.end(),
-              [&](ServiceId a, ServiceId b) {
-                const std::string_view x = services[index(a)].description, y = services[index(b)].description;
-                return x != y ? x < y : a < b;
+              [](const Host::DescribedService& a, const Host::DescribedService& b) {
+                return a.text() != b.text() ? a.text() < b.text() : a.id < b.id;
               });
   }
 }
