@@ -343,6 +343,11 @@ class ModelBuilder {
   IdMarks contact_marks_;       // contact lists
   IdMarks contactgroup_marks_;  // contact group lists
   IdMarks timeperiod_marks_;    // a timeperiod's exclusions
+  // expand_hosts()' last list that was one host's name, and the host.
+  struct {
+    std::string_view list;
+    model::HostId id = model::no_id<model::HostId>();
+  } last_host_;
   // checkable_values() of the objects that set none of the settings themselves, by their templates.
   std::unordered_map<std::vector<const RawObject*>, model::CheckableSettings, BasesHash> settings_by_bases_;
   std::unordered_map<std::string_view, model::CommandCall> calls_;  // by command text, resolved ones

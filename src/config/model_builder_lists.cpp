@@ -45,7 +45,14 @@ bool ModelBuilder::expand_list(std::string_view list, std::string_view what, std
 
 bool ModelBuilder::expand_hosts(std::string_view list, std::vector<model::HostId>& accepted,
                                 IdMarks& rejected, const RawObject& obj) {
-  return expand_list(
+  // Service definitions name the same single host many times in a row (a host's services are written
+  // together): the last single name found is remembered, as the hash lookup was mostly cache misses.
+  if (model::is_set(last_host_.id) && list == last_host_.list) {
+    accepted.push_back(last_host_.id);
+    return true;
+  }
+  const std::size_t before = accepted.size();
+  const bool ok = expand_list(
       list, "host", model_->hosts.size(), [&](std::uint32_t i) { return model_->hosts[i].name; },
       model_->host_by_name, obj,
       [&](std::uint32_t i, bool reject) {
@@ -54,6 +61,10 @@ bool ModelBuilder::expand_hosts(std::string_view list, std::vector<model::HostId
         else
           accepted.push_back(model::HostId{i});
       });
+  const bool single_name =
+      list.find_first_of(",!") == std::string_view::npos && list != "*" && !wants_regex(list);
+  if (ok && single_name && accepted.size() == before + 1) last_host_ = {list, accepted.back()};
+  return ok;
 }
 
 bool ModelBuilder::expand_hostgroups(std::string_view list, std::vector<model::HostId>& accepted,

@@ -70,6 +70,19 @@ TEST_F(ObjectLoaderTest, GroupIncludingItselfIsAnError) {
                15);
 }
 
+// Service definitions one after another on the same host, then on others and on lists: each gets its own
+// hosts (expand_hosts remembers the last single host name, and only that).
+TEST_F(ObjectLoaderTest, ServicesInARowOnOneHostThenOnOthers) {
+  load(host_def("web1") + host_def("web2") + host_def("web3") + service_def("web1", "a") +
+       service_def("web1", "b") + service_def("web2", "a") + service_def("web1,web3", "c") +
+       service_def("web1", "d") + service_def("*,!web1", "e") + service_def("web1", "f"));
+  expect_no_errors();
+  EXPECT_EQ(service_names(m().host(m().host_by_name.at("web1")).services),
+            (Names{"web1;a", "web1;b", "web1;c", "web1;d", "web1;f"}));
+  EXPECT_EQ(service_names(m().host(m().host_by_name.at("web2")).services), (Names{"web2;a", "web2;e"}));
+  EXPECT_EQ(service_names(m().host(m().host_by_name.at("web3")).services), (Names{"web3;c", "web3;e"}));
+}
+
 TEST_F(ObjectLoaderTest, WildcardAndExclusionsInGroupMembers) {
   load(host_def("a") + host_def("b") + host_def("c") +
        "define hostgroup {\n  hostgroup_name all\n  members *\n}\n"
