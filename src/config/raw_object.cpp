@@ -16,20 +16,6 @@ void RawObject::build_index() {
     if (attrs[i].id != k_custom_variable) (*slots)[attrs[i].id] = static_cast<std::uint32_t>(i);
 }
 
-const RawAttr* RawObject::find(DirectiveId id) const {
-  if (slots != nullptr) {
-    const std::uint32_t slot = (*slots)[id];
-    return slot == k_no_slot ? nullptr : &attrs[slot];
-  }
-  if (own.test(id))
-    for (const RawAttr& a : attrs)
-      if (a.id == id) return &a;
-  // Only templates are bases, and templates answer from their slots: one level deep, whatever the chain.
-  for (const RawObject* base : bases)
-    if (const RawAttr* a = base->find(id)) return a;
-  return nullptr;
-}
-
 const RawAttr* RawObject::find_named(std::string_view name) const {
   const DirectiveId id = directive_id(name);
   return id == k_custom_variable ? nullptr : find(id);
@@ -43,19 +29,9 @@ RawAttr* RawObject::find_own(DirectiveId id) {
   return nullptr;
 }
 
-std::string_view RawObject::get(DirectiveKey key) const {
-  const RawAttr* a = find(key);
-  return a == nullptr ? std::string_view{} : a->value;
-}
-
 std::string_view RawObject::get_named(std::string_view name) const {
   const RawAttr* a = find_named(name);
   return a == nullptr ? std::string_view{} : a->value;
-}
-
-bool RawObject::has_value(DirectiveKey key) const {
-  const RawAttr* a = find(key);
-  return a != nullptr && !a->is_null;
 }
 
 ObjectStore::CustomName ObjectStore::custom_variable(std::string_view upper_name) {
