@@ -2,13 +2,6 @@
 
 namespace vedette::config {
 
-void RawObject::add(const RawAttr& attr) {
-  attrs.push_back(attr);
-  if (attr.id == k_custom_variable) return;
-  own.set(attr.id);
-  if (slots != nullptr) (*slots)[attr.id] = static_cast<std::uint32_t>(attrs.size() - 1);
-}
-
 void RawObject::build_index() {
   slots = std::make_unique<std::array<std::uint32_t, k_directive_count>>();
   slots->fill(k_no_slot);
@@ -19,14 +12,6 @@ void RawObject::build_index() {
 const RawAttr* RawObject::find_named(std::string_view name) const {
   const DirectiveId id = directive_id(name);
   return id == k_custom_variable ? nullptr : find(id);
-}
-
-RawAttr* RawObject::find_own(DirectiveId id) {
-  if (!own.test(id)) return nullptr;
-  if (slots != nullptr) return &attrs[(*slots)[id]];
-  for (RawAttr& a : attrs)
-    if (a.id == id) return &a;
-  return nullptr;
 }
 
 std::string_view RawObject::get_named(std::string_view name) const {

@@ -70,7 +70,8 @@ struct RawObject {
   // The directive as resolved: own, else from the templates in `use` order. Custom variables are not
   // directives here: config/custom_variables.hpp resolves them.
   [[nodiscard]] const RawAttr* find(DirectiveKey key) const { return find(key.id); }
-  [[nodiscard]] const RawAttr* find(DirectiveId id) const;  // inline below: ~40 calls per service
+  [[nodiscard]] const RawAttr* find(DirectiveId id) const;  // inline below: ~40 calls per service, from
+                                                            // other translation units
   // For names only known at run time ("address3"); null for a name that is no directive.
   [[nodiscard]] const RawAttr* find_named(std::string_view name) const;
   // The object's own directive (inherited ones included once a template is resolved).
@@ -86,6 +87,21 @@ struct RawObject {
     return a != nullptr && !a->is_null;
   }
 };
+
+inline void RawObject::add(const RawAttr& attr) {
+  attrs.push_back(attr);
+  if (attr.id == k_custom_variable) return;
+  own.set(attr.id);
+  if (slots != nullptr) (*slots)[attr.id] = static_cast<std::uint32_t>(attrs.size() - 1);
+}
+
+inline RawAttr* RawObject::find_own(DirectiveId id) {
+  if (!own.test(id)) return nullptr;
+  if (slots != nullptr) return &attrs[(*slots)[id]];
+  for (RawAttr& a : attrs)
+    if (a.id == id) return &a;
+  return nullptr;
+}
 
 inline const RawAttr* RawObject::find(DirectiveId id) const {
   if (slots != nullptr) {
