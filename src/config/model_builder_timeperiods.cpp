@@ -30,7 +30,7 @@ class TimeperiodTemplates {
           keys_.try_emplace(&e, static_cast<std::uint32_t>(keys_.size()));
   }
 
-  const std::vector<Node>& bases(Node tp) const { return raws_[tp].templates; }
+  const std::vector<Node>& bases(Node tp) const { return raws_[tp].timeperiod_templates(); }
   template <typename Fn>
   void for_each_item(Node tp, bool forward, Fn&& fn) const {
     const auto& exceptions = own_[tp].exceptions;
@@ -62,7 +62,7 @@ void ModelBuilder::parse_rules(std::uint32_t index, std::vector<char>& parsed,
   auto parse = [&](std::uint32_t i) {
     parsed[i] = 1;
     const RawObject& obj = raws[i];
-    for (const RawLine& line : obj.timeperiod_lines) {
+    for (const RawLine& line : obj.timeperiod_lines()) {
       if (base::Status s = parse_timeperiod_line(line.text, own[i]); !s)
         diags_.error(
             fmt::format("Invalid timeperiod directive in timeperiod '{}': {}",
@@ -76,7 +76,7 @@ void ModelBuilder::parse_rules(std::uint32_t index, std::vector<char>& parsed,
   std::vector<std::pair<std::uint32_t, std::size_t>> stack{{index, 0}};  // a timeperiod, its templates done
   while (!stack.empty()) {
     const auto [i, done] = stack.back();
-    const std::vector<std::uint32_t>& templates = raws[i].templates;
+    const std::vector<std::uint32_t>& templates = raws[i].timeperiod_templates();
     if (done == templates.size()) {
       stack.pop_back();
       continue;

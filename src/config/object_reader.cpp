@@ -365,7 +365,7 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
   std::optional<DirectiveId> id = canonical_directive(obj.type, key);
   if (!id) {
     if (obj.type == ObjectType::timeperiod) {
-      obj.timeperiod_lines.push_back({line, at.line});
+      obj.timeperiod_parts().lines.push_back({line, at.line});
       return;
     }
     diags_.error(fmt::format("Invalid {} object directive '{}'.", object_type_name(obj.type), key), at,

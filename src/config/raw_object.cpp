@@ -9,6 +9,21 @@ void RawObject::build_index() {
     if (attrs[i].id != k_custom_variable) (*slots)[attrs[i].id] = static_cast<std::uint32_t>(i);
 }
 
+RawObject::TimeperiodParts& RawObject::timeperiod_parts() {
+  if (timeperiod == nullptr) timeperiod = std::make_unique<TimeperiodParts>();
+  return *timeperiod;
+}
+
+const std::vector<RawLine>& RawObject::timeperiod_lines() const {
+  static const std::vector<RawLine> none;
+  return timeperiod == nullptr ? none : timeperiod->lines;
+}
+
+const std::vector<std::uint32_t>& RawObject::timeperiod_templates() const {
+  static const std::vector<std::uint32_t> none;
+  return timeperiod == nullptr ? none : timeperiod->templates;
+}
+
 const RawAttr* RawObject::find_named(std::string_view name) const {
   const DirectiveId id = directive_id(name);
   return id == k_custom_variable ? nullptr : find(id);

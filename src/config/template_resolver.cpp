@@ -137,7 +137,7 @@ class Resolver {
   void apply(std::uint32_t index, std::uint32_t tmpl_index) {
     RawObject& obj = objects_[index];
     RawObject& tmpl = objects_[tmpl_index];
-    if (type_ == ObjectType::timeperiod) obj.templates.push_back(tmpl_index);
+    if (type_ == ObjectType::timeperiod) obj.timeperiod_parts().templates.push_back(tmpl_index);
     obj.bases.push_back(&tmpl);
     if (tmpl.important_check_command) take_important_check_command(obj, tmpl);
     if (obj.template_name.empty())
