@@ -5,7 +5,7 @@
 // Loader thread, after resolve_templates(); what it returns points into the ObjectStore.
 //
 //   CustomVariables vars(store);
-//   for (const RawAttr* a : vars.of(host_definition)) use(a->key, a->value);
+//   for (const RawAttr* a : vars.of(host_definition)) use(store.custom_variable_name(a->name_id), a->value);
 #pragma once
 
 #include "config/id_marks_internal.hpp"

@@ -161,7 +161,7 @@ model::TimeperiodId ModelBuilder::find_timeperiod(std::string_view name) {
 std::vector<model::CustomVariable> ModelBuilder::custom_variables(const RawObject& obj) {
   std::vector<model::CustomVariable> out;
   for (const RawAttr* a : custom_variables_.of(obj))
-    out.push_back({intern(a->key.substr(1)), intern(a->value), a->is_null});
+    out.push_back({intern(store_.custom_variable_name(a->name_id).substr(1)), intern(a->value), a->is_null});
   return out;
 }
 

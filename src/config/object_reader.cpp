@@ -350,7 +350,7 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
       return;
     }
     const ObjectStore::CustomName name = store_.custom_variable(is_upper(key) ? key : upper(key));
-    RawAttr attr{name.name, value == "null" ? std::string_view{} : value, k_custom_variable, value == "null"};
+    RawAttr attr{value == "null" ? std::string_view{} : value, k_custom_variable, value == "null"};
     attr.name_id = name.id;
     if (custom_at_.size() <= name.id) custom_at_.resize(name.id + 1);
     Position& at = custom_at_[name.id];
@@ -374,7 +374,7 @@ void ObjectReader::add_directive(RawObject& obj, std::string_view line, SourcePo
   }
   const bool is_null = value == "null";
   const std::string_view canonical = k_directive_names[*id];
-  const RawAttr attr{canonical, is_null ? std::string_view{} : value, *id, is_null};
+  const RawAttr attr{is_null ? std::string_view{} : value, *id, is_null};
   if (!obj.own.test(*id)) {
     directive_at_[*id] = static_cast<std::uint32_t>(obj.attrs.size());
     obj.add(attr);

@@ -39,6 +39,7 @@ ObjectStore::CustomName ObjectStore::custom_variable(std::string_view upper_name
   const std::string_view kept = keep(std::string(upper_name));
   const auto id = static_cast<std::uint32_t>(custom_names_.size());
   custom_names_.emplace(kept, id);
+  custom_names_by_id_.push_back(kept);
   return {kept, id};
 }
 

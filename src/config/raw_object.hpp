@@ -17,10 +17,11 @@
 
 namespace vedette::config {
 
+// 32 bytes: a million services have a few million of them. The name is not kept: a directive's is
+// k_directive_names[id], a custom variable's ObjectStore::custom_variable_name(name_id).
 struct RawAttr {
-  std::string_view key;    // canonical directive, or "_NAME" for a custom variable (name upper-cased)
   std::string_view value;  // empty when is_null
-  DirectiveId id;          // directive_id(key); k_custom_variable for custom variables
+  DirectiveId id;          // the canonical directive; k_custom_variable for custom variables
   bool is_null = false;    // written as `null`: set, but to nothing, and blocks inheritance
   // The value as the builder parsed it (number, boolean or option bits). A template's directive is read
   // by every object using it; parsing it once instead of per object halved the cost of a service.
@@ -28,6 +29,11 @@ struct RawAttr {
   mutable Parsed parsed_as = Parsed::no;
   std::uint32_t name_id = 0;  // custom variables: the name's number (ObjectStore::custom_variable)
   mutable double parsed = 0;
+
+  // A directive's canonical name; empty for a custom variable.
+  [[nodiscard]] std::string_view key() const {
+    return id < k_directive_count ? k_directive_names[id] : std::string_view{};
+  }
 };
 
 // A timeperiod line such as "monday 3 may 00:00-24:00", kept whole for the timeperiod parser.
@@ -140,6 +146,9 @@ class ObjectStore {
     std::uint32_t id;
   };
   CustomName custom_variable(std::string_view upper_name);
+  [[nodiscard]] std::string_view custom_variable_name(std::uint32_t id) const {
+    return custom_names_by_id_[id];
+  }
   [[nodiscard]] std::size_t custom_variable_count() const { return custom_names_.size(); }
 
   std::deque<RawObject>& of(ObjectType type) { return objects_[static_cast<std::size_t>(type)]; }
@@ -150,6 +159,7 @@ class ObjectStore {
   std::deque<MappedFile> files_;
   std::array<std::deque<RawObject>, k_object_type_count> objects_;
   std::unordered_map<std::string_view, std::uint32_t> custom_names_;  // views into arena_
+  std::vector<std::string_view> custom_names_by_id_;
 };
 
 }  // namespace vedette::config

@@ -202,7 +202,7 @@ class Resolver {
 
   bool extends(const RawAttr& own, const RawAttr& from) const {
     if (from.is_null || own.is_null) return false;
-    return own.value.starts_with('+') && is_additive_directive(type_, from.key);
+    return own.value.starts_with('+') && is_additive_directive(type_, from.key());
   }
 
   // Gives a template's `+value` the whole list it stands for: what it extends (joined the same way), a
@@ -264,8 +264,8 @@ void clean_additive_values(ObjectStore& store) {
     const bool escalation = type == ObjectType::hostescalation || type == ObjectType::serviceescalation;
     for (RawObject& obj : store.of(type)) {
       for (RawAttr& a : obj.attrs) {
-        if (!a.value.starts_with('+') || !is_additive_directive(type, a.key)) continue;
-        if (escalation && (a.key == "contacts" || a.key == "contact_groups")) continue;
+        if (!a.value.starts_with('+') || !is_additive_directive(type, a.key())) continue;
+        if (escalation && (a.key() == "contacts" || a.key() == "contact_groups")) continue;
         a.value.remove_prefix(1);
       }
     }

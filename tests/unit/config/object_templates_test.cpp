@@ -172,6 +172,15 @@ TEST_F(ObjectLoaderTest, CustomVariablesUpperCasedInheritedOwnWins) {
   EXPECT_EQ(custom(service("web01", "s").custom_variables, "PROTO"), "tcp");
 }
 
+// Naemon's additive '+' is for list directives only: a custom variable keeps it as written.
+TEST_F(ObjectLoaderTest, APlusInACustomVariableIsKept) {
+  load("define host {\n  name t\n  _TAGS base\n  register 0\n}\n" +
+       host_def("web01", "  use t\n  _TAGS +extra\n  _PLAIN +x\n"));
+  expect_no_errors();
+  EXPECT_EQ(custom(host("web01").custom_variables, "TAGS"), "+extra");
+  EXPECT_EQ(custom(host("web01").custom_variables, "PLAIN"), "+x");
+}
+
 TEST_F(ObjectLoaderTest, OldDirectiveAliases) {
   load(
       "define hostgroup {\n  hostgroup_name g1\n}\n"
