@@ -229,7 +229,7 @@ class ModelBuilder {
   template <typename Entry, typename Fn>
   void expand_each(ObjectType type, const std::vector<Entry>& out, std::vector<std::uint32_t>& defs,
                    Fn&& fn) {
-    const std::deque<RawObject>& objs = store_.of(type);
+    const RawObjects& objs = store_.of(type);
     for (std::uint32_t i = 0; i < objs.size(); ++i) {
       if (!objs[i].registered) continue;
       fn(objs[i]);

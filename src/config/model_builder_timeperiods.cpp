@@ -22,7 +22,7 @@ class TimeperiodTemplates {
   using Node = std::uint32_t;
   using Item = timeperiod::DateRange;
 
-  TimeperiodTemplates(const std::deque<RawObject>& raws, const std::vector<timeperiod::Rules>& own)
+  TimeperiodTemplates(const RawObjects& raws, const std::vector<timeperiod::Rules>& own)
       : raws_(raws), own_(own) {
     for (const timeperiod::Rules& rules : own)
       for (const auto& list : rules.exceptions)
@@ -46,7 +46,7 @@ class TimeperiodTemplates {
   std::size_t key_count() const { return keys_.size(); }
 
  private:
-  const std::deque<RawObject>& raws_;
+  const RawObjects& raws_;
   const std::vector<timeperiod::Rules>& own_;
   std::unordered_map<const timeperiod::DateRange*, std::uint32_t, DatesHash, SameDates> keys_;
 };

@@ -243,7 +243,7 @@ class Resolver {
   ObjectStore& store_;
   Diagnostics& diags_;
   ObjectType type_;
-  std::deque<RawObject>& objects_;
+  RawObjects& objects_;
   std::unordered_map<std::string_view, std::uint32_t> by_name_;
   std::vector<Frame> stack_;
   // A template's `+value` not joined yet, and the inherited value (of another template) it extends.
