@@ -57,8 +57,7 @@ struct RawObject {
   bool important_check_command = false;
   enum class Resolution : std::uint8_t { pending, in_progress, done } resolution = Resolution::pending;
   // Timeperiods only (null for other types): their date lines and their `use` templates, in `use` order.
-  // Kept apart: two vectors more in each of a million service definitions made a RawObject 184 bytes, two
-  // to one of std::deque's 512-byte blocks (now 144, three).
+  // Kept apart: two vectors in each of a million service definitions made a RawObject 184 bytes, not 144.
   struct TimeperiodParts {
     std::vector<RawLine> lines;
     std::vector<std::uint32_t> templates;
@@ -87,8 +86,8 @@ struct RawObject {
   // The directive as resolved: own, else from the templates in `use` order. Custom variables are not
   // directives here: config/custom_variables.hpp resolves them.
   [[nodiscard]] const RawAttr* find(DirectiveKey key) const { return find(key.id); }
-  [[nodiscard]] const RawAttr* find(DirectiveId id) const;  // inline below: ~40 calls per service, from
-                                                            // other translation units
+  // Inline (below): ~40 calls for each service, from other translation units.
+  [[nodiscard]] const RawAttr* find(DirectiveId id) const;
   // For names only known at run time ("address3"); null for a name that is no directive.
   [[nodiscard]] const RawAttr* find_named(std::string_view name) const;
   // The object's own directive (inherited ones included once a template is resolved).
@@ -135,8 +134,8 @@ inline const RawAttr* RawObject::find(DirectiveId id) const {
 }
 
 // The definitions of one type in reading order, at stable addresses (objects point to their templates),
-// in blocks of k_block: std::deque's 512-byte blocks held three RawObjects and left a sixth unused, and
-// cost a malloc for every three definitions.
+// in blocks of k_block constructed in place: std::deque's 512-byte blocks held three RawObjects, left a
+// sixth unused and cost a malloc for every three definitions.
 class RawObjects {
  public:
   RawObjects() = default;
