@@ -1,6 +1,7 @@
 #include "commands/command_line.hpp"
 
 #include "base/check.hpp"
+#include "base/name_table.hpp"
 #include "model/model.hpp"
 
 #include <fmt/format.h>
@@ -9,7 +10,6 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -350,36 +350,14 @@ std::string_view type_name(ArgType type) {
   return "Unknown type";
 }
 
-// The name table's hash: the length and the first and last 8 bytes, which tell Naemon's names apart well
-// enough for one probe in most cases, at the cost of two loads (command_path_bench BM_FindCommandSpec: ~20 ns
-// with a binary search, ~8 memcmp calls, against ~4 ns). Any collision is resolved by comparing whole names.
-std::uint64_t name_hash(std::string_view name) {
-  std::uint64_t head = 0;
-  std::uint64_t tail = 0;
-  if (name.size() >= sizeof head) {
-    std::memcpy(&head, name.data(), sizeof head);
-    std::memcpy(&tail, name.data() + name.size() - sizeof tail, sizeof tail);
-  } else if (!name.empty()) {  // memcpy from the nullptr of an empty view is undefined, even for 0 bytes
-    std::memcpy(&head, name.data(), name.size());
-  }
-  return ((head * 0x9E3779B97F4A7C15u) ^ (tail * 0xC2B2AE3D27D4EB4Fu) ^ name.size()) * 0xFF51AFD7ED558CCDu;
-}
-
 struct Table {
-  static constexpr unsigned k_slot_bits = 9;  // 512 slots for Naemon's 162 names: short probe runs
-  static constexpr std::size_t k_slots = std::size_t{1} << k_slot_bits;
-
   std::vector<ArgSpec> params;
   std::vector<CommandSpec> specs;
-  std::array<const CommandSpec*, k_slots> by_name{};  // open addressing, linear probing; nullptr = empty
-
-  static std::size_t slot_of(std::string_view name) { return name_hash(name) >> (64 - k_slot_bits); }
+  base::NameTable<const CommandSpec*> by_name;
 
   [[nodiscard]] const CommandSpec* find(std::string_view name) const {
-    for (std::size_t slot = slot_of(name);; slot = (slot + 1) & (k_slots - 1)) {
-      const CommandSpec* spec = by_name[slot];
-      if (spec == nullptr || spec->name == name) return spec;
-    }
+    const CommandSpec* const* spec = by_name.find(name);
+    return spec == nullptr ? nullptr : *spec;
   }
 
   Table() {
@@ -408,12 +386,7 @@ struct Table {
                                   std::span<const ArgSpec>(params.data() + first, params.size() - first),
                                   fields});
     }
-    static_assert(std::size(k_raw_specs) < k_slots / 2, "keep the name table at most half full");
-    for (const CommandSpec& spec : specs) {
-      std::size_t slot = slot_of(spec.name);
-      while (by_name[slot] != nullptr) slot = (slot + 1) & (k_slots - 1);
-      by_name[slot] = &spec;
-    }
+    for (const CommandSpec& spec : specs) by_name.add(spec.name, &spec);
   }
 };
 

@@ -1,9 +1,9 @@
 #include "config/object_type.hpp"
 
+#include "base/name_table.hpp"
+
 #include <array>
-#include <cstdint>
 #include <string>
-#include <vector>
 
 namespace vedette::config {
 
@@ -204,58 +204,9 @@ const std::array<TypeInfo, k_object_type_count> k_types = {{
      {}},
 }};
 
-// Names to values in an open-addressed table: the reader looks up every directive it reads (millions at 1M
-// services), and std::unordered_map's hash and node walk were a fifth of reading (perf).
-template <typename Value>
-class NameTable {
- public:
-  void add(std::string_view name, Value value) {
-    if (2 * (used_ + 1) > slots_.size()) grow();
-    place(name, value);
-  }
-  [[nodiscard]] const Value* find(std::string_view name) const {
-    if (slots_.empty()) return nullptr;
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash(name) & mask;; i = (i + 1) & mask) {
-      const Slot& s = slots_[i];
-      if (!s.used) return nullptr;
-      if (s.name == name) return &s.value;
-    }
-  }
-
- private:
-  struct Slot {
-    std::string_view name;
-    Value value{};
-    bool used = false;
-  };
-  static std::size_t hash(std::string_view name) {  // FNV-1a: names are short
-    std::uint32_t h = 2166136261u;
-    for (unsigned char c : name) h = (h ^ c) * 16777619u;
-    return h;
-  }
-  void place(std::string_view name, Value value) {
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t i = hash(name) & mask;
-    while (slots_[i].used && slots_[i].name != name) i = (i + 1) & mask;
-    if (slots_[i].used) return;  // a name given again keeps its first value, as emplace() did
-    slots_[i] = {name, value, true};
-    ++used_;
-  }
-  void grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
-    used_ = 0;
-    for (const Slot& s : old)
-      if (s.used) place(s.name, s.value);
-  }
-  std::vector<Slot> slots_;  // a power of two, at most half full
-  std::size_t used_ = 0;
-};
-
 struct Tables {
-  std::array<NameTable<DirectiveId>, k_object_type_count> canonical;
-  NameTable<ObjectType> by_name;
+  std::array<base::NameTable<DirectiveId>, k_object_type_count> canonical;
+  base::NameTable<ObjectType> by_name;
 
   Tables() {
     for (std::size_t t = 0; t < k_object_type_count; ++t) {
