@@ -69,8 +69,10 @@ bool is_pseudo_filesystem(decltype(statfs::f_type) type) {
     case CGROUP2_SUPER_MAGIC:
     case BPF_FS_MAGIC:
     case PSTOREFS_MAGIC:
-    case EFIVARFS_MAGIC: return true;
-    default: return false;
+    case EFIVARFS_MAGIC:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -82,8 +84,8 @@ bool accepts_custom_variables(ObjectType t) {
 
 void ObjectReader::read_file(const std::string& path, SourcePos from) {
   if (open_files_.size() >= k_max_include_depth) {
-    diags_.error(fmt::format("includes nested deeper than {} levels at '{}'", k_max_include_depth, path), from,
-                 PosKind::line);
+    diags_.error(fmt::format("includes nested deeper than {} levels at '{}'", k_max_include_depth, path),
+                 from, PosKind::line);
     return;
   }
   MappedFile file;
@@ -107,10 +109,11 @@ void ObjectReader::read_file(const std::string& path, SourcePos from) {
 void ObjectReader::read_dir(const std::string& path, SourcePos from) {
   struct statfs fs {};
   if (::statfs(path.c_str(), &fs) == 0 && is_pseudo_filesystem(fs.f_type)) {
-    diags_.error(fmt::format("config directory '{}' is on a pseudo filesystem (such as /proc), which holds no "
-                             "configuration",
-                             path),
-                 from, PosKind::line);
+    diags_.error(
+        fmt::format("config directory '{}' is on a pseudo filesystem (such as /proc), which holds no "
+                    "configuration",
+                    path),
+        from, PosKind::line);
     return;
   }
   walk_dir(path, from);
